@@ -1,0 +1,51 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { serverMessages } from '../shared/api';
+import { accountRoutes } from './features/accounts/routes';
+import { analyticsRoutes } from './features/analytics/routes';
+import { mailingListRoutes } from './features/mailing-list/routes';
+import { siteRoutes } from './features/site/routes';
+import { handleError } from './http/app-errors';
+import { clientAppRoutes } from './http/client-app';
+import type { AppEnv, Deps } from './http/context';
+import { notFound } from './http/errors';
+import { requestContextMiddleware } from './http/request-context';
+import { sameOriginMiddleware } from './http/same-origin';
+import { sessionMiddleware } from './http/session';
+
+/** JSON and form bodies; uploads (their own routes) stream with their own caps. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */
+export function createApp(deps: Deps) {
+  const api = new Hono<AppEnv>()
+    .use(sameOriginMiddleware)
+    .use(bodyLimit({ maxSize: MAX_BODY_BYTES }))
+    .use(sessionMiddleware)
+    .route('/', siteRoutes)
+    .route('/', accountRoutes)
+    .route('/', mailingListRoutes)
+    .route('/', analyticsRoutes)
+    .all('*', () => {
+      throw notFound(serverMessages.notFound);
+    });
+
+  const app = new Hono<AppEnv>();
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  app.use(requestContextMiddleware);
+  app.use(async (c, next) => {
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'strict-origin-when-cross-origin');
+    c.header('x-frame-options', 'DENY');
+  });
+  app.route('/api', api);
+  app.route('/', clientAppRoutes(deps.config.clientDistDir, deps.config.siteName));
+  app.onError(handleError);
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

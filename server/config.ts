@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME } from '../shared/constants';
+
+// Configuration is read once at start-up, here, and passed in (STYLE.md rule 2). Every variable is
+// listed in the README's configuration table.
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const flag = (fallback: boolean) =>
+  z.preprocess(
+    (value) => (value === undefined || value === '' ? fallback : /^(1|true|yes|on)$/i.test(String(value))),
+    z.boolean(),
+  );
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    DATA_DIR: z.string().default('./data'),
+    PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+    SITE_NAME: z.string().min(1).default(DEFAULT_SITE_NAME),
+    CONTACT_EMAIL: z.email().default('hello@soundcause.org'),
+    POSTAL_ADDRESS: z.string().default('Soundcause, 2100 SE Division St, Portland, OR 97202'),
+    SOCIAL_LINKS: z
+      .string()
+      .default(
+        'Instagram=https://www.instagram.com/soundcause,Facebook=https://www.facebook.com/soundcause,YouTube=https://www.youtube.com/@soundcause',
+      ),
+    SMTP_URL: optionalString,
+    MAIL_FROM: optionalString,
+    MAILING_LIST_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+    ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
+    ADMIN_PASSWORD: optionalString,
+    SEED_DEMO: optionalString,
+    TRUST_PROXY: flag(false),
+    PROMO_PROJECT_ID: z.coerce.number().int().positive().default(DEFAULT_PROMO_PROJECT_ID),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    CLIENT_DIST_DIR: z.string().default('dist'),
+  })
+  .superRefine((env, ctx) => {
+    if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together.' });
+    }
+    if (env.NODE_ENV === 'production') {
+      // Production must not fall back to the local defaults that only make sense on a laptop.
+      if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL is required in production.' });
+      if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', message: 'SMTP_URL is required in production.' });
+      if (!env.MAIL_FROM) ctx.addIssue({ code: 'custom', message: 'MAIL_FROM is required in production.' });
+    }
+  });
+
+export type Config = ReturnType<typeof loadConfig>;
+
+function parseSocialLinks(value: string) {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [label = '', ...rest] = entry.split('=');
+      return { label: label.trim(), url: rest.join('=').trim() };
+    })
+    .filter((link) => link.label && /^https?:\/\//.test(link.url));
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || 'config'}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const isProduction = e.NODE_ENV === 'production';
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databasePath: path.join(dataDir, 'soundcause.db'),
+    outboxDir: path.join(dataDir, 'outbox'),
+    clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    siteName: e.SITE_NAME,
+    contactEmail: e.CONTACT_EMAIL,
+    postalAddress: e.POSTAL_ADDRESS,
+    socialLinks: parseSocialLinks(e.SOCIAL_LINKS),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `${e.SITE_NAME} <no-reply@soundcause.local>`,
+    mailingListUrl: e.MAILING_LIST_URL,
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    seedDemo: e.SEED_DEMO === undefined ? !isProduction && e.NODE_ENV !== 'test' : /^(1|true|yes)$/i.test(e.SEED_DEMO),
+    trustProxy: e.TRUST_PROXY,
+    promoProjectId: e.PROMO_PROJECT_ID,
+    logLevel: e.LOG_LEVEL,
+  };
+}

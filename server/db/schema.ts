@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+// Timestamps are stored as integer milliseconds since the epoch.
+const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
+const createdAt = () =>
+  timestamp('created_at')
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const users = sqliteTable('users', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  isEmailVerified: integer('is_email_verified', { mode: 'boolean' }).notNull().default(false),
+  isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: createdAt(),
+});
+
+/** Session ids are never stored: only their SHA-256, so a leaked database opens no sessions. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+/** One live code per user; replaced on resend. */
+export const emailVerificationCodes = sqliteTable('email_verification_codes', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamp('expires_at').notNull(),
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  sentAt: timestamp('sent_at').notNull(),
+});
+
+export const passwordResetTokens = sqliteTable(
+  'password_reset_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at').notNull(),
+    usedAt: timestamp('used_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('password_reset_tokens_user_idx').on(table.userId)],
+);
+
+/** Failed attempts and throttled actions, counted per bucket and key within a sliding window. */
+export const throttleEvents = sqliteTable(
+  'throttle_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bucket: text('bucket').notNull(),
+    key: text('key').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (table) => [index('throttle_events_lookup_idx').on(table.bucket, table.key, table.at)],
+);
+
+export const mailingListSubscribers = sqliteTable('mailing_list_subscribers', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  email: text('email').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+/** Page views and events counted per day: no cookies, no visitor ids, no personal data. */
+export const analyticsDailyCounts = sqliteTable(
+  'analytics_daily_counts',
+  {
+    day: text('day').notNull(),
+    kind: text('kind', { enum: ['pageview', 'event'] }).notNull(),
+    name: text('name').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.kind, table.name] })],
+);
+
+/** Small key/value facts about this installation (e.g. when demo content was seeded). */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,82 @@
+import type { EmailMessage } from '../../infra/email/mailer';
+
+// Account emails in text and HTML, each naming the site (issue 2). Only values we generate or
+// that the user typed about themselves are interpolated, and those are HTML-escaped.
+
+type Site = { siteName: string; contactEmail: string };
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function layout(site: Site, heading: string, bodyHtml: string): string {
+  const name = escapeHtml(site.siteName);
+  return `<!doctype html>
+<html lang="en"><body style="margin:0;background:#f6f4fb;font-family:Arial,Helvetica,sans-serif;color:#1d1530">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border-radius:12px;padding:32px">
+<tr><td style="font-size:20px;font-weight:bold;color:#4c2a85;padding-bottom:16px">${name}</td></tr>
+<tr><td style="font-size:18px;font-weight:bold;padding-bottom:12px">${escapeHtml(heading)}</td></tr>
+<tr><td style="font-size:15px;line-height:1.6">${bodyHtml}</td></tr>
+<tr><td style="font-size:12px;color:#6b6480;padding-top:24px">Questions? Write to us at <a href="mailto:${escapeHtml(site.contactEmail)}">${escapeHtml(site.contactEmail)}</a>.<br>${name}: music for a cause.</td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+export function verificationCodeEmail(site: Site, to: string, firstName: string | null, code: string): EmailMessage {
+  const greeting = firstName ? `Hi ${firstName},` : 'Hi,';
+  return {
+    to,
+    subject: `Your ${site.siteName} verification code: ${code}`,
+    text: [
+      greeting,
+      '',
+      `Your ${site.siteName} verification code is ${code}.`,
+      '',
+      'Enter it on the verification page to confirm your email address. The code is valid for 30 minutes.',
+      'You need a verified email to create artists, fundraisers and more.',
+      '',
+      `If you did not create a ${site.siteName} account, you can ignore this email.`,
+      '',
+      `Questions? Write to us at ${site.contactEmail}.`,
+    ].join('\n'),
+    html: layout(
+      site,
+      'Confirm your email address',
+      `<p>${escapeHtml(greeting)}</p>
+<p>Your verification code is:</p>
+<p style="font-size:32px;letter-spacing:8px;font-weight:bold;margin:16px 0">${code}</p>
+<p>Enter it on the verification page to confirm your email address. The code is valid for 30 minutes.</p>
+<p>If you did not create a ${escapeHtml(site.siteName)} account, you can ignore this email.</p>`,
+    ),
+    summary: `verification code ${code}`,
+  };
+}
+
+export function passwordResetEmail(site: Site, to: string, link: string): EmailMessage {
+  return {
+    to,
+    subject: `Reset your ${site.siteName} password`,
+    text: [
+      'Hi,',
+      '',
+      `Someone (hopefully you) asked to reset the password of your ${site.siteName} account.`,
+      'Open this link to choose a new password. It works once and expires in one hour:',
+      '',
+      link,
+      '',
+      'If you did not ask for this, you can ignore this email: your password stays as it is.',
+      '',
+      `Questions? Write to us at ${site.contactEmail}.`,
+    ].join('\n'),
+    html: layout(
+      site,
+      'Reset your password',
+      `<p>Someone (hopefully you) asked to reset the password of your ${escapeHtml(site.siteName)} account.</p>
+<p>This link works once and expires in one hour:</p>
+<p style="margin:24px 0"><a href="${escapeHtml(link)}" style="background:#4c2a85;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Choose a new password</a></p>
+<p style="font-size:13px;word-break:break-all">Or paste this address into your browser: ${escapeHtml(link)}</p>
+<p>If you did not ask for this, you can ignore this email: your password stays as it is.</p>`,
+    ),
+    summary: `password reset link ${link}`,
+  };
+}

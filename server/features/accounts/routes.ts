@@ -1,0 +1,76 @@
+import { Hono } from 'hono';
+import { okSchema, serverMessages } from '../../../shared/api';
+import {
+  loginSchema,
+  newPasswordSchema,
+  passwordResetEmailSchema,
+  passwordResetSchema,
+  registerSchema,
+  resetTokenField,
+  verifyEmailSchema,
+} from '../../../shared/schemas/accounts';
+import type { AppEnv } from '../../http/context';
+import { notFound } from '../../http/errors';
+import { endSession, requireSession, startSession } from '../../http/session';
+import { formBody, jsonBody } from '../../http/validation';
+import * as accounts from './service';
+
+const ok = okSchema.parse({ ok: true });
+
+// Spec part 1 section 7: the account calls. Thin: parse, call the service, answer.
+export const accountRoutes = new Hono<AppEnv>()
+  .get('/user', (c) => {
+    const session = requireSession(c);
+    return c.json(accounts.toPublicUser(session.user));
+  })
+  .post('/login', async (c) => {
+    const input = await formBody(c, loginSchema);
+    const user = await accounts.login(c.get('deps'), input, c.get('clientIp'));
+    startSession(c, user.id);
+    return c.json(accounts.toPublicUser(user));
+  })
+  .post('/logout', (c) => {
+    endSession(c);
+    return c.json(ok);
+  })
+  .post('/register', async (c) => {
+    const input = await jsonBody(c, registerSchema);
+    const user = await accounts.register(c.get('deps'), input);
+    startSession(c, user.id);
+    return c.json(accounts.toPublicUser(user), 201);
+  })
+  .post('/verify-email', async (c) => {
+    const session = requireSession(c);
+    const { verificationCode } = await jsonBody(c, verifyEmailSchema);
+    const user = accounts.verifyEmail(c.get('deps'), session.user, verificationCode);
+    return c.json(accounts.toPublicUser(user));
+  })
+  .post('/send-email-verification', async (c) => {
+    const session = requireSession(c);
+    await accounts.resendVerificationCode(c.get('deps'), session.user);
+    return c.json(ok);
+  })
+  .post('/password-reset-email', async (c) => {
+    const { email } = await jsonBody(c, passwordResetEmailSchema);
+    const deps = c.get('deps');
+    const siteUrl = deps.config.publicUrl ?? new URL(c.req.url).origin;
+    await accounts.requestPasswordReset(deps, email, c.get('clientIp'), siteUrl);
+    return c.json(ok);
+  })
+  .post('/password-reset', async (c) => {
+    const { password, resetToken } = await jsonBody(c, passwordResetSchema);
+    if (!resetToken) throw notFound(serverMessages.invalidResetToken);
+    await accounts.resetPassword(c.get('deps'), resetToken, password);
+    return c.json(ok);
+  })
+  .get('/token-user/:token', (c) => {
+    const token = resetTokenField.safeParse(c.req.param('token'));
+    if (!token.success) throw notFound(serverMessages.invalidResetToken);
+    return c.json(accounts.findResetTokenUser(c.get('deps'), token.data));
+  })
+  .post('/user/password', async (c) => {
+    const session = requireSession(c);
+    const { password } = await jsonBody(c, newPasswordSchema);
+    await accounts.changePassword(c.get('deps'), session, password);
+    return c.json(ok);
+  });

@@ -1,0 +1,20 @@
+import { Hono } from 'hono';
+import { okSchema } from '../../../shared/api';
+import { mailingListSignupSchema } from '../../../shared/schemas/accounts';
+import type { AppEnv } from '../../http/context';
+import { requireAdminSession } from '../../http/session';
+import { jsonBody } from '../../http/validation';
+import * as mailingList from './service';
+
+export const mailingListRoutes = new Hono<AppEnv>()
+  .post('/mailing-list', async (c) => {
+    const { email } = await jsonBody(c, mailingListSignupSchema);
+    await mailingList.subscribe(c.get('deps'), email);
+    return c.json(okSchema.parse({ ok: true }));
+  })
+  .get('/admin/mailing-list.csv', (c) => {
+    requireAdminSession(c);
+    c.header('content-type', 'text/csv; charset=utf-8');
+    c.header('content-disposition', 'attachment; filename="mailing-list.csv"');
+    return c.body(mailingList.subscribersCsv(c.get('deps')));
+  });

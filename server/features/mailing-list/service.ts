@@ -1,0 +1,33 @@
+import type { Deps } from '../../http/context';
+import * as queries from './queries';
+
+/**
+ * Always stored here (admins export it as CSV). When MAILING_LIST_URL is set the address is also
+ * posted there as the EMAIL form field (spec part 1 section 7); a failure there is logged, not
+ * shown, because the address is already safe in our database.
+ */
+export async function subscribe(deps: Deps, email: string): Promise<void> {
+  queries.upsertSubscriber(deps.db, email);
+  if (!deps.config.mailingListUrl) return;
+  try {
+    const response = await fetch(deps.config.mailingListUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ EMAIL: email }),
+      signal: AbortSignal.timeout(5000),
+    });
+    if (!response.ok) deps.logger.warn({ status: response.status }, 'mailing list service refused a signup');
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'mailing list service unreachable');
+  }
+}
+
+function csvCell(value: string): string {
+  // Leading =, +, - or @ would run as a formula in a spreadsheet.
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function subscribersCsv(deps: Deps): string {
+  const rows = queries.listSubscribers(deps.db).map((row) => [row.email, row.createdAt.toISOString()]);
+  return [['email', 'subscribedAt'], ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+}

@@ -1,0 +1,23 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ApiErrorBody, FormErrorsBody } from '../../shared/api';
+import { messages } from '../../shared/messages';
+import type { AppEnv } from './context';
+import { AppError, FormError } from './errors';
+
+/** The one place errors become HTTP answers: `{ code, message }` or `{ formErrors }` (DESIGN.md s3). */
+export function handleError(error: Error, c: Context<AppEnv>): Response {
+  if (error instanceof FormError) {
+    return c.json({ formErrors: error.formErrors } satisfies FormErrorsBody, 400);
+  }
+  if (error instanceof AppError) {
+    return c.json({ code: error.code, message: error.message } satisfies ApiErrorBody, error.status);
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    const message = error.status === 413 ? 'The request body is too large.' : error.message || 'Bad request.';
+    return c.json({ code: 'OTHER', message } satisfies ApiErrorBody, error.status as ContentfulStatusCode);
+  }
+  c.get('deps').logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
+  return c.json({ code: 'OTHER', message: messages.generic } satisfies ApiErrorBody, 500);
+}

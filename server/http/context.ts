@@ -1,0 +1,24 @@
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Mailer } from '../infra/email/mailer';
+import type { Logger } from '../infra/logger';
+import type { SessionUser } from '../infra/security/session-store';
+
+/** Everything a service needs from the outside world, built once at start-up. */
+export type Deps = {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  logger: Logger;
+};
+
+export type Session = { idHash: string; user: SessionUser };
+
+export type AppEnv = {
+  Variables: {
+    deps: Deps;
+    session: Session | null;
+    requestId: string;
+    clientIp: string;
+  };
+};

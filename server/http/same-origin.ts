@@ -1,0 +1,36 @@
+import type { MiddlewareHandler } from 'hono';
+import { serverMessages } from '../../shared/api';
+import type { AppEnv } from './context';
+import { forbidden } from './errors';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses state-changing requests sent from another site (CSRF). Browsers always send Origin on
+ * cross-origin POST/PATCH/PUT/DELETE, and Sec-Fetch-Site everywhere modern; requests with
+ * neither come from non-browser clients, which carry no victim's cookies. The site's own origin
+ * is PUBLIC_URL when set, else the request's own host (DESIGN.md contract details).
+ */
+export const sameOriginMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (SAFE_METHODS.has(c.req.method)) return next();
+  const origin = c.req.header('origin');
+  if (origin !== undefined) {
+    if (!isOwnOrigin(origin, c.get('deps').config.publicUrl, c.req.header('host'))) {
+      throw forbidden(serverMessages.crossOrigin);
+    }
+  } else if (c.req.header('sec-fetch-site') === 'cross-site') {
+    throw forbidden(serverMessages.crossOrigin);
+  }
+  return next();
+};
+
+function isOwnOrigin(origin: string, publicUrl: string | undefined, host: string | undefined): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false; // includes the opaque origin "null"
+  }
+  if (publicUrl) return parsed.origin === new URL(publicUrl).origin;
+  return host !== undefined && parsed.host === host;
+}

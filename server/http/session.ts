@@ -1,0 +1,88 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { serverMessages } from '../../shared/api';
+import { createSession, deleteSession, findLiveSession, SESSION_TTL_MS } from '../infra/security/session-store';
+import type { AppEnv, Session } from './context';
+import { forbidden, unauthorized } from './errors';
+
+export const SESSION_COOKIE = 'soundcause_session';
+
+function isSecure(c: Context<AppEnv>): boolean {
+  const { config } = c.get('deps');
+  if (config.publicUrl) return config.publicUrl.startsWith('https://');
+  const forwarded = config.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
+  return (forwarded ?? new URL(c.req.url).protocol.replace(':', '')) === 'https';
+}
+
+function writeCookie(c: Context<AppEnv>, id: string, expiresAt: Date) {
+  setCookie(c, SESSION_COOKIE, id, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isSecure(c),
+    path: '/',
+    expires: expiresAt,
+    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+  });
+}
+
+/**
+ * Loads the session named by the cookie. A cookie that names no live session (expired, logged
+ * out elsewhere, forged) is removed, and the response says `x-logged-out: true` so the client
+ * drops the user it holds (spec part 1 section 4).
+ */
+export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const id = getCookie(c, SESSION_COOKIE);
+  c.set('session', null);
+  let dead = false;
+  if (id) {
+    const live = findLiveSession(c.get('deps').db, id);
+    if (live) {
+      c.set('session', { idHash: live.idHash, user: live.user });
+      if (live.renewed) writeCookie(c, id, live.expiresAt);
+    } else {
+      dead = true;
+    }
+  }
+  await next();
+  if (dead) {
+    c.header('x-logged-out', 'true');
+    // A handler that started a new session (login) has replaced the cookie; keep that one.
+    if (!c.get('session')) deleteCookie(c, SESSION_COOKIE, { path: '/' });
+  }
+};
+
+export function startSession(c: Context<AppEnv>, userId: number): void {
+  const { db } = c.get('deps');
+  const previous = c.get('session');
+  // A new id on every login: a session id planted before login is worthless afterwards.
+  if (previous) deleteSession(db, previous.idHash);
+  const { id, expiresAt } = createSession(db, userId);
+  writeCookie(c, id, expiresAt);
+  const live = findLiveSession(db, id);
+  if (live) c.set('session', { idHash: live.idHash, user: live.user });
+}
+
+export function endSession(c: Context<AppEnv>): void {
+  const session = c.get('session');
+  if (session) deleteSession(c.get('deps').db, session.idHash);
+  c.set('session', null);
+  deleteCookie(c, SESSION_COOKIE, { path: '/' });
+}
+
+export function requireSession(c: Context<AppEnv>): Session {
+  const session = c.get('session');
+  if (!session) throw unauthorized(serverMessages.loginRequired);
+  return session;
+}
+
+export function requireVerifiedSession(c: Context<AppEnv>): Session {
+  const session = requireSession(c);
+  if (!session.user.isEmailVerified) throw forbidden(serverMessages.verifiedEmailRequired);
+  return session;
+}
+
+export function requireAdminSession(c: Context<AppEnv>): Session {
+  const session = requireSession(c);
+  if (!session.user.isAdmin) throw forbidden(serverMessages.adminRequired);
+  return session;
+}

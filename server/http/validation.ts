@@ -1,0 +1,53 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { FormErrorItem } from '../../shared/api';
+import { AppError, FormError, badRequest } from './errors';
+
+// Request parsing: every body is parsed by its shared zod schema, never cast (STYLE.md).
+
+export function toFormErrors(error: z.ZodError): FormErrorItem[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.map(String).join('.') || undefined,
+    message: issue.message,
+    code: issue.code,
+  }));
+}
+
+export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new FormError(toFormErrors(result.error));
+  return result.data;
+}
+
+function contentType(c: Context): string {
+  return (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** A JSON body parsed by `schema`; other content types get 415 (DESIGN.md contract details). */
+export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  if (contentType(c) !== 'application/json') {
+    throw new AppError(415, 'OTHER', 'Please send this request as JSON (Content-Type: application/json).');
+  }
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+  return parseWith(schema, body);
+}
+
+/** An application/x-www-form-urlencoded body parsed by `schema` (used by POST /api/login). */
+export async function formBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const type = contentType(c);
+  if (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data') {
+    throw new AppError(415, 'OTHER', 'Please send this request as a form (application/x-www-form-urlencoded).');
+  }
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    throw badRequest('The request body is not a valid form.');
+  }
+  return parseWith(schema, form);
+}

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { seedDemoContent } from './db/seed';
+import { ensureAdmin } from './features/accounts/service';
+import { type Mailer, outboxMailer, smtpMailer } from './infra/email/mailer';
+import { createLogger } from './infra/logger';
+import { pruneExpiredSessions } from './infra/security/session-store';
+import { pruneThrottleEvents } from './infra/security/throttle';
+
+// Start-up: config → database and migrations → admin and demo content → listen.
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+fs.mkdirSync(config.dataDir, { recursive: true });
+const { db, sqlite } = openDatabase(config.databasePath);
+
+const mailer: Mailer = config.smtpUrl
+  ? smtpMailer(config.smtpUrl, config.mailFrom)
+  : outboxMailer(config.outboxDir, config.mailFrom, logger);
+
+if (config.admin) {
+  const result = await ensureAdmin({ db }, config.admin.email, config.admin.password);
+  if (result.created) logger.info({ email: config.admin.email }, 'created the admin from ADMIN_EMAIL');
+  if (result.promoted) logger.info({ email: config.admin.email }, 'promoted ADMIN_EMAIL to admin');
+}
+const demoAdmin = config.seedDemo ? await seedDemoContent(db, config) : undefined;
+
+const maintenance = setInterval(
+  () => {
+    pruneExpiredSessions(db);
+    pruneThrottleEvents(db);
+  },
+  60 * 60 * 1000,
+);
+maintenance.unref();
+
+const app = createApp({ config, db, mailer, logger });
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const url = config.publicUrl ?? `http://localhost:${info.port}`;
+  const lines = [
+    '',
+    `  ${config.siteName} is running at ${url}`,
+    `  data: ${config.dataDir}`,
+    config.smtpUrl ? '  email: sent over SMTP' : `  email: written to ${config.outboxDir} (no SMTP_URL set)`,
+  ];
+  if (demoAdmin) lines.push(`  demo admin: ${demoAdmin.email} / ${demoAdmin.password}`);
+  console.log(lines.join('\n') + '\n');
+});
+
+function shutdown(signal: string) {
+  logger.info({ signal }, 'shutting down');
+  server.close(() => {
+    sqlite.close();
+    process.exit(0);
+  });
+  setTimeout(() => process.exit(0), 5000).unref();
+}
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { limits } from './constants';
+
+// Error envelopes of spec part 1 section 3 and section 8.
+
+export const ERROR_CODES = [
+  'EMAIL_ALREADY_VERIFIED',
+  'INVALID_VERIFICATION_CODE',
+  'VERIFICATION_ATTEMPTS_EXCEEDED',
+  'RATE_LIMITED',
+  'PENDING_DISBURSEMENT',
+  'INCORRECT_DISBURSEMENT_AMOUNT',
+  'FILE_NO_LONGER_AVAILABLE',
+  'OTHER',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const apiErrorSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string().max(limits.errorMessage),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+export const formErrorSchema = z.object({
+  code: z.string().optional(),
+  field: z.string().optional(),
+  message: z.string(),
+});
+export type FormErrorItem = z.infer<typeof formErrorSchema>;
+
+export const formErrorsSchema = z.object({ formErrors: z.array(formErrorSchema) });
+export type FormErrorsBody = z.infer<typeof formErrorsSchema>;
+
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ results: z.array(item), totalCount: z.number().int().nonnegative() });
+
+export const okSchema = z.object({ ok: z.literal(true) });
+
+/** Messages the server sends that the client also knows by heart (spec part 1 section 8). */
+export const serverMessages = {
+  incorrectLogin: 'Incorrect email or password.',
+  duplicateUser: 'a user with this email already exists',
+  invalidResetToken: 'Password reset token is not valid. Please create a new password reset email.',
+  loginRequired: 'You need to log in first.',
+  verifiedEmailRequired: 'Please verify your email address first.',
+  adminRequired: 'Only admins can do that.',
+  rateLimited: 'Too many attempts. Please wait a few minutes and try again.',
+  resendTooSoon: 'Please wait a minute before requesting another code.',
+  alreadyVerified: 'Your email address is already verified.',
+  invalidCode: 'That verification code is not correct.',
+  expiredCode: 'That verification code has expired. Please request a new one.',
+  attemptsExceeded: 'Too many incorrect codes. Please request a new verification code.',
+  crossOrigin: 'Cross-origin requests are not allowed.',
+  notFound: 'Not found.',
+} as const;

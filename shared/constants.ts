@@ -1,0 +1,48 @@
+// Business constants of spec part 1 section 9 and part 2 section 9, and the DESIGN.md decisions.
+
+export const DEFAULT_SITE_NAME = 'Soundcause';
+
+export const limits = {
+  email: 100,
+  firstName: 100,
+  lastName: 100,
+  url: 400,
+  passwordMin: 8,
+  passwordMax: 150,
+  verificationCode: 6,
+  resetToken: 200,
+  searchTerm: 800,
+  errorMessage: 2000,
+} as const;
+
+export const PAGE_SIZE = 20;
+
+/** A route transition shows the top loader only when it takes longer than this (spec part 1 s9). */
+export const ROUTE_LOADER_DELAY_MS = 800;
+
+/** Spec part 1 section 9: responsive breakpoints. */
+export const DESKTOP_MIN_WIDTH = 1024;
+
+/** The 'Greatest Hits' promo fundraiser (DESIGN.md section 4, overridable with PROMO_PROJECT_ID). */
+export const DEFAULT_PROMO_PROJECT_ID = 683;
+
+export const GENRES = [
+  'Alternative',
+  'Blues',
+  "Children's Music",
+  'Christian/Gospel',
+  'Country',
+  'Dance/Electronic',
+  'Folk',
+  'Jazz',
+  'Pop',
+  'Rock',
+  'Hip Hop/R&B',
+  'World',
+  'Singer-Songwriter',
+  'Spoken Word / Audio',
+  'Instrumental',
+  'Other',
+] as const;
+
+export type Genre = (typeof GENRES)[number];

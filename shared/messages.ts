@@ -1,0 +1,31 @@
+// The exact validation texts of spec part 1 section 5, written once and used by client forms and
+// server routes alike.
+
+function characters(n: number): string {
+  return n === 1 ? 'character' : 'characters';
+}
+
+export const messages = {
+  required: (label: string) => `${label} is required.`,
+  max: (label: string, n: number) => `${label} cannot exceed ${n} ${characters(n)}.`,
+  min: (label: string, n: number) => `${label} must have at least ${n} ${characters(n)}.`,
+  exactly: (label: string, n: number) => `${label} must have exactly ${n} ${characters(n)}.`,
+  email: 'Please enter a valid email.',
+  urlScheme: 'URL must start with either http:// or https://',
+  url: 'Please enter a valid url.',
+  passwordMin: 'Must contain at least 8 characters.',
+  passwordMax: 'Must not exceed 150 characters.',
+  passwordSymbol: 'Must contain at least one symbol.',
+  passwordUppercase: 'Must contain at least one uppercase letter.',
+  passwordLowercase: 'Must contain at least one lowercase letter.',
+  passwordNumber: 'Must contain at least one number.',
+  passwordHint: 'At least 8 characters, 1 lowercase, 1 uppercase, 1 number, 1 symbol.',
+  passwordsDontMatch: "Passwords don't match!",
+  genre: 'Please select one of the options.',
+  moneyNegative: (label: string) => `${label} cannot be negative`,
+  moneyMin: (label: string, dollars: string) => `${label} must be at least $${dollars}`,
+  moneyMax: (label: string, dollars: string) => `${label} cannot exceed $${dollars}`,
+  maxHint: (n: number) => `Maximum ${n} characters`,
+  unexpectedData: 'Unexpected data returned from the server. Please contact the provider if the problem persists.',
+  generic: 'Sorry, something went wrong. Please try again later.',
+} as const;

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Public facts about this installation that the client shows (GET /api/site). */
+export const siteSchema = z.object({
+  siteName: z.string(),
+  contactEmail: z.string(),
+  postalAddress: z.string(),
+  socialLinks: z.array(z.object({ label: z.string(), url: z.string() })),
+  promoProjectId: z.number().int(),
+});
+export type Site = z.infer<typeof siteSchema>;
+
+/** Route paths are at most this long in analytics; longer ones are cut. */
+export const ANALYTICS_PATH_MAX = 300;
+
+export const pageViewSchema = z.object({
+  path: z
+    .string()
+    .trim()
+    .min(1)
+    .transform((path) => path.slice(0, ANALYTICS_PATH_MAX)),
+});
+
+export const analyticsEventSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+});

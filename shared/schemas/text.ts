@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { limits } from '../constants';
+import { messages } from '../messages';
+
+// Building blocks for every text field: trimmed, with the spec's exact messages (part 1 section 5).
+
+/** Required text, trimmed, at most `max` characters. */
+export function requiredText(label: string, max: number) {
+  return z
+    .string({ error: messages.required(label) })
+    .trim()
+    .min(1, messages.required(label))
+    .max(max, messages.max(label, max));
+}
+
+/** Optional text; missing and blank both read as an empty string. */
+export function optionalText(label: string, max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, messages.max(label, max))
+    .optional()
+    .transform((value) => value ?? '');
+}
+
+/** Required text of exactly `length` characters. */
+export function exactText(label: string, length: number) {
+  return z
+    .string({ error: messages.required(label) })
+    .trim()
+    .min(1, messages.required(label))
+    .length(length, messages.exactly(label, length));
+}
+
+export const emailField = z
+  .string({ error: messages.required('Email') })
+  .trim()
+  .min(1, messages.required('Email'))
+  .max(limits.email, messages.max('Email', limits.email))
+  .pipe(z.email(messages.email))
+  .transform((email) => email.toLowerCase());
+
+function isParsableUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.hostname.includes('.') || url.hostname === 'localhost';
+  } catch {
+    return false;
+  }
+}
+
+/** A URL field that may be left empty (spec: 'empty allowed where the field is optional'). */
+export function optionalUrl(label = 'Website') {
+  return z
+    .string()
+    .trim()
+    .max(limits.url, messages.max(label, limits.url))
+    .refine((value) => value === '' || /^https?:\/\//i.test(value), messages.urlScheme)
+    .refine((value) => value === '' || !/^https?:\/\//i.test(value) || isParsableUrl(value), messages.url)
+    .optional()
+    .transform((value) => value ?? '');
+}
+
+/** Password rules of part 1 section 5, each with its own message, in the order a user fixes them. */
+export const newPasswordField = z
+  .string({ error: messages.required('Password') })
+  .min(1, messages.required('Password'))
+  .min(limits.passwordMin, messages.passwordMin)
+  .max(limits.passwordMax, messages.passwordMax)
+  .regex(/[a-z]/, messages.passwordLowercase)
+  .regex(/[A-Z]/, messages.passwordUppercase)
+  .regex(/[0-9]/, messages.passwordNumber)
+  .regex(/[^A-Za-z0-9]/, messages.passwordSymbol);
+
+/** Page numbers: zero-based; anything non-numeric or negative reads as 0 (spec part 1 section 2). */
+export const pageParam = z.unknown().transform((value) => {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 0 ? page : 0;
+});
+
+export const searchTermParam = z
+  .string()
+  .trim()
+  .max(limits.searchTerm, messages.max('Search term', limits.searchTerm))
+  .optional()
+  .transform((value) => value ?? '');
