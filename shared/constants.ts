@@ -12,6 +12,7 @@ export const limits = {
   verificationCode: 6,
   resetToken: 200,
   searchTerm: 800,
+  charityEin: 100,
   errorMessage: 2000,
 } as const;
 

@@ -5,12 +5,17 @@ import { AppError, FormError, badRequest } from './errors';
 
 // Request parsing: every body is parsed by its shared zod schema, never cast (STYLE.md).
 
+/** One error per field, the first rule it breaks, as the form shows it. */
 export function toFormErrors(error: z.ZodError): FormErrorItem[] {
-  return error.issues.map((issue) => ({
-    field: issue.path.map(String).join('.') || undefined,
-    message: issue.message,
-    code: issue.code,
-  }));
+  const seen = new Set<string>();
+  const formErrors: FormErrorItem[] = [];
+  for (const issue of error.issues) {
+    const field = issue.path.map(String).join('.');
+    if (seen.has(field)) continue;
+    seen.add(field);
+    formErrors.push({ field: field || undefined, message: issue.message, code: issue.code });
+  }
+  return formErrors;
 }
 
 export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {

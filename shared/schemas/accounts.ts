@@ -31,19 +31,19 @@ export const registerSchema = z.object({
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
-/** Adds the confirm field the forms carry; the message lands on confirmPassword (part 1 section 5). */
-function withConfirmPassword<T extends z.ZodObject<{ password: typeof newPasswordField }>>(schema: T) {
-  return schema.extend({ confirmPassword: z.string() }).refine((values) => values.password === values.confirmPassword, {
-    message: messages.passwordsDontMatch,
-    path: ['confirmPassword'],
-  });
-}
+/** The confirm field the forms carry; its message lands on confirmPassword (part 1 section 5). */
+const confirmPasswordField = { confirmPassword: z.string() };
+const passwordsMatch = (values: { password: string; confirmPassword: string }) =>
+  values.password === values.confirmPassword;
+const passwordsMatchError = { message: messages.passwordsDontMatch, path: ['confirmPassword'] };
 
-export const signUpFormSchema = withConfirmPassword(registerSchema);
+export const signUpFormSchema = registerSchema.extend(confirmPasswordField).refine(passwordsMatch, passwordsMatchError);
 export type SignUpFormValues = z.input<typeof signUpFormSchema>;
 
 export const newPasswordSchema = z.object({ password: newPasswordField });
-export const newPasswordFormSchema = withConfirmPassword(newPasswordSchema);
+export const newPasswordFormSchema = newPasswordSchema
+  .extend(confirmPasswordField)
+  .refine(passwordsMatch, passwordsMatchError);
 export type NewPasswordFormValues = z.input<typeof newPasswordFormSchema>;
 
 export const verifyEmailSchema = z.object({

@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import { apiErrorSchema, type ErrorCode, type FormErrorItem, formErrorsSchema } from '../../shared/api';
+import { messages } from '../../shared/messages';
+
+// The one fetch wrapper: same-origin cookies, the logged-out header, error envelopes, and every
+// answer parsed by its shared schema (spec part 1 section 5: 'Unexpected data returned...').
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: ErrorCode,
+    readonly formErrors?: FormErrorItem[],
+    /** A plain string body (some 400s answer text). */
+    readonly text?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export class UnexpectedDataError extends Error {
+  constructor() {
+    super(messages.unexpectedData);
+    this.name = 'UnexpectedDataError';
+  }
+}
+
+type LoggedOutListener = () => void;
+let onLoggedOut: LoggedOutListener = () => {};
+
+/** The session store registers here so any response carrying `x-logged-out` logs the user out. */
+export function setLoggedOutListener(listener: LoggedOutListener) {
+  onLoggedOut = listener;
+}
+
+type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  json?: unknown;
+  form?: Record<string, string>;
+  signal?: AbortSignal;
+};
+
+async function send(path: string, { method = 'GET', json, form, signal }: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: BodyInit | undefined;
+  if (json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(json);
+  } else if (form) {
+    body = new URLSearchParams(form);
+  }
+  const response = await fetch(path, { method, headers, body, signal, credentials: 'same-origin' });
+  if (response.headers.get('x-logged-out') === 'true') onLoggedOut();
+  return response;
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new ApiError(response.status, text || response.statusText, undefined, undefined, text || undefined);
+  }
+  const formErrors = formErrorsSchema.safeParse(body);
+  if (formErrors.success) {
+    const first = formErrors.data.formErrors[0]?.message ?? 'input is invalid';
+    return new ApiError(response.status, first, undefined, formErrors.data.formErrors);
+  }
+  const apiError = apiErrorSchema.safeParse(body);
+  if (apiError.success) return new ApiError(response.status, apiError.data.message, apiError.data.code);
+  if (typeof body === 'string') return new ApiError(response.status, body, undefined, undefined, body);
+  return new ApiError(response.status, messages.generic);
+}
+
+/** Calls the API and parses the answer with `schema`; throws ApiError or UnexpectedDataError. */
+export async function apiRequest<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  options: RequestOptions = {},
+): Promise<z.infer<T>> {
+  const response = await send(path, options);
+  if (!response.ok) throw await toApiError(response);
+  const body: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new UnexpectedDataError();
+  return parsed.data;
+}
+
+/** The message to show for a failed call: the server's own words where it sent any. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof UnexpectedDataError) return error.message;
+  if (error instanceof ApiError && (error.code || error.text)) return error.message;
+  return fallback;
+}

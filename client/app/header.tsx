@@ -1,0 +1,112 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { useLoginDialog } from '../features/accounts/login-dialog-store';
+import { useLogout } from '../features/session/session-api';
+import { useUser } from '../features/session/session-store';
+import { useSite } from '../features/site/site-api';
+import { Logo } from '../ui/logo';
+import { AccountMenu, initials } from './account-menu';
+import { accountLinks, adminLink, drawerExtraLinks, primaryLinks } from './nav-links';
+
+export function Header() {
+  const user = useUser();
+  const { siteName } = useSite();
+  const showLogin = useLoginDialog((state) => state.show);
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  const logOut = () => {
+    setDrawerOpen(false);
+    logout.mutate(undefined, { onSettled: () => navigate('/') });
+  };
+
+  return (
+    <header className="site-header">
+      <div className="header-inner">
+        <Link to="/" className="brand" aria-label={`${siteName} home`}>
+          <Logo />
+          <span className="brand-name">{siteName}</span>
+        </Link>
+        <nav className="desktop-nav" aria-label="Main">
+          {primaryLinks.map((link) => (
+            <NavLink key={link.to} to={link.to} className="nav-link">
+              {link.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="header-actions">
+          {user ? (
+            <div className="desktop-only">
+              <AccountMenu user={user} onLogout={logOut} />
+            </div>
+          ) : (
+            <button type="button" className="button button-primary desktop-only" onClick={showLogin}>
+              Log in
+            </button>
+          )}
+          <RadixDialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+            <RadixDialog.Trigger className="hamburger mobile-only" aria-label="Open menu">
+              <span />
+              <span />
+              <span />
+            </RadixDialog.Trigger>
+            <RadixDialog.Portal>
+              <RadixDialog.Overlay className="dialog-overlay" />
+              <RadixDialog.Content className="drawer" aria-describedby={undefined}>
+                <div className="drawer-top">
+                  <RadixDialog.Title className="drawer-title">Menu</RadixDialog.Title>
+                  <RadixDialog.Close className="dialog-close" aria-label="Close menu">
+                    ×
+                  </RadixDialog.Close>
+                </div>
+                <nav
+                  aria-label="Mobile"
+                  className="drawer-nav"
+                  onClick={(event) => {
+                    if ((event.target as HTMLElement).closest('a')) setDrawerOpen(false);
+                  }}
+                >
+                  {[...primaryLinks, ...drawerExtraLinks].map((link) => (
+                    <NavLink key={link.to} to={link.to} className="drawer-link">
+                      {link.label}
+                    </NavLink>
+                  ))}
+                  <hr />
+                  {user ? (
+                    <>
+                      {(user.isAdmin ? [...accountLinks, adminLink] : accountLinks).map((link) => (
+                        <NavLink key={link.to} to={link.to} className="drawer-link">
+                          {link.label}
+                        </NavLink>
+                      ))}
+                      <button type="button" className="drawer-link drawer-button" onClick={logOut}>
+                        Log out
+                      </button>
+                      <p className="drawer-badge">
+                        <span className="account-badge" aria-hidden="true">
+                          {initials(user)}
+                        </span>
+                        <span>{user.email}</span>
+                      </p>
+                    </>
+                  ) : (
+                    <div className="drawer-auth">
+                      <Link to="/signup" className="button button-secondary">
+                        Sign up
+                      </Link>
+                      <Link to="/login" className="button button-primary">
+                        Log in
+                      </Link>
+                    </div>
+                  )}
+                </nav>
+              </RadixDialog.Content>
+            </RadixDialog.Portal>
+          </RadixDialog.Root>
+        </div>
+      </div>
+    </header>
+  );
+}

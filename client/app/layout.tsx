@@ -1,0 +1,27 @@
+import { Outlet, ScrollRestoration } from 'react-router';
+import { LoginDialog } from '../features/accounts/login-dialog';
+import { usePageViews } from '../features/analytics/analytics';
+import { Footer } from './footer';
+import { Header } from './header';
+import { TopLoader } from './top-loader';
+import { UpdatePrompt } from './update-prompt';
+
+export function Layout() {
+  usePageViews();
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <TopLoader />
+      <Header />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Footer />
+      <LoginDialog />
+      <UpdatePrompt />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { resetTokenLoader } from '../features/accounts/reset-token-loader';
+import { RouteErrorAlert, NotFoundPage, RootErrorPage } from './error-pages';
+import { Layout } from './layout';
+import { GuestOnly, RequireUser, RequireVerifiedEmail } from './route-guards';
+
+// The route table of spec part 1 section 2. Pages load lazily, so a slow chunk shows the top
+// loader. Fundraiser and admin routes (part 2) are added by their own features.
+
+export const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    errorElement: <RootErrorPage />,
+    children: [
+      {
+        errorElement: <RouteErrorAlert />,
+        children: [
+          { index: true, lazy: () => import('../features/home/home-page').then((m) => ({ Component: m.HomePage })) },
+          {
+            path: 'browse/:tab?',
+            lazy: () => import('../features/browse/browse-page').then((m) => ({ Component: m.BrowsePage })),
+          },
+          {
+            path: 'howitworks',
+            lazy: () => import('../features/pages/how-it-works-page').then((m) => ({ Component: m.HowItWorksPage })),
+          },
+          {
+            path: 'about',
+            lazy: () => import('../features/pages/about-page').then((m) => ({ Component: m.AboutPage })),
+          },
+          {
+            path: 'contact',
+            lazy: () => import('../features/pages/contact-page').then((m) => ({ Component: m.ContactPage })),
+          },
+          {
+            path: 'terms',
+            lazy: () => import('../features/pages/terms-page').then((m) => ({ Component: m.TermsPage })),
+          },
+          {
+            path: 'support',
+            lazy: () => import('../features/pages/support-page').then((m) => ({ Component: m.SupportPage })),
+          },
+          {
+            element: <GuestOnly />,
+            children: [
+              {
+                path: 'login',
+                lazy: () => import('../features/accounts/login-page').then((m) => ({ Component: m.LoginPage })),
+              },
+              {
+                path: 'signup',
+                handle: { afterAuth: '/user/verify-email' },
+                lazy: () => import('../features/accounts/signup-page').then((m) => ({ Component: m.SignUpPage })),
+              },
+              {
+                path: 'reset-password/:resetToken',
+                loader: resetTokenLoader,
+                lazy: () =>
+                  import('../features/accounts/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage })),
+              },
+            ],
+          },
+          {
+            element: <RequireUser />,
+            children: [
+              {
+                path: 'user',
+                lazy: () => import('../features/accounts/account-page').then((m) => ({ Component: m.AccountPage })),
+              },
+              {
+                path: 'user/verify-email',
+                lazy: () =>
+                  import('../features/accounts/verify-email-page').then((m) => ({ Component: m.VerifyEmailPage })),
+              },
+              {
+                path: 'artists/user',
+                lazy: () =>
+                  import('../features/artists/your-artists-page').then((m) => ({ Component: m.YourArtistsPage })),
+              },
+              {
+                path: 'artists/user/:artistId/edit',
+                lazy: () =>
+                  import('../features/artists/edit-artist-page').then((m) => ({ Component: m.EditArtistPage })),
+              },
+              { path: 'music', element: <Navigate to="/music/albums/past-donations" replace /> },
+              { path: 'music/albums', element: <Navigate to="/music/albums/past-donations" replace /> },
+              {
+                path: 'music/albums/:tab',
+                lazy: () => import('../features/music/your-music-page').then((m) => ({ Component: m.YourMusicPage })),
+              },
+              {
+                path: 'music/album/:projectSlug',
+                lazy: () => import('../features/music/album-page').then((m) => ({ Component: m.AlbumPage })),
+              },
+            ],
+          },
+          {
+            element: <RequireVerifiedEmail />,
+            children: [
+              {
+                path: 'artists/new',
+                lazy: () =>
+                  import('../features/artists/create-artist-page').then((m) => ({ Component: m.CreateArtistPage })),
+              },
+            ],
+          },
+          {
+            path: 'artists/:artistSlugOrId',
+            lazy: () => import('../features/artists/artist-page').then((m) => ({ Component: m.ArtistPage })),
+          },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,40 @@
+import { useEffect, useRef, useState } from 'react';
+import { Workbox } from 'workbox-window';
+
+/**
+ * Registers the service worker and, when a new version has been deployed and is waiting, offers
+ * to reload into it. The new worker takes over only when the user agrees, so a page never runs
+ * old code against new files.
+ */
+export function UpdatePrompt() {
+  const workbox = useRef<Workbox | null>(null);
+  const [waiting, setWaiting] = useState(false);
+
+  useEffect(() => {
+    if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+    const wb = new Workbox('/sw.js', { scope: '/' });
+    wb.addEventListener('waiting', () => setWaiting(true));
+    wb.addEventListener('controlling', (event) => {
+      if (event.isUpdate) window.location.reload();
+    });
+    void wb.register();
+    workbox.current = wb;
+    // Look for a new version when the app comes back to the foreground.
+    const check = () => document.visibilityState === 'visible' && void wb.update();
+    document.addEventListener('visibilitychange', check);
+    return () => document.removeEventListener('visibilitychange', check);
+  }, []);
+
+  if (!waiting) return null;
+  return (
+    <div className="update-prompt" role="status">
+      <p>A new version of the site is available.</p>
+      <button type="button" className="button button-primary" onClick={() => workbox.current?.messageSkipWaiting()}>
+        Reload
+      </button>
+      <button type="button" className="button button-ghost" onClick={() => setWaiting(false)}>
+        Later
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { useMutation } from '@tanstack/react-query';
+import { Link, useLoaderData, useNavigate } from 'react-router';
+import { okSchema, serverMessages } from '../../../shared/api';
+import { messages } from '../../../shared/messages';
+import { newPasswordFormSchema } from '../../../shared/schemas/accounts';
+import { ApiError, apiRequest } from '../../api/http';
+import { Alert } from '../../ui/alert';
+import { FormField } from '../../ui/form-field';
+import { useZodForm } from '../../ui/use-zod-form';
+import { useLogin } from '../session/session-api';
+import { usePageTitle } from '../site/site-api';
+import { useLoginDialog } from './login-dialog-store';
+import type { ResetTokenState } from './reset-token-loader';
+
+export function ResetPasswordPage() {
+  usePageTitle('Reset password');
+  const state = useLoaderData() as ResetTokenState;
+  return (
+    <div className="page narrow auth-page">
+      <div className="card auth-card stack">
+        <h1>Reset password</h1>
+        {state.status === 'expired' ? <ExpiredLink /> : <ResetForm email={state.email} token={state.token} />}
+      </div>
+    </div>
+  );
+}
+
+function ExpiredLink() {
+  const showLogin = useLoginDialog((state) => state.show);
+  const setView = useLoginDialog((state) => state.setView);
+  return (
+    <>
+      <Alert tone="warning">
+        The reset password link has expired or has already been used. Please request a new one. If the problem persists,{' '}
+        <Link to="/contact">contact us</Link>.
+      </Alert>
+      <div className="actions">
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => {
+            showLogin();
+            setView('forgotpassword');
+          }}
+        >
+          Send a new reset email
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** After the reset the user is logged in with the new password; if that fails, off to login. */
+function ResetForm({ email, token }: { email: string; token: string }) {
+  const navigate = useNavigate();
+  const login = useLogin();
+  const form = useZodForm(newPasswordFormSchema, { password: '', confirmPassword: '' });
+  const reset = useMutation({
+    mutationFn: (password: string) =>
+      apiRequest('/api/password-reset', okSchema, { method: 'POST', json: { password, resetToken: token } }),
+    onSuccess: (_ok, password) =>
+      login.mutate({ email, password }, { onError: () => navigate('/login', { replace: true }) }),
+  });
+  const failure =
+    reset.error instanceof ApiError && reset.error.status === 404
+      ? serverMessages.invalidResetToken
+      : 'Something went wrong!';
+  const { errors } = form.formState;
+  return (
+    <form className="form" noValidate onSubmit={form.handleSubmit(({ password }) => reset.mutate(password))}>
+      <p>
+        Choose a new password for <strong>{email}</strong>.
+      </p>
+      {reset.isError && <Alert tone="error">{failure}</Alert>}
+      <FormField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint={messages.passwordHint}
+        error={errors.password?.message}
+        {...form.register('password')}
+      />
+      <FormField
+        label="Confirm password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        {...form.register('confirmPassword')}
+      />
+      <button
+        type="submit"
+        className="button button-primary button-block"
+        disabled={reset.isPending || login.isPending}
+      >
+        {reset.isPending || login.isPending ? 'Saving...' : 'Save new password'}
+      </button>
+    </form>
+  );
+}

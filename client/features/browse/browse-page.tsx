@@ -1,0 +1,201 @@
+import { type FormEvent, useId } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { GENRES, type Genre, limits } from '../../../shared/constants';
+import { FormField } from '../../ui/form-field';
+import { usePageTitle } from '../site/site-api';
+import { readPage } from './read-page';
+import './browse.css';
+
+type Tab = 'projects' | 'artists';
+
+/** Charity EIN max length (spec part 2 section 9). */
+
+const tabs: { tab: Tab; label: string }[] = [
+  { tab: 'projects', label: 'Search fundraisers' },
+  { tab: 'artists', label: 'Search artists' },
+];
+
+function isGenre(value: string): value is Genre {
+  return (GENRES as readonly string[]).includes(value);
+}
+
+/** The fundraiser search as the URL holds it (spec part 1 section 2, Browse); page is zero-based. */
+function readFundraiserSearch(params: URLSearchParams) {
+  const genre = params.get('genre') ?? '';
+  return {
+    searchTerm: params.get('searchTerm')?.trim() ?? '',
+    genre: isGenre(genre) ? genre : '',
+    charityEin: params.get('charityEin')?.trim() ?? '',
+    page: readPage(params.get('page')),
+  };
+}
+
+function readArtistSearch(params: URLSearchParams) {
+  return {
+    searchTerm: params.get('searchTerm')?.trim() ?? '',
+    page: readPage(params.get('page')),
+  };
+}
+
+/** Writes the submitted fields as query parameters, leaving out empty ones; a new search starts at page 0. */
+function searchParamsFromForm(form: HTMLFormElement, names: readonly string[]): URLSearchParams {
+  const data = new FormData(form);
+  const next = new URLSearchParams();
+  for (const name of names) {
+    const value = data.get(name);
+    if (typeof value === 'string' && value.trim() !== '') next.set(name, value.trim());
+  }
+  return next;
+}
+
+export function BrowsePage() {
+  usePageTitle('Browse artists & fundraisers');
+  const params = useParams();
+  const tab: Tab = params.tab === 'artists' ? 'artists' : 'projects';
+
+  return (
+    <div className="page stack">
+      <h1>Browse artists &amp; fundraisers</h1>
+
+      <div className="desktop-only">
+        <div className="card browse-banner">
+          <p className="browse-banner-text">Promote your music, support your charity</p>
+          <Link className="button button-primary" to="/fundraisers/new">
+            Start a fundraiser
+          </Link>
+        </div>
+      </div>
+
+      <nav className="tabs" aria-label="Browse">
+        {tabs.map((item) => (
+          <Link
+            key={item.tab}
+            className="tab"
+            to={`/browse/${item.tab}`}
+            aria-current={item.tab === tab ? 'page' : undefined}
+          >
+            {item.label}
+          </Link>
+        ))}
+      </nav>
+
+      {tab === 'projects' ? <FundraiserSearch /> : <ArtistSearch />}
+    </div>
+  );
+}
+
+function FundraiserSearch() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const search = readFundraiserSearch(searchParams);
+  const hasFilter = search.searchTerm !== '' || search.genre !== '' || search.charityEin !== '';
+  const genreId = useId();
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSearchParams(searchParamsFromForm(event.currentTarget, ['searchTerm', 'genre', 'charityEin']));
+  }
+
+  return (
+    <>
+      {/* Keyed on the query so the fields follow the URL on back and forward navigation. */}
+      <form
+        key={searchParams.toString()}
+        className="form browse-search"
+        role="search"
+        aria-label="Search fundraisers"
+        onSubmit={handleSubmit}
+      >
+        <div className="form-row">
+          <FormField
+            label="Search term"
+            name="searchTerm"
+            type="search"
+            maxLength={limits.searchTerm}
+            defaultValue={search.searchTerm}
+          />
+          <div className="field">
+            <label htmlFor={genreId}>Genre</label>
+            <select id={genreId} name="genre" defaultValue={search.genre}>
+              <option value="">All genres</option>
+              {GENRES.map((genre) => (
+                <option key={genre} value={genre}>
+                  {genre}
+                </option>
+              ))}
+            </select>
+          </div>
+          <FormField
+            label="Charity EIN"
+            name="charityEin"
+            inputMode="numeric"
+            maxLength={limits.charityEin}
+            defaultValue={search.charityEin}
+          />
+        </div>
+        <p className="actions">
+          <button type="submit" className="button button-primary">
+            Search
+          </button>
+        </p>
+      </form>
+
+      <Results
+        heading={hasFilter ? 'Search results' : 'Recent fundraisers'}
+        emptyText={hasFilter ? 'No results found! Please try a different query.' : 'No fundraisers yet.'}
+      />
+    </>
+  );
+}
+
+function ArtistSearch() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const search = readArtistSearch(searchParams);
+  const hasFilter = search.searchTerm !== '';
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSearchParams(searchParamsFromForm(event.currentTarget, ['searchTerm']));
+  }
+
+  return (
+    <>
+      <form
+        key={searchParams.toString()}
+        className="form browse-search"
+        role="search"
+        aria-label="Search artists"
+        onSubmit={handleSubmit}
+      >
+        <div className="form-row">
+          <FormField
+            label="Search term"
+            name="searchTerm"
+            type="search"
+            maxLength={limits.searchTerm}
+            defaultValue={search.searchTerm}
+          />
+        </div>
+        <p className="actions">
+          <button type="submit" className="button button-primary">
+            Search
+          </button>
+        </p>
+      </form>
+
+      <Results
+        heading={hasFilter ? 'Search results' : 'Recent artists'}
+        emptyText={hasFilter ? 'No results found! Please try a different query.' : 'No artists yet.'}
+      />
+    </>
+  );
+}
+
+function Results({ heading, emptyText }: { heading: string; emptyText: string }) {
+  const headingId = useId();
+  return (
+    <section className="section stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>{heading}</h2>
+      <p className="empty-state">{emptyText}</p>
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+import { type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { GENRES, limits } from '../../../shared/constants';
+import { FormField } from '../../ui/form-field';
+import { usePageTitle, useSite } from '../site/site-api';
+import './home.css';
+
+/** Charity EIN max length (spec part 2 section 9). */
+
+export function HomePage() {
+  usePageTitle('Music for a cause');
+  const { siteName } = useSite();
+  return (
+    <div className="home">
+      <section className="hero home-hero" aria-labelledby="home-heading">
+        <div className="page center stack">
+          <h1 id="home-heading">Music for a cause</h1>
+          <p className="lead">
+            Artists share their music to raise money for the charities they care about. Donate to a fundraiser, and the
+            music is yours to stream and download.
+          </p>
+          <p className="actions home-hero-actions">
+            <Link className="button button-primary" to="/browse">
+              Browse music
+            </Link>
+            <Link className="button button-secondary" to="/fundraisers/new">
+              Start a fundraiser
+            </Link>
+          </p>
+        </div>
+      </section>
+
+      <div className="page stack">
+        <HomeSearch />
+
+        <section className="section stack" aria-labelledby="featured-fundraisers-heading">
+          <h2 id="featured-fundraisers-heading">Featured fundraisers</h2>
+          <div className="empty-state">
+            <p>No featured fundraisers yet. Check back soon, or start your own.</p>
+            <Link className="button button-secondary" to="/fundraisers/new">
+              Start a fundraiser
+            </Link>
+          </div>
+          <p className="center">
+            <Link className="button button-primary" to="/browse/projects">
+              Browse recent fundraisers
+            </Link>
+          </p>
+        </section>
+
+        <section className="section home-how card" aria-labelledby="home-how-heading">
+          <h2 id="home-how-heading">How it works</h2>
+          <ol className="home-steps" role="list">
+            <li>
+              <strong>Artists start a fundraiser</strong>
+              <span>Upload an album and choose a registered US charity to support.</span>
+            </li>
+            <li>
+              <strong>Fans donate</strong>
+              <span>Listen to a preview, then donate at least the artist's minimum.</span>
+            </li>
+            <li>
+              <strong>Everyone wins</strong>
+              <span>The charity receives the donation, and the fan gets the music to keep.</span>
+            </li>
+          </ol>
+          <p>
+            <Link to="/howitworks">Learn more about how {siteName} works</Link>
+          </p>
+        </section>
+
+        <section className="section stack" aria-labelledby="featured-charities-heading">
+          <h2 id="featured-charities-heading">Featured charities</h2>
+          <div className="empty-state">
+            <p>
+              No featured charities yet. Every fundraiser supports a registered US 501(c)(3) charity of the artist's
+              choosing.
+            </p>
+          </div>
+        </section>
+
+        <section className="section home-cta center stack" aria-labelledby="home-cta-heading">
+          <h2 id="home-cta-heading">Raise money with your music</h2>
+          <p className="lead">
+            Release an album, an EP or any original audio as a fundraiser for the cause you care about. It's free, and
+            we take no percentage.
+          </p>
+          <p className="actions home-cta-actions">
+            <Link className="button button-primary" to="/fundraisers/new">
+              Start a fundraiser
+            </Link>
+          </p>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+/** Desktop search: sends its filters to the fundraiser tab of browse as query parameters. */
+function HomeSearch() {
+  const navigate = useNavigate();
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const params = new URLSearchParams();
+    for (const name of ['searchTerm', 'genre', 'charityEin']) {
+      const value = data.get(name);
+      if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
+    }
+    const query = params.toString();
+    navigate(query ? `/browse/projects?${query}` : '/browse/projects');
+  }
+
+  return (
+    <section className="desktop-only" aria-labelledby="home-search-heading">
+      <div className="section card home-search">
+        <h2 id="home-search-heading">Find a fundraiser</h2>
+        <form className="form" role="search" aria-labelledby="home-search-heading" onSubmit={handleSubmit}>
+          <div className="form-row">
+            <FormField label="Search term" name="searchTerm" type="search" maxLength={limits.searchTerm} />
+            <div className="field">
+              <label htmlFor="home-search-genre">Genre</label>
+              <select id="home-search-genre" name="genre" defaultValue="">
+                <option value="">All genres</option>
+                {GENRES.map((genre) => (
+                  <option key={genre} value={genre}>
+                    {genre}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <FormField label="Charity EIN" name="charityEin" inputMode="numeric" maxLength={limits.charityEin} />
+          </div>
+          <p className="actions">
+            <button type="submit" className="button button-primary">
+              Search
+            </button>
+          </p>
+        </form>
+      </div>
+    </section>
+  );
+}

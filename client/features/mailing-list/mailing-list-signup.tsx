@@ -1,0 +1,39 @@
+import { useMutation } from '@tanstack/react-query';
+import { okSchema } from '../../../shared/api';
+import { mailingListSignupSchema } from '../../../shared/schemas/accounts';
+import { apiRequest, errorMessage } from '../../api/http';
+import { FormField } from '../../ui/form-field';
+import { useZodForm } from '../../ui/use-zod-form';
+
+/** Footer signup for the updates list (stored by the server, forwarded when configured). */
+export function MailingListSignup() {
+  const form = useZodForm(mailingListSignupSchema, { email: '' });
+  const subscribe = useMutation({
+    mutationFn: (email: string) => apiRequest('/api/mailing-list', okSchema, { method: 'POST', json: { email } }),
+    onSuccess: () => form.reset({ email: '' }),
+  });
+  return (
+    <form
+      className="mailing-list"
+      noValidate
+      onSubmit={form.handleSubmit(({ email }) => subscribe.mutate(email))}
+      aria-label="Mailing list signup"
+    >
+      <FormField
+        label="Get updates by email"
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        error={form.formState.errors.email?.message}
+        {...form.register('email')}
+      />
+      <button type="submit" className="button button-secondary" disabled={subscribe.isPending}>
+        {subscribe.isPending ? 'Signing up...' : 'Sign up'}
+      </button>
+      <p className="mailing-list-status" role="status">
+        {subscribe.isSuccess && 'Thanks! You are on the list.'}
+        {subscribe.isError && errorMessage(subscribe.error, 'Something went wrong! Please try again.')}
+      </p>
+    </form>
+  );
+}

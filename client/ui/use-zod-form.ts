@@ -1,0 +1,36 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type DefaultValues, type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import type { FormErrorItem } from '../../shared/api';
+
+/** react-hook-form with the shared zod schema as resolver (STYLE.md rule 7). */
+export function useZodForm<TSchema extends z.ZodType<FieldValues, FieldValues>>(
+  schema: TSchema,
+  defaultValues?: DefaultValues<z.input<TSchema>>,
+) {
+  return useForm<z.input<TSchema>, unknown, z.output<TSchema>>({
+    resolver: zodResolver(schema),
+    defaultValues,
+    mode: 'onTouched',
+  });
+}
+
+/**
+ * Puts server formErrors on their fields (default text 'input is invalid'); returns the ones
+ * that match no field so the caller can show them elsewhere.
+ */
+export function applyServerFormErrors<T extends FieldValues>(
+  form: UseFormReturn<T, unknown, FieldValues>,
+  formErrors: FormErrorItem[],
+  fields: readonly string[],
+): FormErrorItem[] {
+  const unmatched: FormErrorItem[] = [];
+  for (const error of formErrors) {
+    if (error.field && fields.includes(error.field)) {
+      form.setError(error.field as Path<T>, { type: 'server', message: error.message || 'input is invalid' });
+    } else {
+      unmatched.push(error);
+    }
+  }
+  return unmatched;
+}

@@ -1,0 +1,122 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestClient } from '../fixtures/test-server';
+
+// The real entry points as an operator runs them: `tsx server/main.ts` and the admin CLI.
+
+const tsx = path.resolve('node_modules/.bin/tsx');
+const running: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill('SIGTERM');
+});
+
+async function startServer(env: Record<string, string>) {
+  const child = spawn(tsx, ['server/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(/running at (http:\/\/localhost:\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { url, output: () => output, child };
+}
+
+async function stop(child: ChildProcess) {
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-start-'));
+
+describe('server start-up', () => {
+  it('creates DATA_DIR, migrates, seeds a demo admin whose printed login works, and restarts cleanly', async () => {
+    const dataDir = path.join(tempDir(), 'nested', 'data');
+    const first = await startServer({ DATA_DIR: dataDir });
+    expect(fs.existsSync(path.join(dataDir, 'soundcause.db'))).toBe(true);
+    const login = first.output().match(/demo admin: (\S+) \/ (\S+)/);
+    expect(login).not.toBeNull();
+    const [, email = '', password = ''] = login!;
+
+    const client = new TestClient(first.url.replace('localhost', '127.0.0.1'));
+    expect((await client.get('/api/health')).json).toEqual({ ok: true });
+    const response = await client.post('/api/login', { form: { email, password } });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ email, isAdmin: true, isEmailVerified: true });
+    await stop(first.child);
+
+    const second = await startServer({ DATA_DIR: dataDir });
+    expect(second.output()).toContain(`demo admin: ${email} / ${password}`);
+  });
+
+  it('creates the ADMIN_EMAIL admin idempotently and seeds nothing when SEED_DEMO=false', async () => {
+    const dataDir = tempDir();
+    const env = {
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: 'Ops@Example.org',
+      ADMIN_PASSWORD: 'Op3rator!pass',
+      SEED_DEMO: 'false',
+    };
+    const first = await startServer(env);
+    expect(first.output()).not.toContain('demo admin');
+    await stop(first.child);
+    const second = await startServer(env);
+    const client = new TestClient(second.url.replace('localhost', '127.0.0.1'));
+    const login = await client.post('/api/login', { form: { email: 'ops@example.org', password: 'Op3rator!pass' } });
+    expect(login.json).toMatchObject({ email: 'ops@example.org', isAdmin: true });
+  });
+
+  it('refuses to start in production without its secrets, naming them', async () => {
+    const result = await promisify(execFile)(tsx, ['server/main.ts'], {
+      env: { ...process.env, NODE_ENV: 'production', DATA_DIR: tempDir(), PORT: '0' },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect('code' in result && result.code).not.toBe(0);
+    expect(result.stderr).toContain('PUBLIC_URL is required in production.');
+    expect(result.stderr).toContain('SMTP_URL is required in production.');
+  });
+});
+
+describe('admin CLI', () => {
+  it('creates an admin, then promotes an existing account without touching its password', async () => {
+    const dataDir = tempDir();
+    const run = (...args: string[]) =>
+      promisify(execFile)(tsx, ['server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir } });
+
+    const created = await run('create-admin', '--email', 'chief@example.org', '--password', 'Ch1ef!pass');
+    expect(created.stdout).toContain('Created admin chief@example.org');
+    const again = await run('create-admin', '--email', 'chief@example.org', '--password', 'Other!pass1');
+    expect(again.stdout).toContain('was already an admin (password unchanged)');
+
+    const server = await startServer({ DATA_DIR: dataDir, SEED_DEMO: 'false' });
+    const client = new TestClient(server.url.replace('localhost', '127.0.0.1'));
+    const login = await client.post('/api/login', { form: { email: 'chief@example.org', password: 'Ch1ef!pass' } });
+    expect(login.json).toMatchObject({ isAdmin: true });
+  });
+
+  it('rejects a weak password with the password rules', async () => {
+    const result = await promisify(execFile)(
+      tsx,
+      ['server/cli.ts', 'create-admin', '--email', 'x@example.org', '--password', 'weak'],
+      { env: { ...process.env, DATA_DIR: tempDir() } },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(result.stderr).toContain('Must contain at least 8 characters.');
+  });
+});

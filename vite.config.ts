@@ -1,0 +1,52 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const THEME_COLOR = '#4c2a85';
+// Build-time default; the server answers /manifest.webmanifest with SITE_NAME when it differs.
+const SITE_NAME = 'Soundcause';
+
+export default defineConfig({
+  root: 'client',
+  publicDir: '../public',
+  envDir: '..',
+  build: { outDir: '../dist', emptyOutDir: true, sourcemap: true },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: `http://localhost:${process.env.PORT ?? 3000}`, changeOrigin: false } },
+  },
+  plugins: [
+    react(),
+    VitePWA({
+      // The page registers the worker itself with workbox-window to show its own update prompt.
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        name: SITE_NAME,
+        short_name: SITE_NAME,
+        description: 'Music for a cause: donate to charity, get the album.',
+        theme_color: THEME_COLOR,
+        background_color: '#ffffff',
+        display: 'standalone',
+        start_url: '/',
+        scope: '/',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // clientsClaim: the first visit is controlled at once, so it already works offline after
+        // one load. No skipWaiting: an update waits until the user accepts the prompt.
+        clientsClaim: true,
+        // The app shell only (STYLE.md, excalidraw): scripts, styles, fonts, icons and index.html.
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
+        maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+});
