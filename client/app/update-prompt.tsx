@@ -14,9 +14,6 @@ export function UpdatePrompt() {
     if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
     const wb = new Workbox('/sw.js', { scope: '/' });
     wb.addEventListener('waiting', () => setWaiting(true));
-    wb.addEventListener('controlling', (event) => {
-      if (event.isUpdate) window.location.reload();
-    });
     void wb.register();
     workbox.current = wb;
     // Look for a new version when the app comes back to the foreground.
@@ -25,11 +22,17 @@ export function UpdatePrompt() {
     return () => document.removeEventListener('visibilitychange', check);
   }, []);
 
+  const acceptUpdate = () => {
+    // Reload once the waiting worker has taken over, so the page runs the new version's files.
+    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+    workbox.current?.messageSkipWaiting();
+  };
+
   if (!waiting) return null;
   return (
     <div className="update-prompt" role="status">
       <p>A new version of the site is available.</p>
-      <button type="button" className="button button-primary" onClick={() => workbox.current?.messageSkipWaiting()}>
+      <button type="button" className="button button-primary" onClick={acceptUpdate}>
         Reload
       </button>
       <button type="button" className="button button-ghost" onClick={() => setWaiting(false)}>

@@ -1,0 +1,230 @@
+import { eq } from 'drizzle-orm';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions, users } from '../../server/db/schema';
+import { ensureAdmin } from '../../server/features/accounts/service';
+import { launchBrowser } from '../fixtures/browser';
+import { fillForm, newPage, startAppServer } from '../fixtures/e2e-app';
+import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
+
+let server: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('account journey in Chromium', () => {
+  it('signs up, verifies with the emailed code, logs out, logs in, resets the password and logs in again', async () => {
+    const { page, assertNoErrors } = await newPage(browser);
+    const email = 'journey@example.org';
+
+    await page.goto(`${server.baseUrl}/signup?email=${encodeURIComponent(email)}`);
+    await expect.poll(() => page.title()).toBe('Create an account | Soundcause');
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(email);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('First name is required.').waitFor();
+
+    await fillForm(page, {
+      'First name': 'June',
+      'Last name': 'Carter',
+      Password: strongPassword,
+      'Confirm password': 'Mismatch!1',
+    });
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText("Passwords don't match!").waitFor();
+    await page.getByLabel('Confirm password').fill(strongPassword);
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.waitForURL('**/user/verify-email');
+    await page.getByRole('heading', { name: 'Verify your email' }).waitFor();
+    await page.getByLabel('Verification code').fill('12345');
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await page.getByText('Verification code must have exactly 6 characters.').waitFor();
+
+    await page.getByRole('button', { name: 'Send a new code' }).click();
+    await page.getByText('Please wait a minute before requesting another code.').waitFor();
+
+    await page.getByLabel('Verification code').fill(server.outbox.latestCode(email));
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await page.getByRole('heading', { name: 'Email verified!' }).waitFor();
+
+    await page.getByRole('button', { name: `Account menu for ${email}` }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('button', { name: 'Log in' }).first().waitFor();
+
+    await page.goto(`${server.baseUrl}/login`);
+    await fillForm(page, { Email: email, Password: 'Wrong!pass1' });
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByText('Incorrect email or password.').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(strongPassword);
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('button', { name: `Account menu for ${email}` }).waitFor();
+
+    // Forgotten password, through the login dialog.
+    await page.getByRole('button', { name: `Account menu for ${email}` }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log in' });
+    await dialog.getByRole('button', { name: 'Forgot password?' }).click();
+    const forgot = page.getByRole('dialog', { name: 'Forgot password' });
+    await forgot.getByLabel('Email').fill(email);
+    await forgot.getByRole('button', { name: 'Send email' }).click();
+    await forgot.getByText('Check your email for the password reset instructions.').waitFor();
+    await page.keyboard.press('Escape');
+
+    const token = server.outbox.latestResetToken(email);
+    await page.goto(`${server.baseUrl}/reset-password/${token}`);
+    await page.getByText(`Choose a new password for ${email}`).waitFor();
+    await fillForm(page, { 'New password': 'Brand!new2', 'Confirm password': 'Brand!new2' });
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    // The follow-up login succeeds, so the user lands home, logged in.
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('button', { name: `Account menu for ${email}` }).waitFor();
+
+    // The link is spent now.
+    await page.goto(`${server.baseUrl}/reset-password/${token}`);
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('button', { name: `Account menu for ${email}` }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.goto(`${server.baseUrl}/reset-password/${token}`);
+    await page.getByText('The reset password link has expired').waitFor();
+    expect(await page.locator('main').getByRole('link', { name: 'contact us' }).getAttribute('href')).toBe('/contact');
+
+    await page.goto(`${server.baseUrl}/login`);
+    await fillForm(page, { Email: email, Password: 'Brand!new2' });
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    assertNoErrors();
+  });
+
+  it('sends a guest from /user to login and back to /user afterwards', async () => {
+    const email = 'returning@example.org';
+    await registerUser(server.client(), email);
+    const { page, assertNoErrors } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/user`);
+    await page.waitForURL('**/login');
+    await expect.poll(() => page.title()).toBe('Login | Soundcause');
+    await fillForm(page, { Email: email, Password: strongPassword });
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL('**/user');
+    await page.getByRole('heading', { name: 'Account details' }).waitFor();
+    await page.getByText(email).first().waitFor();
+    // Logged in, the login page sends the user away.
+    await page.goto(`${server.baseUrl}/login`);
+    await page.waitForURL(`${server.baseUrl}/`);
+    assertNoErrors();
+  });
+
+  it('sends an unverified user from /artists/new to verify, then back', async () => {
+    const email = 'unverified@example.org';
+    const { page } = await newPage(browser);
+    await registerUser(server.client(), email);
+    await page.goto(`${server.baseUrl}/login`);
+    await fillForm(page, { Email: email, Password: strongPassword });
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.goto(`${server.baseUrl}/artists/new`);
+    await page.waitForURL('**/user/verify-email');
+    await page.getByLabel('Verification code').fill(server.outbox.latestCode(email));
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await page.waitForURL('**/artists/new');
+    await page.getByRole('heading', { name: 'Create a new artist' }).waitFor();
+  });
+
+  it('shows the duplicate-account dialog with a link to log in', async () => {
+    await registerUser(server.client(), 'taken@example.org');
+    const { page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/signup`);
+    await fillForm(page, {
+      'First name': 'Dup',
+      'Last name': 'Licate',
+      Email: 'taken@example.org',
+      Password: strongPassword,
+      'Confirm password': strongPassword,
+    });
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Unable to create account' });
+    await dialog.getByText('An account already exists for this email.').waitFor();
+    await dialog.getByRole('link', { name: 'click here to log in' }).click();
+    await page.waitForURL('**/login');
+  });
+
+  it('changes the password on the account page', async () => {
+    const email = 'changer@example.org';
+    await registerUser(server.client(), email);
+    const { page, assertNoErrors } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/login`);
+    await fillForm(page, { Email: email, Password: strongPassword });
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.goto(`${server.baseUrl}/user`);
+    await fillForm(page, { 'New password': 'weakpass', 'Confirm password': 'weakpass' });
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Must contain at least one uppercase letter.').waitFor();
+    await fillForm(page, { 'New password': 'Chang3d!pw', 'Confirm password': 'Chang3d!pw' });
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password has been changed.').waitFor();
+    const login = await server.client().post('/api/login', { form: { email, password: 'Chang3d!pw' } });
+    expect(login.status).toBe(200);
+    assertNoErrors();
+  });
+
+  it('logs out automatically when the server says the session is dead', async () => {
+    const email = 'killed@example.org';
+    await registerUser(server.client(), email);
+    const { page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/login`);
+    await fillForm(page, { Email: email, Password: strongPassword });
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.goto(`${server.baseUrl}/user`);
+    await page.getByRole('heading', { name: 'Account details' }).waitFor();
+
+    const userId = server.db.select().from(users).where(eq(users.email, email)).get()!.id;
+    server.db.delete(sessions).where(eq(sessions.userId, userId)).run();
+
+    await fillForm(page, { 'New password': 'Chang3d!pw', 'Confirm password': 'Chang3d!pw' });
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => sessionStorage.getItem('soundcause-user'))).toContain('"user":null');
+  });
+
+  it('shows Admin dashboard in the account menu only to admins; the menu closes on Escape and outside clicks', async () => {
+    await ensureAdmin({ db: server.db }, 'root@example.org', strongPassword);
+    await registerUser(server.client(), 'plain@example.org');
+    for (const [email, isAdmin] of [
+      ['root@example.org', true],
+      ['plain@example.org', false],
+    ] as const) {
+      const { page } = await newPage(browser);
+      await page.goto(`${server.baseUrl}/login`);
+      await fillForm(page, { Email: email, Password: strongPassword });
+      await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+      const badge = page.getByRole('button', { name: `Account menu for ${email}` });
+      await badge.click();
+      const menu = page.getByRole('menu');
+      await menu.waitFor();
+      const items = await menu.getByRole('menuitem').allTextContents();
+      expect(items).toEqual([
+        'Account details',
+        'Your music',
+        'Your artists',
+        'Your fundraisers',
+        ...(isAdmin ? ['Admin dashboard'] : []),
+        'Log out',
+      ]);
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached' });
+      await badge.click();
+      await menu.waitFor();
+      await page.mouse.click(5, 400);
+      await menu.waitFor({ state: 'detached' });
+    }
+  });
+});

@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyticsDailyCounts, mailingListSubscribers } from '../../server/db/schema';
+import { launchBrowser, launchPersistent, mobileViewport } from '../fixtures/browser';
+import { fillForm, newPage, startAppServer } from '../fixtures/e2e-app';
+import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
+
+let server: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('layout', () => {
+  it('opens the drawer on a 390px phone with the primary links, and closes it on Escape and on navigation', async () => {
+    const { page, assertNoErrors } = await newPage(browser, mobileViewport);
+    await page.goto(server.baseUrl);
+    await page.getByRole('button', { name: 'Open menu' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    const links = await drawer.getByRole('link').allTextContents();
+    expect(links).toEqual([
+      'Browse fundraisers & artists',
+      'How it works',
+      'Start a fundraiser',
+      'About',
+      'Contact',
+      'Sign up',
+      'Log in',
+    ]);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await drawer.getByRole('link', { name: 'About' }).click();
+    await page.waitForURL('**/about');
+    await drawer.waitFor({ state: 'detached' });
+    await page.screenshot({ path: path.join(os.tmpdir(), 'soundcause-about-390.png') });
+    assertNoErrors();
+  });
+
+  it('shows account links, Log out and the email badge in the drawer when logged in', async () => {
+    await registerUser(server.client(), 'phone@example.org');
+    const { page } = await newPage(browser, mobileViewport);
+    await page.goto(`${server.baseUrl}/login`);
+    await fillForm(page, { Email: 'phone@example.org', Password: strongPassword });
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    for (const name of ['Account details', 'Your music', 'Your artists', 'Your fundraisers']) {
+      await drawer.getByRole('link', { name }).waitFor();
+    }
+    await drawer.getByText('phone@example.org').waitFor();
+    await drawer.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Sign up' }).waitFor();
+  });
+
+  it('shows the desktop navbar from 1024px with the Log in button opening the dialog on its login view', async () => {
+    const { page } = await newPage(browser, { width: 1024, height: 768 });
+    await page.goto(server.baseUrl);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link').first().waitFor();
+    expect(await nav.getByRole('link').allTextContents()).toEqual([
+      'Browse fundraisers & artists',
+      'How it works',
+      'Start a fundraiser',
+    ]);
+    expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
+    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('dialog', { name: 'Log in' }).getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByRole('dialog', { name: 'Forgot password' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog', { name: 'Log in' }).waitFor();
+    await page.keyboard.press('Escape');
+    // Reopening starts on the login view again.
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('dialog', { name: 'Log in' }).getByLabel('Email').waitFor();
+  });
+
+  it('signs up for the mailing list from the footer', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(server.baseUrl);
+    const form = page.getByRole('form', { name: 'Mailing list signup' });
+    await form.getByLabel('Get updates by email').fill('nope');
+    await form.getByRole('button', { name: 'Sign up' }).click();
+    await form.getByText('Please enter a valid email.').waitFor();
+    await form.getByLabel('Get updates by email').fill('listener@example.org');
+    await form.getByRole('button', { name: 'Sign up' }).click();
+    await form.getByText('Thanks! You are on the list.').waitFor();
+    const emails = server.db
+      .select()
+      .from(mailingListSubscribers)
+      .all()
+      .map((row) => row.email);
+    expect(emails).toContain('listener@example.org');
+  });
+
+  it('titles pages with the site suffix and reports a page view per route change', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(server.baseUrl);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'How it works' }).click();
+    await expect.poll(() => page.title()).toBe('How it works | Soundcause');
+    await page.goto(`${server.baseUrl}/browse/artists`);
+    await expect.poll(() => page.title()).toBe('Browse artists & fundraisers | Soundcause');
+    await expect
+      .poll(() =>
+        server.db
+          .select()
+          .from(analyticsDailyCounts)
+          .all()
+          .map((row) => row.name),
+      )
+      .toEqual(expect.arrayContaining(['/', '/howitworks', '/browse/artists']));
+  });
+
+  it('searches from the home page into the browse page with query parameters', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(server.baseUrl);
+    const search = page.getByRole('search');
+    await search.getByLabel('Search term').fill('jazz night');
+    await search.getByLabel('Genre').selectOption('Jazz');
+    await search.getByLabel('Charity EIN').fill('13-1788491');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL('**/browse/projects?**');
+    const url = new URL(page.url());
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      searchTerm: 'jazz night',
+      genre: 'Jazz',
+      charityEin: '13-1788491',
+    });
+    await page.getByText('No results found! Please try a different query.').waitFor();
+  });
+
+  it('shows a not-found page for unknown routes and an error alert when a page fails to load its data', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/no/such/page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+
+    await page.route('**/api/token-user/**', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${server.baseUrl}/reset-password/some-token`);
+    await page.getByRole('alert').getByText('Sorry, something went wrong. Please try again later.').waitFor();
+    // The layout stays around the error.
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  });
+
+  it('shows the top loader only when a route change takes longer than 800 ms', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(server.baseUrl);
+    // Hold the next page's code back for 1.5 s.
+    await page.route('**/assets/terms-page-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    const started = Date.now();
+    await page.getByRole('link', { name: 'Privacy policy & terms of service' }).click();
+    await page.getByRole('progressbar', { name: 'Loading page' }).waitFor();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+    await page.waitForURL('**/terms');
+    await page.getByRole('progressbar', { name: 'Loading page' }).waitFor({ state: 'detached' });
+  });
+});
+
+describe('installable PWA', () => {
+  it('has a manifest with name, theme colour and 192/512/maskable icons, and no installability errors', async () => {
+    const manifest = (await server.client().get('/manifest.webmanifest')).json as {
+      name: string;
+      theme_color: string;
+      icons: { sizes: string; purpose?: string }[];
+    };
+    expect(manifest.name).toBe('Soundcause');
+    expect(manifest.theme_color).toBe('#4c2a85');
+    expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`)).toEqual([
+      '192x192 any',
+      '512x512 any',
+      '512x512 maskable',
+    ]);
+
+    const { context, close } = await launchPersistent();
+    try {
+      const page = await context.newPage();
+      await page.goto(server.baseUrl);
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      const cdp = await context.newCDPSession(page);
+      const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+        installabilityErrors: unknown[];
+      };
+      expect(installabilityErrors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('still shows the app when reloaded offline', async () => {
+    const { context, close } = await launchPersistent(mobileViewport);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.baseUrl}/about`);
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+        if (!navigator.serviceWorker.controller) {
+          await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
+        }
+      });
+      await context.setOffline(true);
+      await page.reload();
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.getByRole('button', { name: 'Open menu' }).waitFor();
+      await page.goto(`${server.baseUrl}/howitworks`);
+      await page.getByRole('heading', { name: 'How it works' }).first().waitFor();
+      await page.screenshot({ path: path.join(os.tmpdir(), 'soundcause-offline-390.png') });
+    } finally {
+      await context.setOffline(false);
+      await close();
+    }
+  });
+
+  it('offers to reload when a new version is deployed, and reloads into it', async () => {
+    // Serve a copy of the build so it can be "redeployed" under the running page.
+    const distCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-dist-'));
+    fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
+    const deployed = await startAppServer({ CLIENT_DIST_DIR: distCopy });
+    const { context, close } = await launchPersistent();
+    try {
+      const page = await context.newPage();
+      await page.goto(deployed.baseUrl);
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      expect(await page.getByText('A new version of the site is available.').count()).toBe(0);
+
+      // A new deploy changes the service worker script.
+      const swPath = path.join(distCopy, 'sw.js');
+      fs.appendFileSync(swPath, '\n// next release\n');
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+      await page.getByText('A new version of the site is available.').waitFor({ timeout: 20_000 });
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Reload' }).click()]);
+      await page.getByRole('heading', { name: 'Music for a cause' }).waitFor();
+      expect(await page.getByText('A new version of the site is available.').count()).toBe(0);
+    } finally {
+      await close();
+      await deployed.close();
+      fs.rmSync(distCopy, { recursive: true, force: true });
+    }
+  });
+});
