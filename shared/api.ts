@@ -53,4 +53,5 @@ export const serverMessages = {
   attemptsExceeded: 'Too many incorrect codes. Please request a new verification code.',
   crossOrigin: 'Cross-origin requests are not allowed.',
   notFound: 'Not found.',
+  emailFailed: 'We could not send the email just now. Please try again in a few minutes.',
 } as const;

@@ -61,7 +61,12 @@ async function toApiError(response: Response): Promise<ApiError> {
   try {
     body = JSON.parse(text);
   } catch {
-    return new ApiError(response.status, text || response.statusText, undefined, undefined, text || undefined);
+    // Some 4xx answers are a plain sentence meant for the user (spec: '400 with a string body shows
+    // the string'); anything else that is not JSON (a proxy's 502 page) is not.
+    const isMessage = response.status < 500 && text.length > 0 && text.length <= 2000 && !/^\s*</.test(text);
+    return isMessage
+      ? new ApiError(response.status, text, undefined, undefined, text)
+      : new ApiError(response.status, messages.generic);
   }
   const formErrors = formErrorsSchema.safeParse(body);
   if (formErrors.success) {

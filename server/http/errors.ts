@@ -2,7 +2,7 @@ import type { ErrorCode, FormErrorItem } from '../../shared/api';
 
 // Typed errors thrown by services and mapped to HTTP in one place (http/app-errors.ts's onError).
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
 
 export class AppError extends Error {
   constructor(
@@ -27,4 +27,5 @@ export const unauthorized = (message: string) => new AppError(401, 'OTHER', mess
 export const forbidden = (message: string) => new AppError(403, 'OTHER', message);
 export const notFound = (message: string) => new AppError(404, 'OTHER', message);
 export const conflict = (message: string) => new AppError(409, 'OTHER', message);
+export const serviceUnavailable = (message: string) => new AppError(503, 'OTHER', message);
 export const tooManyRequests = (message: string, code: ErrorCode = 'RATE_LIMITED') => new AppError(429, code, message);

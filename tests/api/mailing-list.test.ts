@@ -19,6 +19,18 @@ describe('POST /api/mailing-list', () => {
     expect(rows.map((row) => row.email)).toEqual(['fan@example.org']);
   });
 
+  it('throttles one address after 20 signups an hour', async () => {
+    const ip = '192.0.2.20';
+    for (let n = 0; n < 20; n++) {
+      expect(
+        (await server.client(ip).post('/api/mailing-list', { json: { email: `bulk${n}@example.org` } })).status,
+      ).toBe(200);
+    }
+    const blocked = await server.client(ip).post('/api/mailing-list', { json: { email: 'bulk-last@example.org' } });
+    expect(blocked.status).toBe(429);
+    expect(blocked.json).toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
   it('answers a bad address with the email message', async () => {
     const response = await server.client().post('/api/mailing-list', { json: { email: 'not-an-email' } });
     expect(response.status).toBe(400);

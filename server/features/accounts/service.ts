@@ -2,7 +2,15 @@ import { SqliteError } from 'better-sqlite3';
 import type { RegisterInput, User } from '../../../shared/schemas/accounts';
 import { serverMessages } from '../../../shared/api';
 import type { Deps, Session } from '../../http/context';
-import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../http/errors';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  serviceUnavailable,
+  tooManyRequests,
+  unauthorized,
+} from '../../http/errors';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../infra/security/passwords';
 import { deleteOtherSessions } from '../../infra/security/session-store';
 import { clearAttempts, isThrottled, recordAttempt, type ThrottleRule } from '../../infra/security/throttle';
@@ -57,7 +65,12 @@ export async function register(deps: Deps, input: RegisterInput): Promise<UserRo
     if (isUniqueViolation(error)) throw conflict(serverMessages.duplicateUser);
     throw error;
   }
-  await issueVerificationCode(deps, user);
+  try {
+    await issueVerificationCode(deps, user);
+  } catch (error) {
+    // The account exists and the session starts; the verify page offers to resend the code.
+    deps.logger.error({ err: error, userId: user.id }, 'could not email the verification code');
+  }
   return user;
 }
 
@@ -78,10 +91,11 @@ export async function login(deps: Deps, input: { email: string; password: string
   return user;
 }
 
+/** Emails a new code, and only once it is sent replaces the old one, so a failed send costs nothing. */
 async function issueVerificationCode(deps: Deps, user: UserRow, now = Date.now()) {
   const code = randomDigits(6);
-  queries.replaceVerificationCode(deps.db, user.id, sha256(code), new Date(now + CODE_TTL_MS), new Date(now));
   await deps.mailer.send(verificationCodeEmail(deps.config, user.email, user.firstName, code));
+  queries.replaceVerificationCode(deps.db, user.id, sha256(code), new Date(now + CODE_TTL_MS), new Date(now));
 }
 
 export async function resendVerificationCode(deps: Deps, user: UserRow, now = Date.now()) {
@@ -90,7 +104,12 @@ export async function resendVerificationCode(deps: Deps, user: UserRow, now = Da
   if (current && now - current.sentAt.getTime() < CODE_RESEND_INTERVAL_MS) {
     throw tooManyRequests(serverMessages.resendTooSoon);
   }
-  await issueVerificationCode(deps, user, now);
+  try {
+    await issueVerificationCode(deps, user, now);
+  } catch (error) {
+    deps.logger.error({ err: error, userId: user.id }, 'could not email the verification code');
+    throw serviceUnavailable(serverMessages.emailFailed);
+  }
 }
 
 export function verifyEmail(deps: Deps, user: UserRow, code: string, now = Date.now()): UserRow {
@@ -136,7 +155,13 @@ export async function requestPasswordReset(deps: Deps, email: string, clientIp: 
     userId: user.id,
     expiresAt: new Date(now + RESET_TOKEN_TTL_MS),
   });
-  await deps.mailer.send(passwordResetEmail(deps.config, user.email, `${siteUrl}/reset-password/${token}`));
+  try {
+    await deps.mailer.send(passwordResetEmail(deps.config, user.email, `${siteUrl}/reset-password/${token}`));
+  } catch (error) {
+    // Answering differently here would tell a stranger the account exists; the failure is logged
+    // for the operator and the user can ask again.
+    deps.logger.error({ err: error, userId: user.id }, 'could not email the password reset link');
+  }
 }
 
 export function findResetTokenUser(deps: Deps, token: string) {

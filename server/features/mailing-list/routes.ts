@@ -9,7 +9,7 @@ import * as mailingList from './service';
 export const mailingListRoutes = new Hono<AppEnv>()
   .post('/mailing-list', async (c) => {
     const { email } = await jsonBody(c, mailingListSignupSchema);
-    await mailingList.subscribe(c.get('deps'), email);
+    await mailingList.subscribe(c.get('deps'), email, c.get('clientIp'));
     return c.json(okSchema.parse({ ok: true }));
   })
   .get('/admin/mailing-list.csv', (c) => {

@@ -1,4 +1,7 @@
+import { serverMessages } from '../../../shared/api';
 import type { Deps } from '../../http/context';
+import { tooManyRequests } from '../../http/errors';
+import { isThrottled, recordAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import * as queries from './queries';
 
 /**
@@ -6,7 +9,12 @@ import * as queries from './queries';
  * posted there as the EMAIL form field (spec part 1 section 7); a failure there is logged, not
  * shown, because the address is already safe in our database.
  */
-export async function subscribe(deps: Deps, email: string): Promise<void> {
+const signupsByIp: ThrottleRule = { bucket: 'mailing-list-ip', limit: 20, windowMs: 60 * 60 * 1000 };
+
+export async function subscribe(deps: Deps, email: string, clientIp: string): Promise<void> {
+  // A public form that writes to the database: one address cannot fill it with junk.
+  if (isThrottled(deps.db, signupsByIp, clientIp)) throw tooManyRequests(serverMessages.rateLimited);
+  recordAttempt(deps.db, signupsByIp, clientIp);
   queries.upsertSubscriber(deps.db, email);
   if (!deps.config.mailingListUrl) return;
   try {
