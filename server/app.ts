@@ -8,7 +8,7 @@ import { siteRoutes } from './features/site/routes';
 import { handleError } from './http/app-errors';
 import { clientAppRoutes } from './http/client-app';
 import type { AppEnv, Deps } from './http/context';
-import { notFound } from './http/errors';
+import { notFound } from './errors';
 import { requestContextMiddleware } from './http/request-context';
 import { sameOriginMiddleware } from './http/same-origin';
 import { sessionMiddleware } from './http/session';
@@ -19,9 +19,10 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */
 export function createApp(deps: Deps) {
   const api = new Hono<AppEnv>()
+    // The session goes first so that every answer, even a refusal, can carry x-logged-out.
+    .use(sessionMiddleware)
     .use(sameOriginMiddleware)
     .use(bodyLimit({ maxSize: MAX_BODY_BYTES }))
-    .use(sessionMiddleware)
     .route('/', siteRoutes)
     .route('/', accountRoutes)
     .route('/', mailingListRoutes)

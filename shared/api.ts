@@ -47,6 +47,7 @@ export const serverMessages = {
   adminRequired: 'Only admins can do that.',
   rateLimited: 'Too many attempts. Please wait a few minutes and try again.',
   resendTooSoon: 'Please wait a minute before requesting another code.',
+  tooManyCodes: 'You have asked for many codes today. Please check your inbox and spam folder, or try again tomorrow.',
   alreadyVerified: 'Your email address is already verified.',
   invalidCode: 'That verification code is not correct.',
   expiredCode: 'That verification code has expired. Please request a new one.',

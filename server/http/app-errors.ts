@@ -3,8 +3,20 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiErrorBody, FormErrorsBody } from '../../shared/api';
 import { messages } from '../../shared/messages';
+import { AppError, type ErrorKind, FormError } from '../errors';
 import type { AppEnv } from './context';
-import { AppError, FormError } from './errors';
+
+const statusOf = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'unsupported-media': 415,
+  'rate-limited': 429,
+  unavailable: 503,
+} as const satisfies Record<ErrorKind, ContentfulStatusCode>;
 
 /** The one place errors become HTTP answers: `{ code, message }` or `{ formErrors }` (DESIGN.md s3). */
 export function handleError(error: Error, c: Context<AppEnv>): Response {
@@ -12,7 +24,7 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
     return c.json({ formErrors: error.formErrors } satisfies FormErrorsBody, 400);
   }
   if (error instanceof AppError) {
-    return c.json({ code: error.code, message: error.message } satisfies ApiErrorBody, error.status);
+    return c.json({ code: error.code, message: error.message } satisfies ApiErrorBody, statusOf[error.kind]);
   }
   if (error instanceof HTTPException && error.status < 500) {
     const message = error.status === 413 ? 'The request body is too large.' : error.message || 'Bad request.';

@@ -5,7 +5,9 @@ import type { AppEnv } from './context';
 
 function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    // The rightmost entry is the one our own proxy added; anything left of it came from the
+    // client and can be forged.
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   try {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { serverMessages } from '../../shared/api';
 import type { AppEnv } from './context';
-import { forbidden } from './errors';
+import { forbidden } from '../errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

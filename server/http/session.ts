@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { serverMessages } from '../../shared/api';
 import { createSession, deleteSession, findLiveSession, SESSION_TTL_MS } from '../infra/security/session-store';
 import type { AppEnv, Session } from './context';
-import { forbidden, unauthorized } from './errors';
+import { forbidden, unauthenticated } from '../errors';
 
 export const SESSION_COOKIE = 'soundcause_session';
 
@@ -71,7 +71,7 @@ export function endSession(c: Context<AppEnv>): void {
 
 export function requireSession(c: Context<AppEnv>): Session {
   const session = c.get('session');
-  if (!session) throw unauthorized(serverMessages.loginRequired);
+  if (!session) throw unauthenticated(serverMessages.loginRequired);
   return session;
 }
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { FormErrorItem } from '../../shared/api';
-import { AppError, FormError, badRequest } from './errors';
+import { FormError, invalid, unsupportedMedia } from '../errors';
 
 // Request parsing: every body is parsed by its shared zod schema, never cast (STYLE.md).
 
@@ -31,13 +31,13 @@ function contentType(c: Context): string {
 /** A JSON body parsed by `schema`; other content types get 415 (DESIGN.md contract details). */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   if (contentType(c) !== 'application/json') {
-    throw new AppError(415, 'OTHER', 'Please send this request as JSON (Content-Type: application/json).');
+    throw unsupportedMedia('Please send this request as JSON (Content-Type: application/json).');
   }
   let body: unknown;
   try {
     body = await c.req.json();
   } catch {
-    throw badRequest('The request body is not valid JSON.');
+    throw invalid('The request body is not valid JSON.');
   }
   return parseWith(schema, body);
 }
@@ -46,13 +46,13 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
 export async function formBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   const type = contentType(c);
   if (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data') {
-    throw new AppError(415, 'OTHER', 'Please send this request as a form (application/x-www-form-urlencoded).');
+    throw unsupportedMedia('Please send this request as a form (application/x-www-form-urlencoded).');
   }
   let form: Record<string, unknown>;
   try {
     form = await c.req.parseBody();
   } catch {
-    throw badRequest('The request body is not a valid form.');
+    throw invalid('The request body is not a valid form.');
   }
   return parseWith(schema, form);
 }

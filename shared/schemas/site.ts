@@ -21,6 +21,8 @@ export const pageViewSchema = z.object({
     .transform((path) => path.slice(0, ANALYTICS_PATH_MAX)),
 });
 
-export const analyticsEventSchema = z.object({
-  name: z.string().trim().min(1).max(100),
-});
+/** The events the client reports (spec: account creation, artist 'Submit', publish, new fundraiser). */
+export const ANALYTICS_EVENTS = ['Sign up', 'Submit', 'Publish', 'New fundraiser'] as const;
+export type AnalyticsEvent = (typeof ANALYTICS_EVENTS)[number];
+
+export const analyticsEventSchema = z.object({ name: z.enum(ANALYTICS_EVENTS) });

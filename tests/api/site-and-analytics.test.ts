@@ -29,14 +29,36 @@ describe('analytics', () => {
     const rows = server.db.select().from(analyticsDailyCounts).all();
     const counts = Object.fromEntries(rows.map((row) => [`${row.kind} ${row.name}`, row.count]));
     expect(counts).toEqual({
-      'pageview /artists/:id': 2,
-      'pageview /reset-password/:token': 1,
+      'pageview /artists/:param': 2,
+      'pageview /reset-password/:param': 1,
       'event Sign up': 1,
     });
   });
 
-  it('refuses malformed beacons with 400', async () => {
-    const response = await server.client().post('/api/analytics/pageview', { json: { path: '' } });
-    expect(response.status).toBe(400);
+  it('refuses malformed beacons and unknown event names with 400', async () => {
+    expect((await server.client().post('/api/analytics/pageview', { json: { path: '' } })).status).toBe(400);
+    expect((await server.client().post('/api/analytics/event', { json: { name: 'made-up' } })).status).toBe(400);
+  });
+
+  it('stores a bounded set of names whatever paths are sent', async () => {
+    const client = server.client();
+    for (const path of ['/random-1', '/random-2/x', '/artists/a/b/c/d/e/f', '/music/album/some-album']) {
+      await client.post('/api/analytics/pageview', { json: { path } });
+    }
+    const names = server.db
+      .select()
+      .from(analyticsDailyCounts)
+      .all()
+      .map((row) => row.name);
+    expect(names).toContain('(other)');
+    expect(names).toContain('/music/album/:param');
+    expect(names.some((name) => name.includes('random'))).toBe(false);
+  });
+
+  it('throttles one address after 600 hits an hour', async () => {
+    const client = server.client();
+    for (let n = 0; n < 600; n++) await client.post('/api/analytics/event', { json: { name: 'Publish' } });
+    const blocked = await client.post('/api/analytics/event', { json: { name: 'Publish' } });
+    expect(blocked.status).toBe(429);
   });
 });

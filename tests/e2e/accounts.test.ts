@@ -78,7 +78,7 @@ describe('account journey in Chromium', () => {
     await forgot.getByText('Check your email for the password reset instructions.').waitFor();
     await page.keyboard.press('Escape');
 
-    const token = server.outbox.latestResetToken(email);
+    const token = await server.outbox.latestResetToken(email);
     await page.goto(`${server.baseUrl}/reset-password/${token}`);
     await page.getByText(`Choose a new password for ${email}`).waitFor();
     await fillForm(page, { 'New password': 'Brand!new2', 'Confirm password': 'Brand!new2' });

@@ -212,19 +212,3 @@ describe('search and paging', () => {
     expect(pageParam.parse(value)).toBe(page);
   });
 });
-
-describe('other shared messages', () => {
-  it('formats money messages in dollars', () => {
-    expect(messages.moneyNegative('Tip')).toBe('Tip cannot be negative');
-    expect(messages.moneyMin('Donation', '5.00')).toBe('Donation must be at least $5.00');
-    expect(messages.moneyMax('Donation', '100,000.00')).toBe('Donation cannot exceed $100,000.00');
-  });
-
-  it('has the hint and fallback texts of the spec', () => {
-    expect(messages.maxHint(100)).toBe('Maximum 100 characters');
-    expect(messages.genre).toBe('Please select one of the options.');
-    expect(messages.unexpectedData).toBe(
-      'Unexpected data returned from the server. Please contact the provider if the problem persists.',
-    );
-  });
-});

@@ -67,6 +67,25 @@ export function findUsableResetToken(db: Db, tokenHash: string, now: Date) {
     .get();
 }
 
+/**
+ * Spends a usable token in one statement; true only for the one caller that spent it, however
+ * many requests race with the same link.
+ */
+export function spendResetToken(db: Db, tokenHash: string, now: Date): boolean {
+  const result = db
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, now),
+      ),
+    )
+    .run();
+  return result.changes === 1;
+}
+
 /** Marks every outstanding reset token of a user used: one reset spends them all. */
 export function spendResetTokens(db: Db, userId: number, now: Date) {
   db.update(passwordResetTokens)

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { okSchema, serverMessages } from '../../../shared/api';
 import {
   loginSchema,
@@ -10,12 +10,25 @@ import {
   verifyEmailSchema,
 } from '../../../shared/schemas/accounts';
 import type { AppEnv } from '../../http/context';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../errors';
 import { endSession, requireSession, startSession } from '../../http/session';
 import { formBody, jsonBody } from '../../http/validation';
 import * as accounts from './service';
 
 const ok = okSchema.parse({ ok: true });
+
+/**
+ * The address put into emailed links. PUBLIC_URL when set (production requires it). Without it
+ * the request's own host is used only when it is this machine, so a forged Host header cannot
+ * send someone's reset link to another site.
+ */
+function siteUrlForEmails(c: Context<AppEnv>): string {
+  const { config } = c.get('deps');
+  if (config.publicUrl) return config.publicUrl;
+  const url = new URL(c.req.url);
+  const isLoopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return isLoopback ? url.origin : `http://localhost:${config.port}`;
+}
 
 // Spec part 1 section 7: the account calls. Thin: parse, call the service, answer.
 export const accountRoutes = new Hono<AppEnv>()
@@ -35,7 +48,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .post('/register', async (c) => {
     const input = await jsonBody(c, registerSchema);
-    const user = await accounts.register(c.get('deps'), input);
+    const user = await accounts.register(c.get('deps'), input, c.get('clientIp'));
     startSession(c, user.id);
     return c.json(accounts.toPublicUser(user), 201);
   })
@@ -53,8 +66,7 @@ export const accountRoutes = new Hono<AppEnv>()
   .post('/password-reset-email', async (c) => {
     const { email } = await jsonBody(c, passwordResetEmailSchema);
     const deps = c.get('deps');
-    const siteUrl = deps.config.publicUrl ?? new URL(c.req.url).origin;
-    await accounts.requestPasswordReset(deps, email, c.get('clientIp'), siteUrl);
+    accounts.requestPasswordReset(deps, email, c.get('clientIp'), siteUrlForEmails(c));
     return c.json(ok);
   })
   .post('/password-reset', async (c) => {

@@ -2,18 +2,17 @@ import { SqliteError } from 'better-sqlite3';
 import type { RegisterInput, User } from '../../../shared/schemas/accounts';
 import { serverMessages } from '../../../shared/api';
 import type { Deps, Session } from '../../http/context';
-import {
-  AppError,
-  badRequest,
-  conflict,
-  notFound,
-  serviceUnavailable,
-  tooManyRequests,
-  unauthorized,
-} from '../../http/errors';
+import { conflict, invalid, notFound, rateLimited, unauthenticated, unavailable } from '../../errors';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../infra/security/passwords';
 import { deleteOtherSessions } from '../../infra/security/session-store';
-import { clearAttempts, isThrottled, recordAttempt, type ThrottleRule } from '../../infra/security/throttle';
+import {
+  clearAttempts,
+  forgetAttempt,
+  isThrottled,
+  recordAttempt,
+  takeAttempt,
+  type ThrottleRule,
+} from '../../infra/security/throttle';
 import { randomDigits, randomToken, safeEqual, sha256 } from '../../infra/security/tokens';
 import { passwordResetEmail, verificationCodeEmail } from './emails';
 import * as queries from './queries';
@@ -34,6 +33,9 @@ const codeFailuresByUser: ThrottleRule = { bucket: 'verify-code-user', limit: 20
 const resetRequestsByIp: ThrottleRule = { bucket: 'reset-request-ip', limit: 10, windowMs: 15 * MINUTE };
 /** Keeps anyone from flooding a stranger's inbox; over the limit we quietly send nothing. */
 const resetEmailsByAddress: ThrottleRule = { bucket: 'reset-email-address', limit: 3, windowMs: 15 * MINUTE };
+/** Someone may sign up with a stranger's address; that address gets a few codes a day at most. */
+const codeEmailsByUser: ThrottleRule = { bucket: 'verify-email-user', limit: 10, windowMs: 24 * 60 * MINUTE };
+const signupsByIp: ThrottleRule = { bucket: 'register-ip', limit: 10, windowMs: 60 * MINUTE };
 
 export function toPublicUser(row: UserRow): User {
   return {
@@ -49,7 +51,8 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof SqliteError && error.code.startsWith('SQLITE_CONSTRAINT');
 }
 
-export async function register(deps: Deps, input: RegisterInput): Promise<UserRow> {
+export async function register(deps: Deps, input: RegisterInput, clientIp: string): Promise<UserRow> {
+  if (takeAttempt(deps.db, signupsByIp, clientIp) === null) throw rateLimited(serverMessages.rateLimited);
   if (queries.findUserByEmail(deps.db, input.email)) throw conflict(serverMessages.duplicateUser);
   const passwordHash = await hashPassword(input.password);
   let user: UserRow;
@@ -75,76 +78,80 @@ export async function register(deps: Deps, input: RegisterInput): Promise<UserRo
 }
 
 export async function login(deps: Deps, input: { email: string; password: string }, clientIp: string) {
-  if (isThrottled(deps.db, loginFailuresByEmail, input.email) || isThrottled(deps.db, loginFailuresByIp, clientIp)) {
-    throw tooManyRequests(serverMessages.rateLimited);
+  // Each attempt is counted before the (slow) password check and taken back if it succeeds, so
+  // a burst of parallel guesses is limited like a sequence of them.
+  const byEmail = takeAttempt(deps.db, loginFailuresByEmail, input.email);
+  const byIp = byEmail === null ? null : takeAttempt(deps.db, loginFailuresByIp, clientIp);
+  if (byEmail === null || byIp === null) {
+    if (byEmail !== null) forgetAttempt(deps.db, byEmail);
+    throw rateLimited(serverMessages.rateLimited);
   }
   const user = queries.findUserByEmail(deps.db, input.email);
   const passwordMatches = user
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyAgainstDummy(input.password);
-  if (!user || !passwordMatches) {
-    recordAttempt(deps.db, loginFailuresByEmail, input.email);
-    recordAttempt(deps.db, loginFailuresByIp, clientIp);
-    throw unauthorized(serverMessages.incorrectLogin);
-  }
+  if (!user || !passwordMatches) throw unauthenticated(serverMessages.incorrectLogin);
+  forgetAttempt(deps.db, byIp);
   clearAttempts(deps.db, loginFailuresByEmail, input.email);
   return user;
 }
 
 /** Emails a new code, and only once it is sent replaces the old one, so a failed send costs nothing. */
 async function issueVerificationCode(deps: Deps, user: UserRow, now = Date.now()) {
+  recordAttempt(deps.db, codeEmailsByUser, String(user.id), now);
   const code = randomDigits(6);
   await deps.mailer.send(verificationCodeEmail(deps.config, user.email, user.firstName, code));
   queries.replaceVerificationCode(deps.db, user.id, sha256(code), new Date(now + CODE_TTL_MS), new Date(now));
 }
 
 export async function resendVerificationCode(deps: Deps, user: UserRow, now = Date.now()) {
-  if (user.isEmailVerified) throw badRequest(serverMessages.alreadyVerified, 'EMAIL_ALREADY_VERIFIED');
+  if (user.isEmailVerified) throw invalid(serverMessages.alreadyVerified, 'EMAIL_ALREADY_VERIFIED');
   const current = queries.findVerificationCode(deps.db, user.id);
   if (current && now - current.sentAt.getTime() < CODE_RESEND_INTERVAL_MS) {
-    throw tooManyRequests(serverMessages.resendTooSoon);
+    throw rateLimited(serverMessages.resendTooSoon);
+  }
+  if (isThrottled(deps.db, codeEmailsByUser, String(user.id), now)) {
+    throw rateLimited(serverMessages.tooManyCodes);
   }
   try {
     await issueVerificationCode(deps, user, now);
   } catch (error) {
     deps.logger.error({ err: error, userId: user.id }, 'could not email the verification code');
-    throw serviceUnavailable(serverMessages.emailFailed);
+    throw unavailable(serverMessages.emailFailed);
   }
 }
 
 export function verifyEmail(deps: Deps, user: UserRow, code: string, now = Date.now()): UserRow {
-  if (user.isEmailVerified) throw badRequest(serverMessages.alreadyVerified, 'EMAIL_ALREADY_VERIFIED');
+  if (user.isEmailVerified) throw invalid(serverMessages.alreadyVerified, 'EMAIL_ALREADY_VERIFIED');
   if (isThrottled(deps.db, codeFailuresByUser, String(user.id), now)) {
-    throw tooManyRequests(serverMessages.rateLimited);
+    throw rateLimited(serverMessages.rateLimited);
   }
   const current = queries.findVerificationCode(deps.db, user.id);
   if (!current || current.expiresAt.getTime() <= now) {
-    throw badRequest(serverMessages.expiredCode, 'INVALID_VERIFICATION_CODE');
+    throw invalid(serverMessages.expiredCode, 'INVALID_VERIFICATION_CODE');
   }
   if (current.failedAttempts >= CODE_MAX_FAILED_ATTEMPTS) {
-    throw new AppError(429, 'VERIFICATION_ATTEMPTS_EXCEEDED', serverMessages.attemptsExceeded);
+    throw rateLimited(serverMessages.attemptsExceeded, 'VERIFICATION_ATTEMPTS_EXCEEDED');
   }
   if (!safeEqual(current.codeHash, sha256(code))) {
     const failedAttempts = current.failedAttempts + 1;
     queries.countFailedCodeAttempt(deps.db, user.id, failedAttempts);
     recordAttempt(deps.db, codeFailuresByUser, String(user.id), now);
     if (failedAttempts >= CODE_MAX_FAILED_ATTEMPTS) {
-      throw new AppError(429, 'VERIFICATION_ATTEMPTS_EXCEEDED', serverMessages.attemptsExceeded);
+      throw rateLimited(serverMessages.attemptsExceeded, 'VERIFICATION_ATTEMPTS_EXCEEDED');
     }
-    throw badRequest(serverMessages.invalidCode, 'INVALID_VERIFICATION_CODE');
+    throw invalid(serverMessages.invalidCode, 'INVALID_VERIFICATION_CODE');
   }
   queries.deleteVerificationCode(deps.db, user.id);
   return queries.updateUser(deps.db, user.id, { isEmailVerified: true });
 }
 
 /**
- * Always succeeds from the caller's point of view (no account enumeration). `siteUrl` is
- * PUBLIC_URL when set; production requires it, so a forged Host header cannot redirect the
- * emailed link to another site.
+ * Looks the same to the caller whether or not the account exists (no account enumeration): same
+ * answer, and the email goes out after the answer so its delay tells nothing either.
  */
-export async function requestPasswordReset(deps: Deps, email: string, clientIp: string, siteUrl: string) {
-  if (isThrottled(deps.db, resetRequestsByIp, clientIp)) throw tooManyRequests(serverMessages.rateLimited);
-  recordAttempt(deps.db, resetRequestsByIp, clientIp);
+export function requestPasswordReset(deps: Deps, email: string, clientIp: string, siteUrl: string): void {
+  if (takeAttempt(deps.db, resetRequestsByIp, clientIp) === null) throw rateLimited(serverMessages.rateLimited);
   const user = queries.findUserByEmail(deps.db, email);
   if (!user || isThrottled(deps.db, resetEmailsByAddress, email)) return;
   recordAttempt(deps.db, resetEmailsByAddress, email);
@@ -155,13 +162,10 @@ export async function requestPasswordReset(deps: Deps, email: string, clientIp: 
     userId: user.id,
     expiresAt: new Date(now + RESET_TOKEN_TTL_MS),
   });
-  try {
-    await deps.mailer.send(passwordResetEmail(deps.config, user.email, `${siteUrl}/reset-password/${token}`));
-  } catch (error) {
-    // Answering differently here would tell a stranger the account exists; the failure is logged
-    // for the operator and the user can ask again.
+  // A failure is logged for the operator; the user can ask again.
+  deps.mailer.send(passwordResetEmail(deps.config, user.email, `${siteUrl}/reset-password/${token}`)).catch((error) => {
     deps.logger.error({ err: error, userId: user.id }, 'could not email the password reset link');
-  }
+  });
 }
 
 export function findResetTokenUser(deps: Deps, token: string) {
@@ -171,11 +175,14 @@ export function findResetTokenUser(deps: Deps, token: string) {
 }
 
 export async function resetPassword(deps: Deps, token: string, password: string) {
-  const found = queries.findUsableResetToken(deps.db, sha256(token), new Date());
+  const tokenHash = sha256(token);
+  const found = queries.findUsableResetToken(deps.db, tokenHash, new Date());
   if (!found) throw notFound(serverMessages.invalidResetToken);
   const passwordHash = await hashPassword(password);
   const now = new Date();
   deps.db.transaction((tx) => {
+    // Spent first, atomically: of several requests racing with one link, only one gets past here.
+    if (!queries.spendResetToken(tx, tokenHash, now)) throw notFound(serverMessages.invalidResetToken);
     // The emailed link proves the address, so a reset also verifies it.
     queries.updateUser(tx, found.user.id, { passwordHash, isEmailVerified: true });
     queries.spendResetTokens(tx, found.user.id, now);
@@ -193,15 +200,25 @@ export async function changePassword(deps: Deps, session: Session, password: str
   });
 }
 
-/** Creates that admin or promotes the existing account; idempotent (start-up and CLI). */
+/**
+ * Creates that admin or promotes the existing account; idempotent (start-up and CLI). A verified
+ * account keeps its password. An unverified one is taken over (new password, sessions ended):
+ * anyone could have signed up with the operator's address without owning it.
+ */
 export async function ensureAdmin(deps: Pick<Deps, 'db'>, email: string, password: string) {
   const normalised = email.trim().toLowerCase();
   const existing = queries.findUserByEmail(deps.db, normalised);
+  if (existing?.isEmailVerified) {
+    if (!existing.isAdmin) queries.updateUser(deps.db, existing.id, { isAdmin: true });
+    return { created: false as const, promoted: !existing.isAdmin, passwordSet: false };
+  }
   if (existing) {
-    if (!existing.isAdmin || !existing.isEmailVerified) {
-      queries.updateUser(deps.db, existing.id, { isAdmin: true, isEmailVerified: true });
-    }
-    return { created: false as const, promoted: !existing.isAdmin };
+    const passwordHash = await hashPassword(password);
+    deps.db.transaction((tx) => {
+      queries.updateUser(tx, existing.id, { passwordHash, isAdmin: true, isEmailVerified: true });
+      deleteOtherSessions(tx, existing.id);
+    });
+    return { created: false as const, promoted: true, passwordSet: true };
   }
   queries.insertUser(deps.db, {
     email: normalised,
@@ -211,5 +228,5 @@ export async function ensureAdmin(deps: Pick<Deps, 'db'>, email: string, passwor
     isAdmin: true,
     isEmailVerified: true,
   });
-  return { created: true as const, promoted: false };
+  return { created: true as const, promoted: false, passwordSet: true };
 }

@@ -8,11 +8,11 @@ import { countHit, routeShape } from './service';
 export const analyticsRoutes = new Hono<AppEnv>()
   .post('/analytics/pageview', async (c) => {
     const { path } = await jsonBody(c, pageViewSchema);
-    countHit(c.get('deps').db, 'pageview', routeShape(path));
+    countHit(c.get('deps').db, 'pageview', routeShape(path), c.get('clientIp'));
     return c.body(null, 204);
   })
   .post('/analytics/event', async (c) => {
     const { name } = await jsonBody(c, analyticsEventSchema);
-    countHit(c.get('deps').db, 'event', name);
+    countHit(c.get('deps').db, 'event', name, c.get('clientIp'));
     return c.body(null, 204);
   });

@@ -1,6 +1,6 @@
 import { serverMessages } from '../../../shared/api';
 import type { Deps } from '../../http/context';
-import { tooManyRequests } from '../../http/errors';
+import { rateLimited } from '../../errors';
 import { isThrottled, recordAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import * as queries from './queries';
 
@@ -13,7 +13,7 @@ const signupsByIp: ThrottleRule = { bucket: 'mailing-list-ip', limit: 20, window
 
 export async function subscribe(deps: Deps, email: string, clientIp: string): Promise<void> {
   // A public form that writes to the database: one address cannot fill it with junk.
-  if (isThrottled(deps.db, signupsByIp, clientIp)) throw tooManyRequests(serverMessages.rateLimited);
+  if (isThrottled(deps.db, signupsByIp, clientIp)) throw rateLimited(serverMessages.rateLimited);
   recordAttempt(deps.db, signupsByIp, clientIp);
   queries.upsertSubscriber(deps.db, email);
   if (!deps.config.mailingListUrl) return;

@@ -21,10 +21,26 @@ export function isThrottled(db: Db, rule: ThrottleRule, key: string, now = Date.
   return (row?.n ?? 0) >= rule.limit;
 }
 
-export function recordAttempt(db: Db, rule: ThrottleRule, key: string, now = Date.now()): void {
-  db.insert(throttleEvents)
+/** Counts one attempt; returns its id so an attempt that turned out fine can be taken back. */
+export function recordAttempt(db: Db, rule: ThrottleRule, key: string, now = Date.now()): number {
+  return db
+    .insert(throttleEvents)
     .values({ bucket: rule.bucket, key, at: new Date(now) })
-    .run();
+    .returning({ id: throttleEvents.id })
+    .get().id;
+}
+
+/**
+ * Checks the limit and counts this attempt in one synchronous step, so parallel requests cannot
+ * all slip through before any of them is counted. Returns the attempt's id, or null when over.
+ */
+export function takeAttempt(db: Db, rule: ThrottleRule, key: string, now = Date.now()): number | null {
+  if (isThrottled(db, rule, key, now)) return null;
+  return recordAttempt(db, rule, key, now);
+}
+
+export function forgetAttempt(db: Db, id: number): void {
+  db.delete(throttleEvents).where(eq(throttleEvents.id, id)).run();
 }
 
 export function clearAttempts(db: Db, rule: ThrottleRule, key: string): void {

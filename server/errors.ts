@@ -1,0 +1,44 @@
+import type { ErrorCode, FormErrorItem } from '../shared/api';
+
+// Errors services throw, in domain terms. Only http/app-errors.ts knows which HTTP status each
+// kind becomes, so nothing below a route knows about HTTP (DESIGN.md section 1).
+
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'too-large'
+  | 'unsupported-media'
+  | 'rate-limited'
+  | 'unavailable';
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** Field-level validation failures: answered as `{ formErrors }`. */
+export class FormError extends Error {
+  constructor(readonly formErrors: FormErrorItem[]) {
+    super(formErrors.map((error) => error.message).join(' '));
+    this.name = 'FormError';
+  }
+}
+
+export const invalid = (message: string, code: ErrorCode = 'OTHER') => new AppError('invalid', code, message);
+export const unauthenticated = (message: string) => new AppError('unauthenticated', 'OTHER', message);
+export const forbidden = (message: string) => new AppError('forbidden', 'OTHER', message);
+export const notFound = (message: string) => new AppError('not-found', 'OTHER', message);
+export const conflict = (message: string) => new AppError('conflict', 'OTHER', message);
+export const unsupportedMedia = (message: string) => new AppError('unsupported-media', 'OTHER', message);
+export const unavailable = (message: string) => new AppError('unavailable', 'OTHER', message);
+export const rateLimited = (message: string, code: ErrorCode = 'RATE_LIMITED') =>
+  new AppError('rate-limited', code, message);
