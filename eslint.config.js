@@ -3,6 +3,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const noServerCode = { group: ['**/server/**'], message: 'The client never imports server code.' };
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'drizzle', 'coverage', 'test-results', '.tmp'] },
   js.configs.recommended,
@@ -20,12 +22,24 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // Imports flow one way: shared → features → app. A feature never imports another feature.
+      'no-restricted-imports': ['error', { patterns: [noServerCode] }],
+    },
+  },
+  {
+    // Imports flow one way: shared → api/lib/ui → features → app. A feature never imports another
+    // feature (a sibling folder, '../<feature>/...') nor the app shell.
+    files: ['client/features/**/*.{ts,tsx}'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['../../server/*', '../../../server/*'], message: 'The client never imports server code.' },
+            noServerCode,
+            {
+              regex: '^\\.\\./[^./][^/]*/',
+              message: 'A feature never imports another feature; move shared code to client/lib.',
+            },
+            { regex: '^\\.\\./\\.\\./app/', message: 'Features do not import the app shell.' },
           ],
         },
       ],
@@ -36,14 +50,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              group: ['../server/*', '../client/*', '../../server/*', '../../client/*'],
-              message: 'shared/ is isomorphic.',
-            },
-          ],
-        },
+        { patterns: [{ group: ['**/server/**', '**/client/**'], message: 'shared/ is isomorphic.' }] },
       ],
     },
   },

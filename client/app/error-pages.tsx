@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { messages } from '../../shared/messages';
-import { usePageTitle } from '../features/site/site-api';
+import { usePageTitle } from '../lib/site';
 import { Alert } from '../ui/alert';
 
 /** Root-level error page (spec part 1 section 2). Plain markup: the layout itself may have failed. */

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { MailingListSignup } from '../features/mailing-list/mailing-list-signup';
-import { useUser } from '../features/session/session-store';
-import { useSite } from '../features/site/site-api';
+import { useUser } from '../lib/session-store';
+import { useSite } from '../lib/site';
 import { footerLinks } from './nav-links';
 
 export function Footer() {

@@ -1,6 +1,6 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoginDialog } from '../features/accounts/login-dialog';
-import { usePageViews } from '../features/analytics/analytics';
+import { usePageViews } from '../lib/analytics';
 import { Footer } from './footer';
 import { Header } from './header';
 import { TopLoader } from './top-loader';

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { setLoggedOutListener } from '../api/http';
-import { userQueryOptions } from '../features/session/session-api';
-import { useSessionStore } from '../features/session/session-store';
+import { userQueryOptions } from '../lib/session-api';
+import { useSessionStore } from '../lib/session-store';
 
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },

@@ -1,7 +1,6 @@
-import { useState } from 'react';
-import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
-import { currentPath, fromState } from '../features/session/return-to';
-import { useSessionStore } from '../features/session/session-store';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { currentPath, fromState } from '../lib/return-to';
+import { useSessionStore } from '../lib/session-store';
 import { Spinner } from '../ui/spinner';
 
 // Access rules of spec part 1 section 2.
@@ -26,21 +25,26 @@ export function RequireVerifiedEmail() {
   return <RequireUser />;
 }
 
-type GuestHandle = { afterAuth?: string };
+/** Admins only (spec part 2 section 2): anyone else is sent home. */
+export function RequireAdmin() {
+  const user = useSessionStore((state) => state.user);
+  if (user && !user.isAdmin) return <Navigate to="/" replace />;
+  return <RequireUser />;
+}
+
+/** Where a new account goes first (DESIGN.md section 4: the post-signup route). */
+const POST_SIGNUP_ROUTE = '/user/verify-email';
 
 /**
- * Login, sign-up and reset pages redirect a logged-in user away. Someone who arrives logged in
- * goes home (or to `from`); someone who logs in or signs up here goes where the page says
- * (`handle.afterAuth`, e.g. sign-up → verify email), carrying `from` along.
+ * Login, sign-up and reset pages redirect a logged-in user away: to `from` (the page that sent
+ * them to log in) or home; right after a sign-up, to the verify page, carrying `from` along.
  */
 export function GuestOnly() {
   const user = useSessionStore((state) => state.user);
+  const justSignedUp = useSessionStore((state) => state.justSignedUp);
   const location = useLocation();
-  const matches = useMatches();
-  const [arrivedLoggedIn] = useState(() => user !== null);
   if (!user) return <Outlet />;
   const from = fromState(location);
-  const afterAuth = (matches.at(-1)?.handle as GuestHandle | undefined)?.afterAuth;
-  if (!arrivedLoggedIn && afterAuth) return <Navigate to={afterAuth} replace state={{ from }} />;
+  if (justSignedUp) return <Navigate to={POST_SIGNUP_ROUTE} replace state={{ from }} />;
   return <Navigate to={from ?? '/'} replace />;
 }

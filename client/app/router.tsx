@@ -2,10 +2,10 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { resetTokenLoader } from '../features/accounts/reset-token-loader';
 import { RouteErrorAlert, NotFoundPage, RootErrorPage } from './error-pages';
 import { Layout } from './layout';
-import { GuestOnly, RequireUser, RequireVerifiedEmail } from './route-guards';
+import { GuestOnly, RequireAdmin, RequireUser, RequireVerifiedEmail } from './route-guards';
 
-// The route table of spec part 1 section 2. Pages load lazily, so a slow chunk shows the top
-// loader. Fundraiser and admin routes (part 2) are added by their own features.
+// The route table of spec part 1 section 2, plus the part 2 routes the navigation links to. Pages
+// load lazily, so a slow chunk shows the top loader.
 
 export const routes: RouteObject[] = [
   {
@@ -49,7 +49,6 @@ export const routes: RouteObject[] = [
               },
               {
                 path: 'signup',
-                handle: { afterAuth: '/user/verify-email' },
                 lazy: () => import('../features/accounts/signup-page').then((m) => ({ Component: m.SignUpPage })),
               },
               {
@@ -89,6 +88,13 @@ export const routes: RouteObject[] = [
                 lazy: () => import('../features/music/your-music-page').then((m) => ({ Component: m.YourMusicPage })),
               },
               {
+                path: 'fundraisers/user',
+                lazy: () =>
+                  import('../features/fundraisers/your-fundraisers-page').then((m) => ({
+                    Component: m.YourFundraisersPage,
+                  })),
+              },
+              {
                 path: 'music/album/:projectSlug',
                 lazy: () => import('../features/music/album-page').then((m) => ({ Component: m.AlbumPage })),
               },
@@ -101,6 +107,22 @@ export const routes: RouteObject[] = [
                 path: 'artists/new',
                 lazy: () =>
                   import('../features/artists/create-artist-page').then((m) => ({ Component: m.CreateArtistPage })),
+              },
+            ],
+          },
+          {
+            path: 'fundraisers/new/*',
+            lazy: () =>
+              import('../features/fundraisers/start-fundraiser-page').then((m) => ({
+                Component: m.StartFundraiserPage,
+              })),
+          },
+          {
+            element: <RequireAdmin />,
+            children: [
+              {
+                path: 'admin/*',
+                lazy: () => import('../features/admin/admin-page').then((m) => ({ Component: m.AdminPage })),
               },
             ],
           },

@@ -227,4 +227,67 @@ describe('account journey in Chromium', () => {
       await menu.waitFor({ state: 'detached' });
     }
   });
+
+  it('sends a user who logs in through the dialog on /signup home, not to verification', async () => {
+    await registerUser(server.client(), 'dialog-on-signup@example.org');
+    const { page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/signup`);
+    await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log in' });
+    await dialog.getByLabel('Email').fill('dialog-on-signup@example.org');
+    await dialog.getByLabel('Password').fill(strongPassword);
+    await dialog.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+  });
+
+  it('sends a logged-in user opening /signup in a new tab home', async () => {
+    await registerUser(server.client(), 'new-tab@example.org');
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await first.goto(`${server.baseUrl}/login`);
+    await fillForm(first, { Email: 'new-tab@example.org', Password: strongPassword });
+    await first.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await first.waitForURL(`${server.baseUrl}/`);
+    // A new tab shares the cookie but not sessionStorage.
+    const second = await context.newPage();
+    await second.goto(`${server.baseUrl}/signup`);
+    await second.waitForURL(`${server.baseUrl}/`);
+    await context.close();
+  });
+
+  it('keeps admins-only pages from everyone else', async () => {
+    await registerUser(server.client(), 'not-an-admin@example.org');
+    const { page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/admin`);
+    await page.waitForURL('**/login');
+    await fillForm(page, { Email: 'not-an-admin@example.org', Password: strongPassword });
+    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+
+    await ensureAdmin({ db: server.db }, 'the-admin@example.org', strongPassword);
+    const admin = await newPage(browser);
+    await admin.page.goto(`${server.baseUrl}/login`);
+    await fillForm(admin.page, { Email: 'the-admin@example.org', Password: strongPassword });
+    await admin.page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+    await admin.page.waitForURL(`${server.baseUrl}/`);
+    await admin.page.goto(`${server.baseUrl}/admin/some/where/disbursements`);
+    await admin.page.getByText('No disbursements!').waitFor();
+    await admin.page.goto(`${server.baseUrl}/admin`);
+    await admin.page.getByText('No transactions!').waitFor();
+    await admin.page.getByRole('link', { name: 'Disbursements' }).click();
+    await admin.page.getByText('No disbursements!').waitFor();
+    await admin.page.getByRole('link', { name: 'Featured fundraisers' }).click();
+    await admin.page.getByText('No projects!').waitFor();
+    const download = admin.page.waitForEvent('download');
+    await admin.page.getByRole('link', { name: 'Download subscribers (CSV)' }).click();
+    expect((await download).suggestedFilename()).toBe('mailing-list.csv');
+    admin.assertNoErrors();
+  });
+
+  it('treats a visitor as a guest when the session check fails, instead of waiting forever', async () => {
+    const { page } = await newPage(browser);
+    await page.route('**/api/user', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${server.baseUrl}/user`);
+    await page.waitForURL('**/login', { timeout: 15_000 });
+  });
 });

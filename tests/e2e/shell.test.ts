@@ -87,6 +87,21 @@ describe('layout', () => {
     await page.getByRole('dialog', { name: 'Log in' }).getByLabel('Email').waitFor();
   });
 
+  it('leads every navigation link to a real page', async () => {
+    const { page, assertNoErrors } = await newPage(browser);
+    await page.goto(server.baseUrl);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Start a fundraiser' }).click();
+    await page.getByRole('heading', { name: 'Start a fundraiser' }).waitFor();
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL('**/signup');
+    for (const link of ['Browse artists & fundraisers', 'How it works', 'About', 'Donate', 'Contact us']) {
+      await page.getByRole('navigation', { name: 'Quick links' }).getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await page.getByRole('heading', { name: 'Page not found' }).count()).toBe(0);
+    }
+    assertNoErrors();
+  });
+
   it('signs up for the mailing list from the footer', async () => {
     const { page } = await newPage(browser);
     await page.goto(server.baseUrl);

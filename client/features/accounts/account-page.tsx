@@ -7,8 +7,8 @@ import { apiRequest, errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
-import { useUser } from '../session/session-store';
-import { usePageTitle } from '../site/site-api';
+import { useUser } from '../../lib/session-store';
+import { usePageTitle } from '../../lib/site';
 
 export function AccountPage() {
   usePageTitle('Account details');

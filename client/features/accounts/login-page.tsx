@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router';
-import { fromState } from '../session/return-to';
-import { usePageTitle } from '../site/site-api';
+import { fromState } from '../../lib/return-to';
+import { usePageTitle } from '../../lib/site';
 import { ForgotPasswordForm } from './forgot-password-form';
 import { LoginForm } from './login-form';
 

@@ -7,14 +7,14 @@ import { ApiError, apiRequest } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
-import { useLogin } from '../session/session-api';
-import { usePageTitle } from '../site/site-api';
+import { useLogin } from '../../lib/session-api';
+import { usePageTitle } from '../../lib/site';
 import { useLoginDialog } from './login-dialog-store';
-import type { ResetTokenState } from './reset-token-loader';
+import type { resetTokenLoader } from './reset-token-loader';
 
 export function ResetPasswordPage() {
   usePageTitle('Reset password');
-  const state = useLoaderData() as ResetTokenState;
+  const state = useLoaderData<typeof resetTokenLoader>();
   return (
     <div className="page narrow auth-page">
       <div className="card auth-card stack">

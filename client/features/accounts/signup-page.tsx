@@ -8,11 +8,11 @@ import { ApiError, apiRequest } from '../../api/http';
 import { FormField } from '../../ui/form-field';
 import { MessageDialog } from '../../ui/dialog';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
-import { trackEvent } from '../analytics/analytics';
-import { useStoreUser } from '../session/session-api';
-import { fromState } from '../session/return-to';
-import { useSite } from '../site/site-api';
-import { usePageTitle } from '../site/site-api';
+import { trackEvent } from '../../lib/analytics';
+import { useStoreSignedUpUser } from '../../lib/session-api';
+import { fromState } from '../../lib/return-to';
+import { useSite } from '../../lib/site';
+import { usePageTitle } from '../../lib/site';
 
 const fields = ['firstName', 'lastName', 'email', 'password', 'confirmPassword'] as const;
 
@@ -22,7 +22,7 @@ export function SignUpPage() {
   const { contactEmail } = useSite();
   const [searchParams] = useSearchParams();
   const location = useLocation();
-  const storeUser = useStoreUser();
+  const storeUser = useStoreSignedUpUser();
   const [failure, setFailure] = useState<'duplicate' | 'other' | null>(null);
   const form = useZodForm(signUpFormSchema, {
     firstName: '',

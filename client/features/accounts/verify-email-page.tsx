@@ -6,10 +6,10 @@ import { ApiError, apiRequest, errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
-import { userQueryOptions } from '../session/session-api';
-import { fromState } from '../session/return-to';
-import { useUser } from '../session/session-store';
-import { usePageTitle } from '../site/site-api';
+import { userQueryOptions } from '../../lib/session-api';
+import { fromState } from '../../lib/return-to';
+import { useUser } from '../../lib/session-store';
+import { usePageTitle } from '../../lib/site';
 
 /** Email verification (spec part 1 section 2): the code form, resend states, then back to `from`. */
 export function VerifyEmailPage() {

@@ -2,7 +2,7 @@ import { type FormEvent, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { GENRES, type Genre, limits } from '../../../shared/constants';
 import { FormField } from '../../ui/form-field';
-import { usePageTitle } from '../site/site-api';
+import { usePageTitle } from '../../lib/site';
 import { readPage } from './read-page';
 import './browse.css';
 

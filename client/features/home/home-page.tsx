@@ -2,7 +2,7 @@ import { type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { GENRES, limits } from '../../../shared/constants';
 import { FormField } from '../../ui/form-field';
-import { usePageTitle, useSite } from '../site/site-api';
+import { usePageTitle, useSite } from '../../lib/site';
 import './home.css';
 
 /** Charity EIN max length (spec part 2 section 9). */

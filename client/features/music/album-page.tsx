@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { usePageTitle } from '../site/site-api';
+import { usePageTitle } from '../../lib/site';
 
 export function AlbumPage() {
   usePageTitle('Album not found');

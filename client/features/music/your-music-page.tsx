@@ -1,5 +1,5 @@
 import { Link, Navigate, useParams } from 'react-router';
-import { usePageTitle } from '../site/site-api';
+import { usePageTitle } from '../../lib/site';
 
 type MusicTab = 'past-donations' | 'user';
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { usePageTitle, useSite } from '../site/site-api';
+import { usePageTitle, useSite } from '../../lib/site';
 import './pages.css';
 
 export function HowItWorksPage() {

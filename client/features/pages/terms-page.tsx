@@ -1,6 +1,6 @@
 import { type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { usePageTitle, useSite } from '../site/site-api';
+import { usePageTitle, useSite } from '../../lib/site';
 import './pages.css';
 
 type Section = { id: string; title: string; body: ReactNode };

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { okSchema } from '../../../shared/api';
-import { type LoginInput, type User, userSchema } from '../../../shared/schemas/accounts';
-import { ApiError, apiRequest } from '../../api/http';
+import { okSchema } from '../../shared/api';
+import { type LoginInput, type User, userSchema } from '../../shared/schemas/accounts';
+import { ApiError, apiRequest } from '../api/http';
 import { useSessionStore } from './session-store';
 
 export class UserLoadError extends Error {}
@@ -19,6 +19,7 @@ async function fetchUser(): Promise<User | null> {
       useSessionStore.getState().setUser(null);
       return null;
     }
+    useSessionStore.getState().markConfirmed();
     throw error;
   }
 }
@@ -61,11 +62,11 @@ export function useLogout() {
   });
 }
 
-/** Puts a fresh user (after sign-up or verification) straight into the cache and the store. */
-export function useStoreUser() {
+/** Puts the user a sign-up answered straight into the cache and the store. */
+export function useStoreSignedUpUser() {
   const queryClient = useQueryClient();
   return (user: User) => {
     queryClient.setQueryData(sessionKeys.user, user);
-    useSessionStore.getState().setUser(user);
+    useSessionStore.getState().setUser(user, { signedUp: true });
   };
 }

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME } from '../../../shared/constants';
-import { type Site, siteSchema } from '../../../shared/schemas/site';
-import { apiRequest } from '../../api/http';
+import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME } from '../../shared/constants';
+import { type Site, siteSchema } from '../../shared/schemas/site';
+import { apiRequest } from '../api/http';
 
 /** Shown until GET /api/site answers (and offline): the defaults the server also starts with. */
 const defaultSite: Site = {

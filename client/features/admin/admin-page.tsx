@@ -1,0 +1,45 @@
+import { Link, useParams } from 'react-router';
+import { usePageTitle } from '../../lib/site';
+
+// Spec part 2 section 2 (Admin area): /admin and any sub-path show the tabs, the one named by the
+// last path segment selected (Transactions otherwise).
+const tabs = [
+  { segment: 'transactions', label: 'Transactions', empty: 'No transactions!' },
+  { segment: 'disbursements', label: 'Disbursements', empty: 'No disbursements!' },
+  { segment: 'featured-fundraisers', label: 'Featured fundraisers', empty: 'No projects!' },
+] as const;
+
+export function AdminPage() {
+  usePageTitle('Admin dashboard');
+  const lastSegment = (useParams()['*'] ?? '').split('/').filter(Boolean).at(-1);
+  const current = tabs.find((candidate) => candidate.segment === lastSegment) ?? tabs[0];
+  return (
+    <div className="page stack">
+      <h1>Admin dashboard</h1>
+      <nav className="tabs" aria-label="Admin sections">
+        {tabs.map((candidate) => (
+          <Link
+            key={candidate.segment}
+            className="tab"
+            to={`/admin/${candidate.segment}`}
+            aria-current={candidate === current ? 'page' : undefined}
+          >
+            {candidate.label}
+          </Link>
+        ))}
+      </nav>
+      <section aria-label={current.label}>
+        <p className="empty-state">{current.empty}</p>
+      </section>
+      <section className="card stack" aria-labelledby="mailing-list-heading">
+        <h2 id="mailing-list-heading">Mailing list</h2>
+        <p>Everyone who signed up for updates in the footer, as a spreadsheet.</p>
+        <p>
+          <a className="button button-secondary" href="/api/admin/mailing-list.csv" download>
+            Download subscribers (CSV)
+          </a>
+        </p>
+      </section>
+    </div>
+  );
+}
