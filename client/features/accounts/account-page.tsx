@@ -1,11 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { okSchema } from '../../../shared/api';
-import { messages } from '../../../shared/messages';
 import { newPasswordFormSchema } from '../../../shared/schemas/accounts';
 import { apiRequest, errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
-import { FormField } from '../../ui/form-field';
+import { NewPasswordFields } from './new-password-fields';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';
@@ -58,20 +57,11 @@ function ChangePasswordForm() {
           <Alert tone="success">Your password has been changed. Other devices have been logged out.</Alert>
         )}
         {change.isError && <Alert tone="error">{errorMessage(change.error, 'Something went wrong!')}</Alert>}
-        <FormField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint={messages.passwordHint}
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
-        <FormField
-          label="Confirm password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
+        <NewPasswordFields
+          passwordLabel="New password"
+          password={form.register('password')}
+          confirmPassword={form.register('confirmPassword')}
+          errors={{ password: errors.password?.message, confirmPassword: errors.confirmPassword?.message }}
         />
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={change.isPending}>

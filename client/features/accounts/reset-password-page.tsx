@@ -1,11 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link, useLoaderData, useNavigate } from 'react-router';
 import { okSchema, serverMessages } from '../../../shared/api';
-import { messages } from '../../../shared/messages';
 import { newPasswordFormSchema } from '../../../shared/schemas/accounts';
 import { ApiError, apiRequest } from '../../api/http';
 import { Alert } from '../../ui/alert';
-import { FormField } from '../../ui/form-field';
+import { NewPasswordFields } from './new-password-fields';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useLogin } from '../../lib/session-api';
 import { usePageTitle } from '../../lib/site';
@@ -72,20 +71,11 @@ function ResetForm({ email, token }: { email: string; token: string }) {
         Choose a new password for <strong>{email}</strong>.
       </p>
       {reset.isError && <Alert tone="error">{failure}</Alert>}
-      <FormField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint={messages.passwordHint}
-        error={errors.password?.message}
-        {...form.register('password')}
-      />
-      <FormField
-        label="Confirm password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...form.register('confirmPassword')}
+      <NewPasswordFields
+        passwordLabel="New password"
+        password={form.register('password')}
+        confirmPassword={form.register('confirmPassword')}
+        errors={{ password: errors.password?.message, confirmPassword: errors.confirmPassword?.message }}
       />
       <button
         type="submit"

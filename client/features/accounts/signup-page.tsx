@@ -2,10 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { serverMessages } from '../../../shared/api';
-import { messages } from '../../../shared/messages';
 import { type RegisterInput, signUpFormSchema, userSchema } from '../../../shared/schemas/accounts';
 import { ApiError, apiRequest } from '../../api/http';
 import { FormField } from '../../ui/form-field';
+import { NewPasswordFields } from './new-password-fields';
 import { MessageDialog } from '../../ui/dialog';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { trackEvent } from '../../lib/analytics';
@@ -80,20 +80,11 @@ export function SignUpPage() {
             error={errors.email?.message}
             {...form.register('email')}
           />
-          <FormField
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            hint={messages.passwordHint}
-            error={errors.password?.message}
-            {...form.register('password')}
-          />
-          <FormField
-            label="Confirm password"
-            type="password"
-            autoComplete="new-password"
-            error={errors.confirmPassword?.message}
-            {...form.register('confirmPassword')}
+          <NewPasswordFields
+            passwordLabel="Password"
+            password={form.register('password')}
+            confirmPassword={form.register('confirmPassword')}
+            errors={{ password: errors.password?.message, confirmPassword: errors.confirmPassword?.message }}
           />
           <button type="submit" className="button button-primary button-block" disabled={register.isPending}>
             {register.isPending ? 'Creating account...' : 'Create account'}

@@ -1,5 +1,6 @@
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { usePageTitle } from '../../lib/site';
+import { TabLinks } from '../../ui/tab-links';
 
 // Spec part 2 section 2 (Admin area): /admin and any sub-path show the tabs, the one named by the
 // last path segment selected (Transactions otherwise).
@@ -16,18 +17,11 @@ export function AdminPage() {
   return (
     <div className="page stack">
       <h1>Admin dashboard</h1>
-      <nav className="tabs" aria-label="Admin sections">
-        {tabs.map((candidate) => (
-          <Link
-            key={candidate.segment}
-            className="tab"
-            to={`/admin/${candidate.segment}`}
-            aria-current={candidate === current ? 'page' : undefined}
-          >
-            {candidate.label}
-          </Link>
-        ))}
-      </nav>
+      <TabLinks
+        label="Admin sections"
+        tabs={tabs.map((tab) => ({ to: `/admin/${tab.segment}`, label: tab.label }))}
+        current={`/admin/${current.segment}`}
+      />
       <section aria-label={current.label}>
         <p className="empty-state">{current.empty}</p>
       </section>

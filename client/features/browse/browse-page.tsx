@@ -2,6 +2,12 @@ import { type FormEvent, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { GENRES, type Genre, limits } from '../../../shared/constants';
 import { FormField } from '../../ui/form-field';
+import {
+  FUNDRAISER_SEARCH_FIELDS,
+  FundraiserSearchFields,
+  searchParamsFromForm,
+} from '../../ui/fundraiser-search-fields';
+import { TabLinks } from '../../ui/tab-links';
 import { usePageTitle } from '../../lib/site';
 import { readPage } from './read-page';
 import './browse.css';
@@ -37,17 +43,6 @@ function readArtistSearch(params: URLSearchParams) {
   };
 }
 
-/** Writes the submitted fields as query parameters, leaving out empty ones; a new search starts at page 0. */
-function searchParamsFromForm(form: HTMLFormElement, names: readonly string[]): URLSearchParams {
-  const data = new FormData(form);
-  const next = new URLSearchParams();
-  for (const name of names) {
-    const value = data.get(name);
-    if (typeof value === 'string' && value.trim() !== '') next.set(name, value.trim());
-  }
-  return next;
-}
-
 export function BrowsePage() {
   usePageTitle('Browse artists & fundraisers');
   const params = useParams();
@@ -66,18 +61,11 @@ export function BrowsePage() {
         </div>
       </div>
 
-      <nav className="tabs" aria-label="Browse">
-        {tabs.map((item) => (
-          <Link
-            key={item.tab}
-            className="tab"
-            to={`/browse/${item.tab}`}
-            aria-current={item.tab === tab ? 'page' : undefined}
-          >
-            {item.label}
-          </Link>
-        ))}
-      </nav>
+      <TabLinks
+        label="Browse"
+        tabs={tabs.map((item) => ({ to: `/browse/${item.tab}`, label: item.label }))}
+        current={`/browse/${tab}`}
+      />
 
       {tab === 'projects' ? <FundraiserSearch /> : <ArtistSearch />}
     </div>
@@ -88,11 +76,10 @@ function FundraiserSearch() {
   const [searchParams, setSearchParams] = useSearchParams();
   const search = readFundraiserSearch(searchParams);
   const hasFilter = search.searchTerm !== '' || search.genre !== '' || search.charityEin !== '';
-  const genreId = useId();
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setSearchParams(searchParamsFromForm(event.currentTarget, ['searchTerm', 'genre', 'charityEin']));
+    setSearchParams(searchParamsFromForm(event.currentTarget, FUNDRAISER_SEARCH_FIELDS));
   }
 
   return (
@@ -105,33 +92,7 @@ function FundraiserSearch() {
         aria-label="Search fundraisers"
         onSubmit={handleSubmit}
       >
-        <div className="form-row">
-          <FormField
-            label="Search term"
-            name="searchTerm"
-            type="search"
-            maxLength={limits.searchTerm}
-            defaultValue={search.searchTerm}
-          />
-          <div className="field">
-            <label htmlFor={genreId}>Genre</label>
-            <select id={genreId} name="genre" defaultValue={search.genre}>
-              <option value="">All genres</option>
-              {GENRES.map((genre) => (
-                <option key={genre} value={genre}>
-                  {genre}
-                </option>
-              ))}
-            </select>
-          </div>
-          <FormField
-            label="Charity EIN"
-            name="charityEin"
-            inputMode="numeric"
-            maxLength={limits.charityEin}
-            defaultValue={search.charityEin}
-          />
-        </div>
+        <FundraiserSearchFields values={search} />
         <p className="actions">
           <button type="submit" className="button button-primary">
             Search

@@ -1,7 +1,10 @@
 import { type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { GENRES, limits } from '../../../shared/constants';
-import { FormField } from '../../ui/form-field';
+import {
+  FUNDRAISER_SEARCH_FIELDS,
+  FundraiserSearchFields,
+  searchParamsFromForm,
+} from '../../ui/fundraiser-search-fields';
 import { usePageTitle, useSite } from '../../lib/site';
 import './home.css';
 
@@ -102,13 +105,7 @@ function HomeSearch() {
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const params = new URLSearchParams();
-    for (const name of ['searchTerm', 'genre', 'charityEin']) {
-      const value = data.get(name);
-      if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
-    }
-    const query = params.toString();
+    const query = searchParamsFromForm(event.currentTarget, FUNDRAISER_SEARCH_FIELDS).toString();
     navigate(query ? `/browse/projects?${query}` : '/browse/projects');
   }
 
@@ -117,21 +114,7 @@ function HomeSearch() {
       <div className="section card home-search">
         <h2 id="home-search-heading">Find a fundraiser</h2>
         <form className="form" role="search" aria-labelledby="home-search-heading" onSubmit={handleSubmit}>
-          <div className="form-row">
-            <FormField label="Search term" name="searchTerm" type="search" maxLength={limits.searchTerm} />
-            <div className="field">
-              <label htmlFor="home-search-genre">Genre</label>
-              <select id="home-search-genre" name="genre" defaultValue="">
-                <option value="">All genres</option>
-                {GENRES.map((genre) => (
-                  <option key={genre} value={genre}>
-                    {genre}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <FormField label="Charity EIN" name="charityEin" inputMode="numeric" maxLength={limits.charityEin} />
-          </div>
+          <FundraiserSearchFields />
           <p className="actions">
             <button type="submit" className="button button-primary">
               Search

@@ -1,5 +1,6 @@
 import { Link, Navigate, useParams } from 'react-router';
 import { usePageTitle } from '../../lib/site';
+import { TabLinks } from '../../ui/tab-links';
 
 type MusicTab = 'past-donations' | 'user';
 
@@ -20,18 +21,11 @@ export function YourMusicPage() {
   return (
     <div className="page stack">
       <h1>Your music</h1>
-      <nav className="tabs" aria-label="Your music">
-        {tabs.map((item) => (
-          <Link
-            key={item.tab}
-            className="tab"
-            to={`/music/albums/${item.tab}`}
-            aria-current={item.tab === tab ? 'page' : undefined}
-          >
-            {item.label}
-          </Link>
-        ))}
-      </nav>
+      <TabLinks
+        label="Your music"
+        tabs={tabs.map((item) => ({ to: `/music/albums/${item.tab}`, label: item.label }))}
+        current={`/music/albums/${tab}`}
+      />
       {tab === 'past-donations' ? (
         <section className="section stack" aria-labelledby="music-list-heading">
           <h2 id="music-list-heading" className="visually-hidden">
