@@ -13,8 +13,10 @@ export function AccountMenu({ user, onLogout }: { user: User; onLogout: () => vo
   const links = user.isAdmin ? [...accountLinks, adminLink] : accountLinks;
   return (
     <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className="account-badge" aria-label={`Account menu for ${user.email}`}>
+      <DropdownMenu.Trigger className="account-badge">
+        {/* The initials are an avatar, not a label: screen readers get the words instead. */}
         <span aria-hidden="true">{initials(user)}</span>
+        <span className="visually-hidden">Account menu for {user.email}</span>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content className="menu" align="end" sideOffset={8}>

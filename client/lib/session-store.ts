@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { User } from '../../shared/schemas/accounts';
+import { type User, userSchema } from '../../shared/schemas/accounts';
 
 // The logged-in user, kept in sessionStorage (spec part 1 section 4) so a reload paints at once;
 // GET /api/user confirms it on every load and a 401 clears it.
@@ -32,6 +32,12 @@ export const useSessionStore = create<SessionState>()(
       name: 'soundcause-user',
       storage: createJSONStorage(() => sessionStorage),
       partialize: (state) => ({ user: state.user }),
+      // Storage can hold anything (an older version's shape, a hand edit): only a valid user is
+      // taken; anything else counts as logged out until GET /api/user answers.
+      merge: (persisted, current) => {
+        const stored = userSchema.safeParse((persisted as { user?: unknown } | undefined)?.user);
+        return { ...current, user: stored.success ? stored.data : null };
+      },
     },
   ),
 );

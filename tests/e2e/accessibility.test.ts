@@ -1,0 +1,117 @@
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, mobileViewport } from '../fixtures/browser';
+import { fillForm, newPage, startAppServer } from '../fixtures/e2e-app';
+import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
+
+// axe-core, run inside real Chromium on each page, at desktop and phone widths.
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } })
+      .axe;
+    return (await axe.run(document)).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
+}
+
+const guestPages = [
+  '/',
+  '/browse',
+  '/browse/artists',
+  '/howitworks',
+  '/about',
+  '/contact',
+  '/terms',
+  '/support',
+  '/login',
+  '/signup',
+  '/fundraisers/new',
+];
+const userPages = ['/user', '/user/verify-email', '/artists/user', '/music/albums/past-donations', '/fundraisers/user'];
+
+let server: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+  await registerUser(server.client(), 'a11y@example.org');
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('accessibility (axe-core, serious and critical rules)', () => {
+  for (const [name, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['390px phone', mobileViewport],
+  ] as const) {
+    it(`has no serious violations on the guest pages, ${name}`, async () => {
+      const { page } = await newPage(browser, viewport);
+      const found: Record<string, string[]> = {};
+      for (const path of guestPages) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        const violations = await seriousViolations(page);
+        if (violations.length) found[path] = violations;
+      }
+      expect(found).toEqual({});
+    });
+
+    it(`has no serious violations on the account pages and open menus, ${name}`, async () => {
+      const { page } = await newPage(browser, viewport);
+      await page.goto(`${server.baseUrl}/login`);
+      await fillForm(page, { Email: 'a11y@example.org', Password: strongPassword });
+      await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+      await page.waitForURL(`${server.baseUrl}/`);
+      const found: Record<string, string[]> = {};
+      for (const path of userPages) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        const violations = await seriousViolations(page);
+        if (violations.length) found[path] = violations;
+      }
+      const menuButton =
+        name === 'desktop'
+          ? page.getByRole('button', { name: /Account menu/ })
+          : page.getByRole('button', { name: 'Open menu' });
+      await menuButton.click();
+      await page.getByRole(name === 'desktop' ? 'menu' : 'dialog').waitFor();
+      const menuViolations = await seriousViolations(page);
+      if (menuViolations.length) found['open menu'] = menuViolations;
+      expect(found).toEqual({});
+    });
+  }
+
+  it('can be used from the keyboard: skip link, then the login form, with visible focus', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/login`);
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await skip.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await skip.evaluate((element) => getComputedStyle(element).top)).not.toBe('-100px');
+    await page.keyboard.press('Enter');
+    // From main, the next Tab stops are the login form's fields.
+    await page.keyboard.press('Tab');
+    const focused = page.locator(':focus');
+    expect(await focused.getAttribute('type')).toBe('email');
+    const ring = await focused.evaluate((element) => getComputedStyle(element).boxShadow);
+    expect(ring).not.toBe('none');
+    await page.keyboard.type('a11y@example.org');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(strongPassword);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.baseUrl}/`);
+  });
+});
