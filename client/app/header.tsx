@@ -77,7 +77,8 @@ export function Header() {
                   {user ? (
                     <>
                       {(user.isAdmin ? [...accountLinks, adminLink] : accountLinks).map((link) => (
-                        <NavLink key={link.to} to={link.to} className="drawer-link">
+                        // '/user' must not light up on /user/verify-email.
+                        <NavLink key={link.to} to={link.to} end={link.to === '/user'} className="drawer-link">
                           {link.label}
                         </NavLink>
                       ))}

@@ -1,6 +1,7 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoginDialog } from '../features/accounts/login-dialog';
 import { usePageViews } from '../lib/analytics';
+import { FlashMessage } from './flash-message';
 import { Footer } from './footer';
 import { Header } from './header';
 import { TopLoader } from './top-loader';
@@ -16,6 +17,7 @@ export function Layout() {
       <TopLoader />
       <Header />
       <main id="main" tabIndex={-1}>
+        <FlashMessage />
         <Outlet />
       </main>
       <Footer />

@@ -83,9 +83,13 @@ describe('account journey in Chromium', () => {
     await page.getByText(`Choose a new password for ${email}`).waitFor();
     await fillForm(page, { 'New password': 'Brand!new2', 'Confirm password': 'Brand!new2' });
     await page.getByRole('button', { name: 'Save new password' }).click();
-    // The follow-up login succeeds, so the user lands home, logged in.
+    // The follow-up login succeeds, so the user lands home, logged in, and is told so once.
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByRole('button', { name: `Account menu for ${email}` }).waitFor();
+    await page.getByText('Your password has been changed. You are logged in.').waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'How it works' }).click();
+    await page.getByRole('heading', { name: 'How it works' }).first().waitFor();
+    expect(await page.getByText('Your password has been changed.').count()).toBe(0);
 
     // The link is spent now.
     await page.goto(`${server.baseUrl}/reset-password/${token}`);
@@ -279,7 +283,7 @@ describe('account journey in Chromium', () => {
     await admin.page.getByRole('link', { name: 'Featured fundraisers' }).click();
     await admin.page.getByText('No projects!').waitFor();
     const download = admin.page.waitForEvent('download');
-    await admin.page.getByRole('link', { name: 'Download subscribers (CSV)' }).click();
+    await admin.page.getByRole('link', { name: 'Download mailing list (CSV)' }).click();
     expect((await download).suggestedFilename()).toBe('mailing-list.csv');
     admin.assertNoErrors();
   });

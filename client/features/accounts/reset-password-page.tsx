@@ -6,6 +6,7 @@ import { ApiError, apiRequest } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { NewPasswordFields } from './new-password-fields';
 import { useZodForm } from '../../ui/use-zod-form';
+import { useFlash } from '../../lib/flash';
 import { useLogin } from '../../lib/session-api';
 import { usePageTitle } from '../../lib/site';
 import { useLoginDialog } from './login-dialog-store';
@@ -53,12 +54,24 @@ function ExpiredLink() {
 function ResetForm({ email, token }: { email: string; token: string }) {
   const navigate = useNavigate();
   const login = useLogin();
+  const showFlash = useFlash((state) => state.show);
   const form = useZodForm(newPasswordFormSchema, { password: '', confirmPassword: '' });
   const reset = useMutation({
     mutationFn: (password: string) =>
       apiRequest('/api/password-reset', okSchema, { method: 'POST', json: { password, resetToken: token } }),
-    onSuccess: (_ok, password) =>
-      login.mutate({ email, password }, { onError: () => navigate('/login', { replace: true }) }),
+    onSuccess: (_ok, password) => {
+      // Logged in again, the guest-only guard takes the user home; the message waits for them there.
+      showFlash('Your password has been changed. You are logged in.', '/');
+      login.mutate(
+        { email, password },
+        {
+          onError: () => {
+            showFlash('Your password has been changed. Please log in with your new password.', '/login');
+            navigate('/login', { replace: true });
+          },
+        },
+      );
+    },
   });
   const failure =
     reset.error instanceof ApiError && reset.error.status === 404

@@ -93,7 +93,7 @@ function VerifyForm({ email }: { email: string }) {
         </button>
       </form>
       <div className="resend">
-        <p>Didn't get the email? Check your spam folder, or</p>
+        <p>Didn't get the email? Check your spam folder, or ask for a new code.</p>
         <button
           type="button"
           className="button button-secondary"

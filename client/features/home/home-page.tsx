@@ -8,8 +8,6 @@ import {
 import { usePageTitle, useSite } from '../../lib/site';
 import './home.css';
 
-/** Charity EIN max length (spec part 2 section 9). */
-
 export function HomePage() {
   usePageTitle('Music for a cause');
   const { siteName } = useSite();

@@ -40,7 +40,7 @@ export function TermsPage() {
             your card number.
           </li>
           <li>
-            <strong>Messages</strong> you send us, so that we can answer them.
+            <strong>Messages:</strong> you send us, so that we can answer them.
           </li>
           <li>
             <strong>Security records:</strong> we use IP addresses and email addresses to limit repeated failed login
@@ -99,7 +99,7 @@ export function TermsPage() {
             your download link.
           </p>
           <p>
-            We add you to our mailing list only if you sign up for it. We use it for occasional news about {siteName}
+            We add you to our mailing list only if you sign up for it. We use it for occasional news about {siteName}{' '}
             and its fundraisers. You can unsubscribe at any time with the link in any of those emails or by writing to{' '}
             {email}. If we use a mailing-list service to send these emails, it receives your email address for that
             purpose only.

@@ -1,3 +1,4 @@
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -32,6 +33,8 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
  */
 export function outboxMailer(outboxDir: string, from: string, logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // Created up front so a developer finds the folder before the first email arrives.
+  fsSync.mkdirSync(outboxDir, { recursive: true });
   return {
     async send({ to, subject, text, html, summary }) {
       const info = await transport.sendMail({ from, to, subject, text, html });
