@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, mobileViewport } from '../fixtures/browser';
-import { fillForm, newPage, startAppServer } from '../fixtures/e2e-app';
+import { describe, expect, it } from 'vitest';
+import { mobileViewport } from '../fixtures/browser';
+import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
 
 // axe-core, run inside real Chromium on each page, at desktop and phone widths.
@@ -42,13 +42,10 @@ const userPages = ['/user', '/user/verify-email', '/artists/user', '/music/album
 
 let server: TestServer;
 let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+useAppAndBrowser(async (startedServer, startedBrowser) => {
+  server = startedServer;
+  browser = startedBrowser;
   await registerUser(server.client(), 'a11y@example.org');
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 describe('accessibility (axe-core, serious and critical rules)', () => {

@@ -1,20 +1,17 @@
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessions, users } from '../../server/db/schema';
 import { ensureAdmin } from '../../server/features/accounts/service';
-import { launchBrowser } from '../fixtures/browser';
-import { fillForm, newPage, startAppServer } from '../fixtures/e2e-app';
+
+import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
 
 let server: TestServer;
 let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+useAppAndBrowser((startedServer, startedBrowser) => {
+  server = startedServer;
+  browser = startedBrowser;
 });
 
 describe('account journey in Chromium', () => {

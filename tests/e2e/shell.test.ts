@@ -2,20 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyticsDailyCounts, mailingListSubscribers } from '../../server/db/schema';
-import { launchBrowser, launchPersistent, mobileViewport } from '../fixtures/browser';
-import { fillForm, newPage, startAppServer } from '../fixtures/e2e-app';
+import { launchPersistent, mobileViewport } from '../fixtures/browser';
+import { fillForm, newPage, startAppServer, useAppAndBrowser } from '../fixtures/e2e-app';
 import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
 
 let server: TestServer;
 let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+useAppAndBrowser((startedServer, startedBrowser) => {
+  server = startedServer;
+  browser = startedBrowser;
 });
 
 describe('layout', () => {
