@@ -2,9 +2,11 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { serverMessages } from '../shared/api';
 import { accountRoutes } from './features/accounts/routes';
+import { artistRoutes } from './features/artists/routes';
 import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
 import { siteRoutes } from './features/site/routes';
+import { mediaRoutes, uploadRoutes } from './features/uploads/routes';
 import { handleError } from './http/app-errors';
 import { clientAppRoutes } from './http/client-app';
 import type { AppEnv, Deps } from './http/context';
@@ -13,8 +15,8 @@ import { requestContextMiddleware } from './http/request-context';
 import { sameOriginMiddleware } from './http/same-origin';
 import { sessionMiddleware } from './http/session';
 
-/** JSON and form bodies; uploads (their own routes) stream with their own caps. */
-const MAX_BODY_BYTES = 1024 * 1024;
+/** JSON and form bodies; uploads stream to disk with their own caps (features/uploads). */
+const jsonBodyLimit = bodyLimit({ maxSize: 1024 * 1024 });
 
 /** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */
 export function createApp(deps: Deps) {
@@ -22,11 +24,13 @@ export function createApp(deps: Deps) {
     // The session goes first so that every answer, even a refusal, can carry x-logged-out.
     .use(sessionMiddleware)
     .use(sameOriginMiddleware)
-    .use(bodyLimit({ maxSize: MAX_BODY_BYTES }))
+    .use((c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : jsonBodyLimit(c, next)))
     .route('/', siteRoutes)
     .route('/', accountRoutes)
     .route('/', mailingListRoutes)
     .route('/', analyticsRoutes)
+    .route('/', artistRoutes)
+    .route('/', uploadRoutes)
     .all('*', () => {
       throw notFound(serverMessages.notFound);
     });
@@ -44,6 +48,7 @@ export function createApp(deps: Deps) {
     c.header('x-frame-options', 'DENY');
   });
   app.route('/api', api);
+  app.route('/', mediaRoutes(deps.media));
   app.route('/', clientAppRoutes(deps.config.clientDistDir, deps.config.siteName));
   app.onError(handleError);
   return app;

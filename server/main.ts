@@ -7,6 +7,8 @@ import { seedDemoContent } from './db/seed';
 import { ensureAdmin } from './features/accounts/service';
 import { type Mailer, outboxMailer, smtpMailer } from './infra/email/mailer';
 import { createLogger } from './infra/logger';
+import { mediaStore } from './infra/storage/media';
+import { cleanupUnusedUploads } from './features/uploads/service';
 import { pruneExpiredSessions } from './infra/security/session-store';
 import { pruneThrottleEvents } from './infra/security/throttle';
 
@@ -16,6 +18,7 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel);
 fs.mkdirSync(config.dataDir, { recursive: true });
 const { db, sqlite } = openDatabase(config.databasePath);
+const media = mediaStore(config.dataDir);
 
 const mailer: Mailer = config.smtpUrl
   ? smtpMailer(config.smtpUrl, config.mailFrom)
@@ -32,12 +35,15 @@ const maintenance = setInterval(
   () => {
     pruneExpiredSessions(db);
     pruneThrottleEvents(db);
+    cleanupUnusedUploads({ db, logger, media }).catch((error: unknown) =>
+      logger.error({ err: error }, 'upload cleanup failed'),
+    );
   },
   60 * 60 * 1000,
 );
 maintenance.unref();
 
-const app = createApp({ config, db, mailer, logger });
+const app = createApp({ config, db, mailer, logger, media });
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const url = config.publicUrl ?? `http://localhost:${info.port}`;
   const lines = [

@@ -14,6 +14,10 @@ export const limits = {
   searchTerm: 800,
   charityEin: 100,
   errorMessage: 2000,
+  artistName: 100,
+  artistDescription: 3000,
+  slug: 200,
+  uploadId: 200,
 } as const;
 
 export const PAGE_SIZE = 20;
@@ -47,3 +51,15 @@ export const GENRES = [
 ] as const;
 
 export type Genre = (typeof GENRES)[number];
+
+/** Upload size caps (DESIGN.md section 4), in megabytes. */
+export const UPLOAD_LIMITS_MB = { image: 100, track: 150, zip: 1000 } as const;
+
+/** Widths an uploaded image is re-encoded to, each as WebP and JPEG (issue 3). */
+export const IMAGE_WIDTHS = [96, 400, 1200] as const;
+export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+
+/** Where a rendition of an uploaded image is served. */
+export function imageUrl(uploadId: string, width: ImageWidth, format: 'webp' | 'jpg'): string {
+  return `/media/images/${uploadId}-${width}.${format}`;
+}

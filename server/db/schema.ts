@@ -3,10 +3,12 @@ import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlit
 
 // Timestamps are stored as integer milliseconds since the epoch.
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
-const createdAt = () =>
-  timestamp('created_at')
+const defaultNow = (name: string) =>
+  timestamp(name)
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`);
+const createdAt = () => defaultNow('created_at');
+const updatedAt = () => defaultNow('updated_at').$defaultFn(() => new Date());
 
 export const users = sqliteTable('users', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -17,7 +19,7 @@ export const users = sqliteTable('users', {
   isEmailVerified: integer('is_email_verified', { mode: 'boolean' }).notNull().default(false),
   isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
   createdAt: createdAt(),
-  updatedAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 /** Session ids are never stored: only their SHA-256, so a leaked database opens no sessions. */
@@ -94,3 +96,50 @@ export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * Uploaded files, stored under DATA_DIR/media with generated names. An upload nothing refers to
+ * is removed after a day (see features/uploads/cleanup.ts).
+ */
+export const uploads = sqliteTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['image', 'track', 'zip'] }).notNull(),
+    /** The name the user's file had, for display only; never used to build a path. */
+    originalName: text('original_name').notNull(),
+    bytes: integer('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('uploads_user_idx').on(table.userId), index('uploads_created_idx').on(table.createdAt)],
+);
+
+export const artists = sqliteTable(
+  'artists',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    website: text('website').notNull().default(''),
+    profileImageId: text('profile_image_id').references(() => uploads.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['DRAFT', 'PUBLISHED'] })
+      .notNull()
+      .default('DRAFT'),
+    urlSlug: text('url_slug').notNull().unique(),
+    publishedAt: timestamp('published_at'),
+    /** Soft delete: an artist's fundraisers (and their donations) outlive it in the records. */
+    deletedAt: timestamp('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('artists_user_idx').on(table.userId),
+    index('artists_published_idx').on(table.status, table.publishedAt),
+  ],
+);

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Mailer } from '../infra/email/mailer';
 import type { Logger } from '../infra/logger';
+import type { MediaStore } from '../infra/storage/media';
 import type { SessionUser } from '../infra/security/session-store';
 
 /** Everything a service needs from the outside world, built once at start-up. */
@@ -10,6 +11,7 @@ export type Deps = {
   db: Db;
   mailer: Mailer;
   logger: Logger;
+  media: MediaStore;
 };
 
 export type Session = { idHash: string; user: SessionUser };

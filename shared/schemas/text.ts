@@ -73,10 +73,13 @@ export const newPasswordField = z
   .regex(/[^A-Za-z0-9]/, messages.passwordSymbol);
 
 /** Page numbers: zero-based; anything non-numeric or negative reads as 0 (spec part 1 section 2). */
-export const pageParam = z.unknown().transform((value) => {
-  const page = Number(value);
-  return Number.isInteger(page) && page >= 0 ? page : 0;
-});
+export const pageParam = z
+  .unknown()
+  .optional()
+  .transform((value) => {
+    const page = Number(value);
+    return Number.isInteger(page) && page >= 0 ? page : 0;
+  });
 
 export const searchTermParam = z
   .string()

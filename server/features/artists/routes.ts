@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { okSchema } from '../../../shared/api';
+import { artistSearchParamsSchema, createArtistSchema, updateArtistSchema } from '../../../shared/schemas/artists';
+import { notFound } from '../../errors';
+import type { AppEnv } from '../../http/context';
+import { requireSession, requireVerifiedSession } from '../../http/session';
+import { jsonBody, parseWith } from '../../http/validation';
+import * as artists from './service';
+
+function artistId(raw: string): number {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound('Artist not found.');
+  return id;
+}
+
+// Spec part 1 section 7: the artist calls. Routes parse and call the service.
+export const artistRoutes = new Hono<AppEnv>()
+  .get('/artists/user', (c) => {
+    const session = requireSession(c);
+    return c.json(artists.listUserArtists(c.get('deps'), session).map(artists.toArtist));
+  })
+  .post('/artists/new', async (c) => {
+    const session = requireVerifiedSession(c);
+    const input = await jsonBody(c, createArtistSchema);
+    return c.json(artists.toArtist(artists.createArtist(c.get('deps'), session, input)), 201);
+  })
+  .get('/artists/search', (c) => {
+    const params = parseWith(artistSearchParamsSchema, c.req.query());
+    return c.json(artists.searchArtists(c.get('deps'), params));
+  })
+  .get('/artists/slug/:slug', (c) => {
+    const row = artists.getArtistBySlug(c.get('deps'), c.get('session'), c.req.param('slug'));
+    return c.json(artists.toArtist(row));
+  })
+  .get('/artists/:id', (c) => {
+    const row = artists.getArtist(c.get('deps'), c.get('session'), artistId(c.req.param('id')));
+    return c.json(artists.toArtist(row));
+  })
+  .patch('/artists/:id/update', async (c) => {
+    const session = requireSession(c);
+    const input = await jsonBody(c, updateArtistSchema);
+    const row = artists.updateArtist(c.get('deps'), session, artistId(c.req.param('id')), input);
+    return c.json({ urlSlug: row.urlSlug });
+  })
+  .patch('/artists/:id/publish', (c) => {
+    const session = requireSession(c);
+    return c.json(artists.toArtist(artists.publishArtist(c.get('deps'), session, artistId(c.req.param('id')))));
+  })
+  .delete('/artists/:id', (c) => {
+    const session = requireSession(c);
+    artists.deleteArtist(c.get('deps'), session, artistId(c.req.param('id')));
+    return c.json(okSchema.parse({ ok: true }));
+  });

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import busboy from 'busboy';
+import type { Context } from 'hono';
+import { AppError, invalid, unsupportedMedia } from '../../errors';
+
+export type ReceivedFile = { tempFile: string; originalName: string; bytes: number; head: Buffer };
+
+type Options = { field: string; maxBytes: number; tempFile: string; tooLargeMessage: string };
+
+/**
+ * Streams the one file of a multipart request to `tempFile`, never holding it in memory, and
+ * keeps its first bytes for the type check. Oversized, truncated or malformed uploads end as a
+ * clear 4xx with the partial file removed.
+ */
+export function receiveSingleFile(c: Context, { field, maxBytes, tempFile, tooLargeMessage }: Options) {
+  const contentType = c.req.header('content-type') ?? '';
+  if (!contentType.toLowerCase().startsWith('multipart/form-data')) {
+    throw unsupportedMedia('Please send the file as multipart/form-data.');
+  }
+  const body = c.req.raw.body;
+  if (!body) throw invalid('Please choose a file to upload.');
+
+  return new Promise<ReceivedFile>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: 10_000, parts: 20 },
+      });
+    } catch {
+      reject(invalid('The upload could not be read. Please try again.'));
+      return;
+    }
+    const input = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+    let settled = false;
+    let received: ReceivedFile | undefined;
+    let writing: Promise<void> | undefined;
+    let out: fs.WriteStream | undefined;
+    let current: Readable | undefined;
+
+    const fail = (error: AppError) => {
+      if (settled) return;
+      settled = true;
+      if (current && out) current.unpipe(out);
+      current?.resume();
+      input.unpipe(parser);
+      input.resume(); // drain what the client still sends, so it gets our answer
+      const removePartial = () => fs.rm(tempFile, { force: true }, () => reject(error));
+      // The file may still be opening: remove it only once the stream has closed, or the open
+      // would create it again afterwards.
+      if (out && !out.closed) {
+        out.once('close', removePartial);
+        out.destroy();
+      } else {
+        removePartial();
+      }
+    };
+
+    parser.on('file', (name, file, info) => {
+      if (name !== field || received || writing) {
+        file.resume();
+        if (name !== field) fail(invalid(`Please send the file in the "${field}" field.`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let headLength = 0;
+      let bytes = 0;
+      const stream = fs.createWriteStream(tempFile, { flags: 'wx' });
+      out = stream;
+      current = file;
+      writing = new Promise<void>((done, broke) => {
+        stream.on('finish', done);
+        stream.on('error', broke);
+      });
+      // After a failure nobody waits for the write; its error is already answered.
+      writing.catch(() => undefined);
+      file.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (headLength < 16) {
+          chunks.push(chunk);
+          headLength += chunk.length;
+        }
+      });
+      file.on('limit', () => fail(new AppError('too-large', 'OTHER', tooLargeMessage)));
+      file.on('error', () => fail(invalid('The upload was interrupted. Please try again.')));
+      file.pipe(stream);
+      file.on('end', () => {
+        received = { tempFile, originalName: info.filename ?? '', bytes, head: Buffer.concat(chunks).subarray(0, 16) };
+      });
+    });
+    parser.on('filesLimit', () => fail(invalid('Please upload a single file.')));
+    parser.on('partsLimit', () => fail(invalid('Please upload a single file.')));
+    parser.on('error', () => fail(invalid('The upload was interrupted. Please try again.')));
+    parser.on('close', () => {
+      if (settled) return;
+      if (!received || !writing) {
+        fail(invalid('Please choose a file to upload.'));
+        return;
+      }
+      const file = received;
+      writing.then(
+        () => {
+          if (settled) return;
+          settled = true;
+          resolve(file);
+        },
+        () => fail(invalid('The upload could not be stored. Please try again.')),
+      );
+    });
+    input.on('error', () => fail(invalid('The upload was interrupted. Please try again.')));
+    input.pipe(parser);
+  });
+}

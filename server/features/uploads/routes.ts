@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import type { AppEnv } from '../../http/context';
+import { requireSession } from '../../http/session';
+import type { MediaStore } from '../../infra/storage/media';
+import { uploadImage } from './service';
+
+// Spec part 1 section 7: POST /api/uploads/image (multipart field imageFile → { id }). Login
+// required, a verified email is not (DESIGN.md contract details).
+export const uploadRoutes = new Hono<AppEnv>().post('/uploads/image', async (c) => {
+  const session = requireSession(c);
+  return c.json(await uploadImage(c.get('deps'), session, c), 201);
+});
+
+const RENDITION = /^\/media\/images\/[A-Za-z0-9_-]{22}-\d{2,4}\.(webp|jpg)$/;
+
+/** Image renditions never change under a name, so browsers may keep them for a year. */
+export function mediaRoutes(media: MediaStore) {
+  return new Hono<AppEnv>()
+    .get(
+      '/media/images/*',
+      async (c, next) => {
+        if (!RENDITION.test(c.req.path)) return c.text('Not found', 404);
+        await next();
+      },
+      serveStatic({
+        root: media.dirs.images,
+        rewriteRequestPath: (requestPath) => path.basename(requestPath),
+        onFound: (_path, c) => {
+          c.header('cache-control', 'public, max-age=31536000, immutable');
+        },
+      }),
+      (c) => c.text('Not found', 404),
+    )
+    .get('/media/*', (c) => c.text('Not found', 404));
+}

@@ -1,0 +1,76 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Context } from 'hono';
+import { IMAGE_WIDTHS, UPLOAD_LIMITS_MB } from '../../../shared/constants';
+import { invalid } from '../../errors';
+import type { Deps, Session } from '../../http/context';
+import { type MediaStore, newUploadId } from '../../infra/storage/media';
+import { isJpegOrPng, renderImage } from './images';
+import { receiveSingleFile } from './multipart';
+import * as queries from '../../infra/storage/upload-records';
+
+const MB = 1024 * 1024;
+
+/** The file's own name without any folder part, for display only. */
+function displayName(name: string): string {
+  return (path.basename(name.replace(/\\/g, '/')) || 'image').slice(0, 200);
+}
+
+/** POST /api/uploads/image: stream, check the type by content, re-encode, record. */
+export async function uploadImage(deps: Deps, session: Session, c: Context) {
+  const { media } = deps;
+  const file = await receiveSingleFile(c, {
+    field: 'imageFile',
+    maxBytes: UPLOAD_LIMITS_MB.image * MB,
+    tempFile: media.tempFile(),
+    tooLargeMessage: `File must be less than ${UPLOAD_LIMITS_MB.image} MB`,
+  });
+  const id = newUploadId();
+  try {
+    if (!isJpegOrPng(file.head)) throw invalid('File type must be one of the following: jpeg, jpg, png');
+    try {
+      await renderImage(file.tempFile, id, media);
+    } catch {
+      await removeImageFiles(media, id);
+      throw invalid('The image could not be read. Please choose another file.');
+    }
+    queries.insertUpload(deps.db, {
+      id,
+      userId: session.user.id,
+      kind: 'image',
+      originalName: displayName(file.originalName),
+      bytes: file.bytes,
+    });
+    return { id };
+  } finally {
+    // The original may carry EXIF and GPS data: only the re-encoded renditions are kept.
+    await fs.rm(file.tempFile, { force: true });
+  }
+}
+
+async function removeImageFiles(media: MediaStore, id: string) {
+  await Promise.all(
+    IMAGE_WIDTHS.flatMap((width) =>
+      (['webp', 'jpg'] as const).map((format) => fs.rm(media.imageFile(id, width, format), { force: true })),
+    ),
+  );
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Removes uploads nothing refers to once they are a day old, and stray partial files. */
+export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'media'>, now = Date.now()) {
+  const { media } = deps;
+  const unused = queries.findUnusedUploads(deps.db, new Date(now - DAY));
+  for (const upload of unused) {
+    if (upload.kind === 'image') await removeImageFiles(media, upload.id);
+    queries.deleteUpload(deps.db, upload.id);
+  }
+  for (const name of await fs.readdir(media.dirs.tmp)) {
+    const file = path.join(media.dirs.tmp, name);
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (stat && now - stat.mtimeMs > DAY) await fs.rm(file, { force: true });
+  }
+  if (unused.length > 0) deps.logger.info({ count: unused.length }, 'removed unused uploads');
+  return unused.length;
+}

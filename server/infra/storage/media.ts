@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+// Files on local disk under DATA_DIR/media. Every name is generated here; nothing a client sends
+// ever becomes part of a path.
+
+export type MediaStore = ReturnType<typeof mediaStore>;
+
+export function mediaStore(dataDir: string) {
+  const root = path.join(dataDir, 'media');
+  const dirs = { tmp: path.join(root, 'tmp'), images: path.join(root, 'images') };
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
+  return {
+    dirs,
+    /** A fresh path for an upload in progress. */
+    tempFile: () => path.join(dirs.tmp, `${randomBytes(16).toString('hex')}.part`),
+    imageFile: (id: string, width: number, format: 'webp' | 'jpg') =>
+      path.join(dirs.images, `${id}-${width}.${format}`),
+  };
+}
+
+/** 16 random bytes, base64url: 22 characters, well under the spec's 200 for upload ids. */
+export function newUploadId(): string {
+  return randomBytes(16).toString('base64url');
+}

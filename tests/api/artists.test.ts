@@ -1,0 +1,307 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artistSchema, artistSearchResultSchema } from '../../shared/schemas/artists';
+import { artists } from '../../server/db/schema';
+import { ensureAdmin } from '../../server/features/accounts/service';
+import { imageForm, png } from '../fixtures/images';
+import {
+  registerUser,
+  startTestServer,
+  strongPassword,
+  type TestClient,
+  type TestServer,
+  verifiedUser,
+} from '../fixtures/test-server';
+
+let server: TestServer;
+let admin: TestClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  await ensureAdmin({ db: server.db }, 'admin@example.org', strongPassword);
+  admin = server.client();
+  await admin.post('/api/login', { form: { email: 'admin@example.org', password: strongPassword } });
+});
+afterAll(() => server.close());
+
+let counter = 0;
+const nextEmail = (label: string) => `${label}-${++counter}@example.org`;
+
+async function uploadImage(client: TestClient): Promise<string> {
+  const response = await client.post('/api/uploads/image', {
+    multipart: imageForm(await png(), 'face.png', 'image/png'),
+  });
+  return (response.json as { id: string }).id;
+}
+
+async function createArtist(client: TestClient, fields: Partial<Record<string, string>> = {}) {
+  const response = await client.post('/api/artists/new', {
+    json: {
+      name: 'The Test Band',
+      description: 'Songs about testing.',
+      website: 'https://band.example.org',
+      profileImage: await uploadImage(client),
+      ...fields,
+    },
+  });
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${response.text}`);
+  return artistSchema.parse(response.json);
+}
+
+const fieldErrors = (json: unknown) =>
+  Object.fromEntries(
+    (json as { formErrors: { field: string; message: string }[] }).formErrors.map((e) => [e.field, e.message]),
+  );
+
+describe('POST /api/artists/new', () => {
+  it('creates a draft with a readable slug and the image renditions', async () => {
+    const owner = await verifiedUser(server, nextEmail('creator'));
+    const artist = await createArtist(owner, { name: 'Beyoncé & The Testers!' });
+    expect(artist).toMatchObject({
+      name: 'Beyoncé & The Testers!',
+      status: 'DRAFT',
+      isPublishable: true,
+      publishedAt: null,
+      urlSlug: 'beyonce-and-the-testers',
+      website: 'https://band.example.org',
+    });
+    expect(artist.image).toBe(`/media/images/${artist.profileImage}-400.jpg`);
+    expect((await fetch(`${server.baseUrl}${artist.image}`)).status).toBe(200);
+    const again = await createArtist(owner, { name: 'Beyonce and the testers' });
+    expect(again.urlSlug).toBe('beyonce-and-the-testers-2');
+  });
+
+  it('needs a session and a verified email', async () => {
+    expect((await server.client().post('/api/artists/new', { json: {} })).status).toBe(401);
+    const unverified = server.client();
+    await registerUser(unverified, nextEmail('unverified'));
+    const response = await unverified.post('/api/artists/new', {
+      json: { name: 'X', description: 'Y', profileImage: await uploadImage(unverified) },
+    });
+    expect(response.status).toBe(403);
+    expect(server.db.select().from(artists).where(eq(artists.name, 'X')).get()).toBeUndefined();
+  });
+
+  it("answers invalid input with the spec's messages on their fields", async () => {
+    const owner = await verifiedUser(server, nextEmail('invalid'));
+    const missing = await owner.post('/api/artists/new', { json: { name: ' ', description: '' } });
+    expect(missing.status).toBe(400);
+    expect(fieldErrors(missing.json)).toEqual({
+      name: 'Name is required.',
+      description: 'Description is required.',
+      profileImage: 'Profile image is required.',
+    });
+    const tooLong = await owner.post('/api/artists/new', {
+      json: {
+        name: 'n'.repeat(101),
+        description: 'd'.repeat(3001),
+        website: 'www.example.org',
+        profileImage: 'x'.repeat(201),
+      },
+    });
+    expect(fieldErrors(tooLong.json)).toEqual({
+      name: 'Name cannot exceed 100 characters.',
+      description: 'Description cannot exceed 3000 characters.',
+      website: 'URL must start with either http:// or https://',
+      profileImage: 'Profile image cannot exceed 200 characters.',
+    });
+    const badUrl = await owner.post('/api/artists/new', {
+      json: { name: 'A', description: 'B', website: 'https://not a url', profileImage: 'x' },
+    });
+    expect(fieldErrors(badUrl.json).website).toBe('Please enter a valid url.');
+    const longUrl = await owner.post('/api/artists/new', {
+      json: { name: 'A', description: 'B', website: `https://e.org/${'a'.repeat(400)}`, profileImage: 'x' },
+    });
+    expect(fieldErrors(longUrl.json).website).toBe('Website cannot exceed 400 characters.');
+  });
+
+  it("refuses someone else's or an unknown upload id", async () => {
+    const stranger = await verifiedUser(server, nextEmail('stranger'));
+    const theirs = await uploadImage(stranger);
+    const owner = await verifiedUser(server, nextEmail('borrower'));
+    for (const profileImage of [theirs, 'no-such-upload']) {
+      const response = await owner.post('/api/artists/new', { json: { name: 'A', description: 'B', profileImage } });
+      expect(response.status).toBe(400);
+      expect(fieldErrors(response.json)).toEqual({ profileImage: 'Please upload the profile image again.' });
+    }
+  });
+});
+
+describe('reading artists', () => {
+  it('shows a draft only to its owner and admins, and a published artist to everyone', async () => {
+    const owner = await verifiedUser(server, nextEmail('reader-owner'));
+    const draft = await createArtist(owner, { name: 'Secret Draft' });
+    const other = await verifiedUser(server, nextEmail('reader-other'));
+    for (const path of [`/api/artists/${draft.id}`, `/api/artists/slug/${draft.urlSlug}`]) {
+      expect((await owner.get(path)).status).toBe(200);
+      expect((await admin.get(path)).status).toBe(200);
+      expect((await other.get(path)).status).toBe(404);
+      expect((await server.client().get(path)).status).toBe(404);
+    }
+    await owner.request('PATCH', `/api/artists/${draft.id}/publish`);
+    for (const path of [`/api/artists/${draft.id}`, `/api/artists/slug/${draft.urlSlug}`]) {
+      const response = await server.client().get(path);
+      expect(response.status).toBe(200);
+      expect(artistSchema.parse(response.json)).toMatchObject({ status: 'PUBLISHED', name: 'Secret Draft' });
+    }
+    expect((await server.client().get('/api/artists/abc')).status).toBe(404);
+    expect((await server.client().get('/api/artists/999999')).status).toBe(404);
+  });
+
+  it("lists the user's own artists only", async () => {
+    const owner = await verifiedUser(server, nextEmail('lister'));
+    await createArtist(owner, { name: 'Mine One' });
+    await createArtist(owner, { name: 'Mine Two' });
+    const mine = (await owner.get('/api/artists/user')).json as { name: string }[];
+    expect(mine.map((artist) => artist.name).sort()).toEqual(['Mine One', 'Mine Two']);
+    expect((await server.client().get('/api/artists/user')).status).toBe(401);
+  });
+});
+
+describe('changing artists', () => {
+  it('lets the owner edit; the slug follows the name while a draft, and stays once published', async () => {
+    const owner = await verifiedUser(server, nextEmail('editor'));
+    const artist = await createArtist(owner, { name: 'Old Name' });
+    const renamed = await owner.patch(`/api/artists/${artist.id}/update`, {
+      json: { name: 'New Name', description: 'Changed.', website: '' },
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json).toEqual({ urlSlug: 'new-name' });
+    const read = artistSchema.parse((await owner.get(`/api/artists/${artist.id}`)).json);
+    expect(read).toMatchObject({ name: 'New Name', description: 'Changed.', profileImage: artist.profileImage });
+    expect(read.website).toBeUndefined();
+
+    await owner.request('PATCH', `/api/artists/${artist.id}/publish`);
+    const again = await owner.patch(`/api/artists/${artist.id}/update`, {
+      json: { name: 'Newest Name', description: 'Changed.', profileImage: await uploadImage(owner) },
+    });
+    expect(again.json).toEqual({ urlSlug: 'new-name' });
+  });
+
+  it('refuses other users (404 for a draft, 403 when public), changes nothing, and lets admins', async () => {
+    const owner = await verifiedUser(server, nextEmail('guarded'));
+    const artist = await createArtist(owner, { name: 'Guarded' });
+    const other = await verifiedUser(server, nextEmail('intruder'));
+    const edit = { json: { name: 'Hacked', description: 'Hacked.' } };
+    expect((await other.patch(`/api/artists/${artist.id}/update`, edit)).status).toBe(404);
+    expect((await other.request('PATCH', `/api/artists/${artist.id}/publish`)).status).toBe(404);
+    expect((await other.delete(`/api/artists/${artist.id}`)).status).toBe(404);
+    expect((await server.client().patch(`/api/artists/${artist.id}/update`, edit)).status).toBe(401);
+
+    await owner.request('PATCH', `/api/artists/${artist.id}/publish`);
+    expect((await other.patch(`/api/artists/${artist.id}/update`, edit)).status).toBe(403);
+    expect((await other.delete(`/api/artists/${artist.id}`)).status).toBe(403);
+    expect(artistSchema.parse((await server.client().get(`/api/artists/${artist.id}`)).json).name).toBe('Guarded');
+
+    const byAdmin = await admin.patch(`/api/artists/${artist.id}/update`, {
+      json: { name: 'Guarded', description: 'Fixed by an admin.' },
+    });
+    expect(byAdmin.status).toBe(200);
+    expect(artistSchema.parse((await server.client().get(`/api/artists/${artist.id}`)).json).description).toBe(
+      'Fixed by an admin.',
+    );
+  });
+
+  it('validates edits with the same messages', async () => {
+    const owner = await verifiedUser(server, nextEmail('edit-invalid'));
+    const artist = await createArtist(owner);
+    const response = await owner.patch(`/api/artists/${artist.id}/update`, { json: { name: '', description: 'x' } });
+    expect(fieldErrors(response.json)).toEqual({ name: 'Name is required.' });
+  });
+
+  it('publishes only a publishable artist', async () => {
+    const owner = await verifiedUser(server, nextEmail('publisher'));
+    const artist = await createArtist(owner);
+    server.db.update(artists).set({ profileImageId: null }).where(eq(artists.id, artist.id)).run();
+    const refused = await owner.request('PATCH', `/api/artists/${artist.id}/publish`);
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({
+      message: 'Add a name, a description and a profile image before publishing this artist.',
+    });
+    const needsImage = await owner.patch(`/api/artists/${artist.id}/update`, { json: { name: 'A', description: 'B' } });
+    expect(fieldErrors(needsImage.json)).toEqual({ profileImage: 'Profile image is required.' });
+    await owner.patch(`/api/artists/${artist.id}/update`, {
+      json: { name: 'A', description: 'B', profileImage: await uploadImage(owner) },
+    });
+    const published = await owner.request('PATCH', `/api/artists/${artist.id}/publish`);
+    expect(artistSchema.parse(published.json)).toMatchObject({ status: 'PUBLISHED', publishedAt: expect.any(String) });
+  });
+
+  it('deletes softly: gone for everyone, the slug stays taken', async () => {
+    const owner = await verifiedUser(server, nextEmail('deleter'));
+    const artist = await createArtist(owner, { name: 'Gone Soon' });
+    expect((await owner.delete(`/api/artists/${artist.id}`)).status).toBe(200);
+    expect((await owner.get(`/api/artists/${artist.id}`)).status).toBe(404);
+    expect((await owner.get('/api/artists/user')).json).toEqual([]);
+    expect(server.db.select().from(artists).where(eq(artists.id, artist.id)).get()?.deletedAt).toBeInstanceOf(Date);
+    const successor = await createArtist(owner, { name: 'Gone Soon' });
+    expect(successor.urlSlug).toBe('gone-soon-2');
+
+    const byAdmin = await createArtist(owner, { name: 'Admin Removes' });
+    expect((await admin.delete(`/api/artists/${byAdmin.id}`)).status).toBe(200);
+  });
+});
+
+describe('GET /api/artists/search', () => {
+  const search = async (query: string) => {
+    const response = await server.client().get(`/api/artists/search?${query}`);
+    return {
+      status: response.status,
+      body: response.status === 200 ? artistSearchResultSchema.parse(response.json) : response.json,
+    };
+  };
+
+  beforeAll(async () => {
+    const owner = await verifiedUser(server, nextEmail('searcher'));
+    const publish = async (name: string, description: string) => {
+      const artist = await createArtist(owner, { name, description });
+      await owner.request('PATCH', `/api/artists/${artist.id}/publish`);
+      return artist;
+    };
+    await publish('Jazz Collective', 'Late night improvisation.');
+    await publish('Quiet Strings', 'A string quartet that plays jazz standards.');
+    await publish('Zoë Keating Tribute', 'Cello loops.');
+    await createArtist(owner, { name: 'Jazz Draft', description: 'Not public.' });
+    const deleted = await publish('Jazz Deleted', 'Removed.');
+    await owner.delete(`/api/artists/${deleted.id}`);
+  });
+
+  it('finds by prefix, ranks name matches first, and skips drafts and deleted artists', async () => {
+    const { body } = await search('searchTerm=jaz');
+    const names = (body as { results: { name: string }[] }).results.map((artist) => artist.name);
+    expect(names).toEqual(['Jazz Collective', 'Quiet Strings']);
+    expect((body as { totalCount: number }).totalCount).toBe(2);
+  });
+
+  it('matches every word, ignores accents and punctuation', async () => {
+    const both = await search('searchTerm=jazz%20coll');
+    expect((both.body as { results: { name: string }[] }).results.map((a) => a.name)).toEqual(['Jazz Collective']);
+    const accent = await search('searchTerm=zoe');
+    expect((accent.body as { results: { name: string }[] }).results.map((a) => a.name)).toEqual([
+      'Zoë Keating Tribute',
+    ]);
+    const quotes = await search(`searchTerm=${encodeURIComponent('"jazz" OR *')}`);
+    expect(quotes.status).toBe(200);
+  });
+
+  it('lists recent published artists without a term, paged', async () => {
+    const all = await search('');
+    const total = (all.body as { totalCount: number }).totalCount;
+    expect(total).toBeGreaterThanOrEqual(3);
+    const firstPage = await search('pageSize=2&page=0');
+    const secondPage = await search('pageSize=2&page=1');
+    const ids = [
+      ...(firstPage.body as { results: { id: number }[] }).results,
+      ...(secondPage.body as { results: { id: number }[] }).results,
+    ].map((a) => a.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const notANumber = await search('page=abc&pageSize=2');
+    expect(notANumber.body).toEqual(firstPage.body);
+    expect((all.body as { results: { status: string }[] }).results.every((a) => a.status === 'PUBLISHED')).toBe(true);
+  });
+
+  it('refuses a search term over 800 characters with formErrors', async () => {
+    const { status, body } = await search(`searchTerm=${'a'.repeat(801)}`);
+    expect(status).toBe(400);
+    expect(fieldErrors(body)).toEqual({ searchTerm: 'Search term cannot exceed 800 characters.' });
+  });
+});

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/client';
+
+// Every migration must apply to a database that already holds data, as it will on a running
+// installation that is updated (not only to an empty file, as in the other tests).
+
+type Journal = { entries: { idx: number; tag: string }[] };
+const journal = JSON.parse(fs.readFileSync('drizzle/meta/_journal.json', 'utf8')) as Journal;
+
+/** A migrations folder holding only the first `count` migrations. */
+function firstMigrations(count: number): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-migrations-'));
+  fs.mkdirSync(path.join(dir, 'meta'));
+  const entries = journal.entries.slice(0, count);
+  fs.writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries }));
+  for (const entry of entries) fs.copyFileSync(`drizzle/${entry.tag}.sql`, path.join(dir, `${entry.tag}.sql`));
+  return dir;
+}
+
+describe('migrations', () => {
+  it('upgrade a database made by the first migration without losing its users', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-upgrade-')), 'old.db');
+    const old = new Database(file);
+    migrate(drizzle(old), { migrationsFolder: firstMigrations(1) });
+    old
+      .prepare(
+        "INSERT INTO users (email, password_hash, first_name, is_email_verified, is_admin, created_at) VALUES ('old@example.org', 'x', 'Old', 1, 0, 1700000000000)",
+      )
+      .run();
+    old.close();
+
+    const { sqlite } = openDatabase(file);
+    const row = sqlite.prepare('SELECT email, created_at, updated_at FROM users').get() as Record<string, unknown>;
+    expect(row).toEqual({ email: 'old@example.org', created_at: 1700000000000, updated_at: 1700000000000 });
+    const applied = sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number };
+    expect(applied.n).toBe(journal.entries.length);
+    sqlite.close();
+  });
+});

@@ -1,0 +1,190 @@
+import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploads } from '../../server/db/schema';
+import { cleanupUnusedUploads } from '../../server/features/uploads/service';
+import { imageForm, jpegWithGps, png } from '../fixtures/images';
+import { rawRequest, registerUser, startTestServer, type TestServer } from '../fixtures/test-server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+let counter = 0;
+async function loggedIn() {
+  const client = server.client();
+  await registerUser(client, `uploader-${++counter}@example.org`);
+  return client;
+}
+
+const storedFiles = () => ({
+  images: fs.readdirSync(server.media.dirs.images).sort(),
+  tmp: fs.readdirSync(server.media.dirs.tmp),
+  rows: server.db.select().from(uploads).all().length,
+});
+
+describe('POST /api/uploads/image', () => {
+  it('needs a session (but not a verified email)', async () => {
+    const guest = await server
+      .client()
+      .post('/api/uploads/image', { multipart: imageForm(await png(), 'a.png', 'image/png') });
+    expect(guest.status).toBe(401);
+    const unverified = await loggedIn();
+    const response = await unverified.post('/api/uploads/image', {
+      multipart: imageForm(await png(), 'a.png', 'image/png'),
+    });
+    expect(response.status).toBe(201);
+  });
+
+  it('re-encodes a JPEG to 96/400/1200 px WebP and JPEG with no EXIF or GPS left, served for a year', async () => {
+    const client = await loggedIn();
+    const original = await jpegWithGps();
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    const response = await client.post('/api/uploads/image', { multipart: imageForm(original, 'holiday.jpg') });
+    expect(response.status).toBe(201);
+    const { id } = response.json as { id: string };
+    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    for (const width of [96, 400, 1200]) {
+      for (const format of ['webp', 'jpg']) {
+        const served = await fetch(`${server.baseUrl}/media/images/${id}-${width}.${format}`);
+        expect(served.status).toBe(200);
+        expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        const bytes = Buffer.from(await served.arrayBuffer());
+        const meta = await sharp(bytes).metadata();
+        expect(meta.format).toBe(format === 'jpg' ? 'jpeg' : 'webp');
+        expect(meta.width).toBe(width);
+        expect(meta.exif).toBeUndefined();
+        expect(bytes.includes(Buffer.from('secret-owner'))).toBe(false);
+      }
+    }
+    // Nothing of the original is kept.
+    expect(storedFiles().tmp).toEqual([]);
+  });
+
+  it('never enlarges a small image', async () => {
+    const client = await loggedIn();
+    const response = await client.post('/api/uploads/image', {
+      multipart: imageForm(await png(300, 200), 'small.png', 'image/png'),
+    });
+    const { id } = response.json as { id: string };
+    const large = Buffer.from(await (await fetch(`${server.baseUrl}/media/images/${id}-1200.jpg`)).arrayBuffer());
+    expect((await sharp(large).metadata()).width).toBe(300);
+  });
+
+  it('checks the type by content: text named .png is refused and nothing is written', async () => {
+    const client = await loggedIn();
+    const before = storedFiles();
+    const response = await client.post('/api/uploads/image', {
+      multipart: imageForm('just some text, not an image', 'photo.png', 'image/png'),
+    });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({ code: 'OTHER', message: 'File type must be one of the following: jpeg, jpg, png' });
+    expect(storedFiles()).toEqual(before);
+  });
+
+  it('refuses a file with image magic bytes that is not a readable image, leaving nothing', async () => {
+    const client = await loggedIn();
+    const before = storedFiles();
+    const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(5000, 7)]);
+    const response = await client.post('/api/uploads/image', { multipart: imageForm(fake, 'broken.jpg') });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ message: 'The image could not be read. Please choose another file.' });
+    expect(storedFiles()).toEqual(before);
+  });
+
+  it('refuses a file over 100 MB with 413 and keeps nothing of it', async () => {
+    const client = await loggedIn();
+    const before = storedFiles();
+    const huge = Buffer.alloc(100 * 1024 * 1024 + 10);
+    huge.set([0xff, 0xd8, 0xff]);
+    const response = await client.post('/api/uploads/image', { multipart: imageForm(huge, 'huge.jpg') });
+    expect(response.status).toBe(413);
+    expect(response.json).toEqual({ code: 'OTHER', message: 'File must be less than 100 MB' });
+    expect(storedFiles()).toEqual(before);
+  });
+
+  it('answers a truncated multipart body with 400 and removes the partial file', async () => {
+    const client = await loggedIn();
+    const before = storedFiles();
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const body = [
+      '--XBOUNDARY',
+      'Content-Disposition: form-data; name="imageFile"; filename="cut.png"',
+      'Content-Type: image/png',
+      '',
+      (await png()).subarray(0, 200).toString('latin1'),
+    ].join('\r\n');
+    const response = await rawRequest(server.baseUrl, {
+      path: '/api/uploads/image',
+      headers: { 'content-type': 'multipart/form-data; boundary=XBOUNDARY', cookie },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ message: 'The upload was interrupted. Please try again.' });
+    expect(storedFiles()).toEqual(before);
+  });
+
+  it('ignores path-like file names: files get generated names inside the media folder', async () => {
+    const client = await loggedIn();
+    const response = await client.post('/api/uploads/image', {
+      multipart: imageForm(await png(), '../../../etc/evil.png', 'image/png'),
+    });
+    expect(response.status).toBe(201);
+    const { id } = response.json as { id: string };
+    const row = server.db.select().from(uploads).where(eq(uploads.id, id)).get();
+    expect(row?.originalName).toBe('evil.png');
+    expect(storedFiles().images.filter((name) => name.startsWith(id))).toHaveLength(6);
+    expect(fs.existsSync(`${server.dataDir}/etc`)).toBe(false);
+  });
+
+  it('refuses the wrong field, two files and a non-multipart body with clear 4xx answers', async () => {
+    const client = await loggedIn();
+    const wrongField = await client.post('/api/uploads/image', {
+      multipart: imageForm(await png(), 'a.png', 'image/png', 'photo'),
+    });
+    expect(wrongField.status).toBe(400);
+    expect(wrongField.json).toMatchObject({ message: 'Please send the file in the "imageFile" field.' });
+
+    const two = imageForm(await png(), 'a.png', 'image/png');
+    two.append('imageFile', new Blob([new Uint8Array(await png())], { type: 'image/png' }), 'b.png');
+    const twoFiles = await client.post('/api/uploads/image', { multipart: two });
+    expect(twoFiles.status).toBe(400);
+    expect(twoFiles.json).toMatchObject({ message: 'Please upload a single file.' });
+
+    const json = await client.post('/api/uploads/image', { json: { imageFile: 'x' } });
+    expect(json.status).toBe(415);
+    expect(storedFiles().tmp).toEqual([]);
+  });
+});
+
+describe('GET /media/images', () => {
+  it('answers only well-formed rendition names, never anything outside the images folder', async () => {
+    for (const path of ['/media/images/nope.jpg', '/media/images/..%2f..%2fsoundcause.db', '/media/images/%2e%2e/x']) {
+      expect((await fetch(`${server.baseUrl}${path}`)).status).toBe(404);
+    }
+    expect((await fetch(`${server.baseUrl}/media/images/AAAAAAAAAAAAAAAAAAAAAA-400.jpg`)).status).toBe(404);
+  });
+});
+
+describe('cleaning up unused uploads', () => {
+  it('removes uploads nothing uses once they are a day old, with their files', async () => {
+    const client = await loggedIn();
+    const fresh = (await client.post('/api/uploads/image', { multipart: imageForm(await png(), 'a.png', 'image/png') }))
+      .json as { id: string };
+    const old = (await client.post('/api/uploads/image', { multipart: imageForm(await png(), 'b.png', 'image/png') }))
+      .json as { id: string };
+    server.db
+      .update(uploads)
+      .set({ createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) })
+      .where(eq(uploads.id, old.id))
+      .run();
+    await cleanupUnusedUploads(server);
+    const names = storedFiles().images;
+    expect(names.some((name) => name.startsWith(old.id))).toBe(false);
+    expect(names.filter((name) => name.startsWith(fresh.id))).toHaveLength(6);
+    expect(server.db.select().from(uploads).where(eq(uploads.id, old.id)).get()).toBeUndefined();
+  });
+});
