@@ -140,6 +140,9 @@ export const artists = sqliteTable(
   },
   (table) => [
     index('artists_user_idx').on(table.userId),
-    index('artists_published_idx').on(table.status, table.publishedAt),
+    // Serves 'recent artists' (status, then newest first) without a sort, skipping deleted rows.
+    index('artists_recent_idx')
+      .on(table.status, table.publishedAt, table.id)
+      .where(sql`${table.deletedAt} IS NULL`),
   ],
 );

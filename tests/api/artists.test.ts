@@ -299,6 +299,18 @@ describe('GET /api/artists/search', () => {
     expect((all.body as { results: { status: string }[] }).results.every((a) => a.status === 'PUBLISHED')).toBe(true);
   });
 
+  it('follows renames of published artists', async () => {
+    const owner = await verifiedUser(server, nextEmail('renamer'));
+    const artist = await createArtist(owner, { name: 'Kaleidoscope Choir', description: 'Voices.' });
+    await owner.request('PATCH', `/api/artists/${artist.id}/publish`);
+    const names = async (term: string) =>
+      ((await search(`searchTerm=${term}`)).body as { results: { name: string }[] }).results.map((a) => a.name);
+    expect(await names('kaleido')).toEqual(['Kaleidoscope Choir']);
+    await owner.patch(`/api/artists/${artist.id}/update`, { json: { name: 'Prism Choir', description: 'Voices.' } });
+    expect(await names('kaleido')).toEqual([]);
+    expect(await names('prism')).toEqual(['Prism Choir']);
+  });
+
   it('refuses a search term over 800 characters with formErrors', async () => {
     const { status, body } = await search(`searchTerm=${'a'.repeat(801)}`);
     expect(status).toBe(400);

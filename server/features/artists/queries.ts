@@ -77,19 +77,17 @@ export function recentArtists(db: Db, limit: number, offset: number) {
   return { results, totalCount: total?.n ?? 0 };
 }
 
-/** Published artists matching an FTS5 query, best first (a name match weighs ten times more). */
+/**
+ * Published artists matching an FTS5 query, best first. The index holds only published, live
+ * artists (drizzle/0002), so ranking and counting never leave FTS5.
+ */
 export function searchArtists(db: Db, match: string, limit: number, offset: number) {
   const ids = db
     .all<{ id: number }>(
-      sql`SELECT a.id AS id FROM artists_fts JOIN artists a ON a.id = artists_fts.rowid
-          WHERE artists_fts MATCH ${match} AND a.status = 'PUBLISHED' AND a.deleted_at IS NULL
-          ORDER BY bm25(artists_fts, 10.0, 1.0), a.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      sql`SELECT rowid AS id FROM artists_fts WHERE artists_fts MATCH ${match} ORDER BY rank LIMIT ${limit} OFFSET ${offset}`,
     )
     .map((row) => row.id);
-  const [total] = db.all<{ n: number }>(
-    sql`SELECT count(*) AS n FROM artists_fts JOIN artists a ON a.id = artists_fts.rowid
-        WHERE artists_fts MATCH ${match} AND a.status = 'PUBLISHED' AND a.deleted_at IS NULL`,
-  );
+  const [total] = db.all<{ n: number }>(sql`SELECT count(*) AS n FROM artists_fts WHERE artists_fts MATCH ${match}`);
   const rows = ids.length ? db.select().from(artists).where(inArray(artists.id, ids)).all() : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   return { results: ids.flatMap((id) => byId.get(id) ?? []), totalCount: total?.n ?? 0 };
