@@ -13,7 +13,10 @@ export default defineConfig({
   build: { outDir: '../dist', emptyOutDir: true, sourcemap: true },
   server: {
     port: 5173,
-    proxy: { '/api': { target: `http://localhost:${process.env.PORT ?? 3000}`, changeOrigin: false } },
+    proxy: {
+      '/api': { target: `http://localhost:${process.env.PORT ?? 3000}`, changeOrigin: false },
+      '/media': { target: `http://localhost:${process.env.PORT ?? 3000}`, changeOrigin: false },
+    },
   },
   plugins: [
     react(),

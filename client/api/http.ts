@@ -34,6 +34,11 @@ export function setLoggedOutListener(listener: LoggedOutListener) {
   onLoggedOut = listener;
 }
 
+/** For requests made without fetch (upload progress needs XMLHttpRequest): the same logout. */
+export function notifyLoggedOut() {
+  onLoggedOut();
+}
+
 type RequestOptions = {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   json?: unknown;

@@ -1,17 +1,217 @@
-import { Link } from 'react-router';
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import type { Artist } from '../../../shared/schemas/artists';
+import { ApiError } from '../../api/http';
+import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';
+import { Alert } from '../../ui/alert';
+import { Spinner } from '../../ui/spinner';
+import { UploadedPicture } from '../../ui/uploaded-picture';
+import { artistByIdQueryOptions, artistBySlugQueryOptions, usePublishArtist, userArtistsQueryOptions } from './api';
+import { ArtistNotFound } from './artist-not-found';
+import { DeleteArtistDialog } from './delete-artist-dialog';
+import './artists.css';
 
+/** The public artist page, /artists/{artistSlugOrId} (spec part 1 section 2). */
 export function ArtistPage() {
-  usePageTitle('Artist not found');
+  const { artistSlugOrId = '' } = useParams();
+  // Slugs are never purely numeric (the server prefixes such names), so digits are an id.
+  if (/^\d+$/.test(artistSlugOrId)) return <ArtistById key={artistSlugOrId} id={Number(artistSlugOrId)} />;
+  return <ArtistBySlug key={artistSlugOrId} slug={artistSlugOrId} />;
+}
+
+/** A numeric id in the path is replaced by the slug once the artist is known. */
+function ArtistById({ id }: { id: number }) {
+  const artist = useQuery(artistByIdQueryOptions(id));
+  if (artist.data?.urlSlug) return <Navigate to={`/artists/${encodeURIComponent(artist.data.urlSlug)}`} replace />;
+  return <ArtistLoaded query={artist} />;
+}
+
+function ArtistBySlug({ slug }: { slug: string }) {
+  return <ArtistLoaded query={useQuery(artistBySlugQueryOptions(slug))} />;
+}
+
+function ArtistLoaded({ query }: { query: UseQueryResult<Artist> }) {
+  const notFound = query.error instanceof ApiError && query.error.status === 404;
+  usePageTitle(query.data?.name ?? (notFound ? 'Artist not found' : 'Artist'));
+  if (query.isPending) return <Spinner label="Loading artist" />;
+  if (notFound) return <ArtistNotFound />;
+  if (query.isError) {
+    return (
+      <div className="page narrow">
+        <Alert tone="error">Something went wrong, unable to fetch artist</Alert>
+      </div>
+    );
+  }
+  return <ArtistProfile artist={query.data} />;
+}
+
+/** Only http(s) addresses become links (the schema insists on it; this keeps `javascript:` out regardless). */
+function safeWebsite(website: string | undefined): string | null {
+  return website && /^https?:\/\//i.test(website) ? website : null;
+}
+
+function ArtistProfile({ artist }: { artist: Artist }) {
+  const user = useUser();
+  const navigate = useNavigate();
+  const isAdmin = Boolean(user?.isAdmin);
+  const own = useQuery({ ...userArtistsQueryOptions, enabled: Boolean(user) && !isAdmin });
+  // Only its owner and admins are shown a draft, so a draft a non-admin sees is their own.
+  const isOwner =
+    Boolean(user) &&
+    !isAdmin &&
+    (artist.status === 'DRAFT' || Boolean(own.data?.some((item) => item.id === artist.id)));
+  const publish = usePublishArtist();
+  const [deleting, setDeleting] = useState<Artist | null>(null);
+  const aboutId = useId();
+  const fundraisersId = useId();
+  const website = safeWebsite(artist.website);
+  const editPath = `/artists/user/${artist.id}/edit`;
+
+  function handlePublish() {
+    // Spec part 1 section 8: a failed publish is only logged; the button is usable again.
+    publish.mutate(artist.id, { onError: (error) => console.error('Unable to publish artist', error) });
+  }
+
   return (
-    <div className="page narrow center stack">
-      <h1>Artist not found</h1>
-      <p>We couldn't find this artist. The link may be mistyped, or the artist may have been removed.</p>
-      <p className="actions">
-        <Link className="button button-primary" to="/browse/artists">
-          Browse artists
-        </Link>
-      </p>
+    <div className="page stack artist-page">
+      {artist.status === 'DRAFT' && (
+        <DraftNotice
+          artist={artist}
+          editPath={editPath}
+          canPublish={isOwner}
+          publishing={publish.isPending}
+          onPublish={handlePublish}
+        />
+      )}
+      <div className="artist-profile">
+        <UploadedPicture
+          className="artist-profile-picture"
+          uploadId={artist.profileImage}
+          alt={`Profile picture of ${artist.name}`}
+          sizes="(min-width: 1024px) 320px, 100vw"
+          eager
+        />
+        <div className="artist-profile-text">
+          <div className="artist-title-row">
+            <h1>{artist.name}</h1>
+            {isAdmin && (
+              <AdminMenu
+                artist={artist}
+                editPath={editPath}
+                publishing={publish.isPending}
+                onPublish={handlePublish}
+                onDelete={() => setDeleting(artist)}
+              />
+            )}
+            {isOwner && (
+              <Link className="button button-secondary" to={editPath}>
+                Edit artist
+              </Link>
+            )}
+          </div>
+          {website && (
+            <p className="artist-website">
+              <a href={website} target="_blank" rel="noopener noreferrer">
+                {website.replace(/^https?:\/\//i, '').replace(/\/$/, '')}
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </p>
+          )}
+          <section aria-labelledby={aboutId}>
+            <h2 id={aboutId}>About</h2>
+            <p className="artist-about">{artist.description}</p>
+          </section>
+        </div>
+      </div>
+      <section className="section stack" aria-labelledby={fundraisersId}>
+        <h2 id={fundraisersId}>Recent fundraisers</h2>
+        <p className="empty-state">No fundraisers yet.</p>
+      </section>
+      <DeleteArtistDialog
+        artist={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => navigate('/browse/artists')}
+      />
     </div>
+  );
+}
+
+/** What publishing still needs, in words (the server's rule: name, description and profile image). */
+function missingForPublishing(artist: Artist): string {
+  const missing = [
+    ...(artist.name.trim() ? [] : ['a name']),
+    ...(artist.description.trim() ? [] : ['a description']),
+    ...(artist.profileImage ? [] : ['a profile image']),
+  ];
+  if (missing.length === 0) return 'a name, a description and a profile image';
+  return missing.length === 1 ? (missing[0] ?? '') : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+}
+
+type DraftNoticeProps = {
+  artist: Artist;
+  editPath: string;
+  /** The owner's publish prompt (spec part 1 section 2); admins publish from their menu. */
+  canPublish: boolean;
+  publishing: boolean;
+  onPublish: () => void;
+};
+
+function DraftNotice({ artist, editPath, canPublish, publishing, onPublish }: DraftNoticeProps) {
+  return (
+    <Alert tone="warning" title="Draft">
+      <p>This artist is a draft: only its owner and admins can see this page.</p>
+      {artist.isPublishable ? (
+        canPublish && (
+          <div className="artist-publish-prompt">
+            <p>Ready for fans? Publish it to make it public and searchable.</p>
+            <button type="button" className="button button-primary" disabled={publishing} onClick={onPublish}>
+              {publishing ? 'Publishing...' : 'Publish'}
+            </button>
+          </div>
+        )
+      ) : (
+        <p>
+          Before it can be published, add {missingForPublishing(artist)}. <Link to={editPath}>Edit artist</Link>
+        </p>
+      )}
+    </Alert>
+  );
+}
+
+type AdminMenuProps = {
+  artist: Artist;
+  editPath: string;
+  publishing: boolean;
+  onPublish: () => void;
+  onDelete: () => void;
+};
+
+/** The admin menu of the artist page (spec part 1 section 2); Radix handles keys and focus. */
+function AdminMenu({ artist, editPath, publishing, onPublish, onDelete }: AdminMenuProps) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className="button button-secondary">
+        Admin menu<span aria-hidden="true"> ▾</span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
+          {artist.status === 'DRAFT' && (
+            <DropdownMenu.Item className="menu-item" disabled={publishing} onSelect={onPublish}>
+              Publish artist
+            </DropdownMenu.Item>
+          )}
+          <DropdownMenu.Item asChild className="menu-item">
+            <Link to={editPath}>Edit artist</Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu-separator" />
+          <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
+            Delete this artist
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
 }

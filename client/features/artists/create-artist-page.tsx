@@ -1,18 +1,37 @@
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
+import { createArtistSchema } from '../../../shared/schemas/artists';
+import { trackEvent } from '../../lib/analytics';
 import { usePageTitle } from '../../lib/site';
+import { useCreateArtist } from './api';
+import { ArtistForm } from './artist-form';
+import './artists.css';
 
+/** Create artist (spec part 1 section 2); the route guard has already asked for a verified email. */
 export function CreateArtistPage() {
   usePageTitle('Create a new artist');
+  const navigate = useNavigate();
+  const create = useCreateArtist();
   return (
     <div className="page narrow stack">
       <h1>Create a new artist</h1>
       <p className="lead">
-        An artist profile is how fans find you: it has a name, a description, a website and a profile image. Every
-        fundraiser you start belongs to one of your artists.
+        An artist profile is how fans find you. Every fundraiser you start belongs to one of your artists. It stays a
+        draft, visible only to you, until you publish it.
       </p>
-      <p>
-        <Link to="/artists/user">Back to your artists</Link>
-      </p>
+      <ArtistForm
+        schema={createArtistSchema}
+        defaultValues={{ name: '', description: '', website: '', profileImage: '' }}
+        submitLabel="Create artist"
+        pendingLabel="Creating artist..."
+        errorTitle="Unable to create artist"
+        cancelTo="/artists/user"
+        submit={async (input) => {
+          await create.mutateAsync(input);
+          // Spec part 1 section 4: the 'Submit' event goes first, waiting at most 2000 ms.
+          await trackEvent('Submit');
+          navigate('/artists/user');
+        }}
+      />
     </div>
   );
 }

@@ -1,12 +1,19 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { GENRES, type Genre, limits } from '../../../shared/constants';
+import { GENRES, type Genre, limits, PAGE_SIZE } from '../../../shared/constants';
+import { artistSearchResultSchema } from '../../../shared/schemas/artists';
+import { apiRequest } from '../../api/http';
+import { Alert } from '../../ui/alert';
+import { ArtistTile } from '../../ui/artist-tile';
 import { FormField } from '../../ui/form-field';
 import {
   FUNDRAISER_SEARCH_FIELDS,
   FundraiserSearchFields,
   searchParamsFromForm,
 } from '../../ui/fundraiser-search-fields';
+import { Pagination } from '../../ui/pagination';
+import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
 import { usePageTitle } from '../../lib/site';
 import { readPage } from './read-page';
@@ -143,11 +150,51 @@ function ArtistSearch() {
         </p>
       </form>
 
-      <Results
-        heading={hasFilter ? 'Search results' : 'Recent artists'}
-        emptyText={hasFilter ? 'No results found! Please try a different query.' : 'No artists yet.'}
-      />
+      <ArtistResults search={search} heading={hasFilter ? 'Search results' : 'Recent artists'} />
     </>
+  );
+}
+
+type ArtistSearch = ReturnType<typeof readArtistSearch>;
+
+/**
+ * GET /api/artists/search for the query in the URL. The key starts with 'artists' like every artist
+ * query, so the artists feature's saves and deletes refresh these pages too.
+ */
+function artistSearchQueryOptions({ searchTerm, page }: ArtistSearch) {
+  const query = new URLSearchParams({ page: String(page), pageSize: String(PAGE_SIZE), searchTerm });
+  return queryOptions({
+    queryKey: ['artists', 'search', { searchTerm, page }],
+    queryFn: () => apiRequest(`/api/artists/search?${query}`, artistSearchResultSchema),
+  });
+}
+
+function ArtistResults({ search, heading }: { search: ArtistSearch; heading: string }) {
+  const headingId = useId();
+  // The previous page stays on screen while the next one loads.
+  const results = useQuery({ ...artistSearchQueryOptions(search), placeholderData: keepPreviousData });
+  return (
+    <section className="section stack" aria-labelledby={headingId} aria-busy={results.isFetching}>
+      <h2 id={headingId}>{heading}</h2>
+      {results.isPending ? (
+        <Spinner label="Loading artists" />
+      ) : results.isError ? (
+        <Alert tone="error">something went wrong!</Alert>
+      ) : results.data.results.length === 0 ? (
+        <p className="empty-state">No results found! Please try a different query.</p>
+      ) : (
+        <ul className="grid artist-tiles" role="list">
+          {results.data.results.map((artist) => (
+            <li key={artist.id}>
+              <ArtistTile artist={artist} headingLevel={3} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {results.data && (
+        <Pagination page={search.page} totalPages={Math.ceil(results.data.totalCount / PAGE_SIZE)} label={heading} />
+      )}
+    </section>
   );
 }
 

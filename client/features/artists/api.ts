@@ -1,0 +1,100 @@
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { okSchema } from '../../../shared/api';
+import {
+  type Artist,
+  artistListSchema,
+  artistSchema,
+  type CreateArtistInput,
+  type UpdateArtistInput,
+  updateArtistResultSchema,
+} from '../../../shared/schemas/artists';
+import { ApiError, apiRequest } from '../../api/http';
+
+// The artist calls of spec part 1 section 7, each parsed by its shared schema.
+
+/**
+ * Every artist query lives under ['artists'], the browse page's search included (it keeps the
+ * same root, since a feature cannot import another), so invalidating `all` reaches every list.
+ */
+export const artistKeys = {
+  all: ['artists'] as const,
+  user: () => [...artistKeys.all, 'user'] as const,
+  details: () => [...artistKeys.all, 'detail'] as const,
+  byId: (id: number) => [...artistKeys.details(), 'id', id] as const,
+  bySlug: (slug: string) => [...artistKeys.details(), 'slug', slug] as const,
+};
+
+/** A 404 or 403 will not change on a second try; a network blip might. */
+function retryUnlessRefused(failureCount: number, error: Error): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 1;
+}
+
+export const userArtistsQueryOptions = queryOptions({
+  queryKey: artistKeys.user(),
+  queryFn: () => apiRequest('/api/artists/user', artistListSchema),
+});
+
+export const artistByIdQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: artistKeys.byId(id),
+    queryFn: () => apiRequest(`/api/artists/${id}`, artistSchema),
+    retry: retryUnlessRefused,
+  });
+
+export const artistBySlugQueryOptions = (slug: string) =>
+  queryOptions({
+    queryKey: artistKeys.bySlug(slug),
+    queryFn: () => apiRequest(`/api/artists/slug/${encodeURIComponent(slug)}`, artistSchema),
+    retry: retryUnlessRefused,
+  });
+
+/** The user's list and every search page; an artist's own page is handled by the caller. */
+function invalidateLists(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({
+    queryKey: artistKeys.all,
+    predicate: (query) => query.queryKey[1] !== artistKeys.details()[1],
+  });
+}
+
+export function useCreateArtist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateArtistInput) =>
+      apiRequest('/api/artists/new', artistSchema, { method: 'POST', json: input }),
+    onSuccess: () => invalidateLists(queryClient),
+  });
+}
+
+export function useUpdateArtist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number; input: UpdateArtistInput }) =>
+      apiRequest(`/api/artists/${id}/update`, updateArtistResultSchema, { method: 'PATCH', json: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: artistKeys.all }),
+  });
+}
+
+export function usePublishArtist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest(`/api/artists/${id}/publish`, artistSchema, { method: 'PATCH' }),
+    onSuccess: (artist) => {
+      queryClient.setQueryData(artistKeys.byId(artist.id), artist);
+      if (artist.urlSlug) queryClient.setQueryData(artistKeys.bySlug(artist.urlSlug), artist);
+      return invalidateLists(queryClient);
+    },
+  });
+}
+
+export function useDeleteArtist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (artist: Artist) => apiRequest(`/api/artists/${artist.id}`, okSchema, { method: 'DELETE' }),
+    onSuccess: () => {
+      // The page showing the artist is about to move on: marked stale, not fetched again into a 404.
+      void queryClient.invalidateQueries({ queryKey: artistKeys.details(), refetchType: 'none' });
+      return invalidateLists(queryClient);
+    },
+  });
+}

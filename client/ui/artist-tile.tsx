@@ -1,0 +1,66 @@
+import { Link } from 'react-router';
+import type { Artist } from '../../shared/schemas/artists';
+import { UploadedPicture } from './uploaded-picture';
+import './artist-tile.css';
+
+/** Where an artist's public page is: by slug, or by id for the rare artist without one. */
+export function artistPath(artist: Pick<Artist, 'id' | 'urlSlug'>): string {
+  return `/artists/${artist.urlSlug ?? artist.id}`;
+}
+
+type ArtistTileProps = {
+  artist: Artist;
+  /** The tile's heading level under the list's own heading. */
+  headingLevel: 2 | 3;
+  /** The owner's controls: status chip, Edit and Delete (spec part 1 section 2, Artist tile list). */
+  onDelete?: (artist: Artist) => void;
+};
+
+/**
+ * An artist as a card: picture, name and three lines of description, all one link to the public
+ * page (the heading's link stretches over the card, so Edit and Delete stay separate controls).
+ */
+export function ArtistTile({ artist, headingLevel, onDelete }: ArtistTileProps) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article className="card artist-tile">
+      <div className="artist-tile-media">
+        <UploadedPicture
+          uploadId={artist.profileImage}
+          alt=""
+          sizes="(min-width: 1024px) 280px, (min-width: 480px) 50vw, 100vw"
+        />
+        <span className="artist-tile-hover" aria-hidden="true">
+          View
+        </span>
+      </div>
+      <div className="artist-tile-body">
+        <Heading className="artist-tile-name">
+          <Link className="artist-tile-link" to={artistPath(artist)}>
+            {artist.name}
+          </Link>
+        </Heading>
+        <p className="artist-tile-description">{artist.description}</p>
+        {onDelete && (
+          <div className="artist-tile-manage">
+            <span className={`chip ${artist.status === 'PUBLISHED' ? 'chip-success' : 'chip-warning'}`}>
+              {artist.status}
+            </span>
+            <span className="artist-tile-actions">
+              <Link className="button button-ghost artist-tile-action" to={`/artists/user/${artist.id}/edit`}>
+                Edit<span className="visually-hidden"> {artist.name}</span>
+              </Link>
+              <button
+                type="button"
+                className="button button-ghost artist-tile-action artist-tile-delete"
+                onClick={() => onDelete(artist)}
+              >
+                Delete<span className="visually-hidden"> {artist.name}</span>
+              </button>
+            </span>
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,48 @@
+import { IMAGE_WIDTHS, imageUrl } from '../../shared/constants';
+import './uploaded-picture.css';
+
+type UploadedPictureProps = {
+  /** The upload id the renditions derive from; without one a neutral placeholder is shown. */
+  uploadId: string | undefined;
+  /** Empty when the picture only decorates a name printed next to it. */
+  alt: string;
+  /** How wide the picture is drawn, so the browser fetches the smallest rendition that is sharp enough. */
+  sizes: string;
+  className?: string;
+  /** Above the fold (a page's main picture): fetch at once rather than lazily. */
+  eager?: boolean;
+};
+
+function srcSet(uploadId: string, format: 'webp' | 'jpg'): string {
+  return IMAGE_WIDTHS.map((width) => `${imageUrl(uploadId, width, format)} ${width}w`).join(', ');
+}
+
+/** An uploaded image as WebP with a JPEG fallback, in the sizes the server renders (issue 3). */
+export function UploadedPicture({ uploadId, alt, sizes, className, eager = false }: UploadedPictureProps) {
+  const classes = `uploaded-picture${className ? ` ${className}` : ''}`;
+  if (!uploadId) {
+    return (
+      <span
+        className={`${classes} uploaded-picture-placeholder`}
+        {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
+      >
+        <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true" focusable="false">
+          <path fill="currentColor" d="M12 3v10.55A4 4 0 1 0 14 17V7h4V3h-6zm-2 16a2 2 0 1 1 0-4 2 2 0 0 1 0 4z" />
+        </svg>
+      </span>
+    );
+  }
+  return (
+    <picture className={classes}>
+      <source type="image/webp" srcSet={srcSet(uploadId, 'webp')} sizes={sizes} />
+      <img
+        src={imageUrl(uploadId, 400, 'jpg')}
+        srcSet={srcSet(uploadId, 'jpg')}
+        sizes={sizes}
+        alt={alt}
+        loading={eager ? 'eager' : 'lazy'}
+        decoding="async"
+      />
+    </picture>
+  );
+}

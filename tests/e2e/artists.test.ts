@@ -1,0 +1,132 @@
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { artistSchema } from '../../shared/schemas/artists';
+import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
+
+let server: TestServer;
+let browser: Browser;
+useAppAndBrowser((startedServer, startedBrowser) => {
+  server = startedServer;
+  browser = startedBrowser;
+});
+
+async function logIn(page: Page, email: string) {
+  await page.goto(`${server.baseUrl}/login`);
+  await fillForm(page, { Email: email, Password: strongPassword });
+  await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(`${server.baseUrl}/`);
+}
+
+/** A photo-like PNG (noise does not compress), a couple of megabytes. */
+const photo = () =>
+  sharp({
+    create: {
+      width: 900,
+      height: 900,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .png()
+    .toBuffer();
+
+describe('artists in Chromium', () => {
+  it('creates an artist with an image (progress shown), edits, publishes, finds it in search and opens it by slug', async () => {
+    const email = 'artist-owner@example.org';
+    await verifiedUser(server, email);
+    const { page, assertNoErrors } = await newPage(browser);
+    await logIn(page, email);
+
+    await page.goto(`${server.baseUrl}/artists/new`);
+    await expect.poll(() => page.title()).toBe('Create a new artist | Soundcause');
+    await fillForm(page, {
+      Name: 'Jazz Collective of Portland',
+      Description: 'Twelve players, one stage.\nEvery Friday since 2011.',
+      Website: 'https://jazz.example.org',
+    });
+    // A slow uplink, so the upload takes a few seconds and its progress can be seen.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 400 * 1024,
+    });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'band.png', mimeType: 'image/png', buffer: await photo() });
+    await page.getByText(/Uploading band\.png: \d+%/).waitFor();
+    expect(await page.locator('progress').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Create artist' }).isDisabled()).toBe(true);
+    await page.locator('progress').waitFor({ state: 'detached', timeout: 30_000 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await page.getByRole('button', { name: 'Create artist' }).click();
+
+    await page.waitForURL('**/artists/user');
+    const tile = page.locator('main').getByText('Jazz Collective of Portland').first();
+    await tile.waitFor();
+    await page.getByText('DRAFT').first().waitFor();
+
+    await page.getByRole('link', { name: /Edit/ }).first().click();
+    await page.waitForURL(/\/artists\/user\/\d+\/edit$/);
+    await page.getByLabel('Description').fill('Twelve players, one stage. Every Friday.');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL('**/artists/jazz-collective-of-portland');
+    await page.getByText('Twelve players, one stage. Every Friday.').waitFor();
+
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect
+      .poll(
+        async () =>
+          artistSchema.parse((await server.client().get('/api/artists/slug/jazz-collective-of-portland')).json).status,
+      )
+      .toBe('PUBLISHED');
+
+    await page.goto(`${server.baseUrl}/browse/artists`);
+    await page.getByRole('search', { name: 'Search artists' }).getByLabel('Search term').fill('jazz coll');
+    await page.getByRole('search', { name: 'Search artists' }).getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL('**/browse/artists?searchTerm=jazz+coll');
+    await page.getByRole('heading', { name: 'Search results' }).waitFor();
+    await page
+      .locator('main')
+      .getByRole('link', { name: /Jazz Collective of Portland/ })
+      .click();
+    await page.waitForURL('**/artists/jazz-collective-of-portland');
+    await page.getByRole('heading', { name: 'Jazz Collective of Portland' }).waitFor();
+    const image = page.locator('main img').first();
+    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    assertNoErrors();
+  });
+
+  it('keeps another user from editing the artist', async () => {
+    const owner = await verifiedUser(server, 'keeper@example.org');
+    const form = new FormData();
+    form.append('imageFile', new Blob([new Uint8Array(await photo())], { type: 'image/png' }), 'keeper.png');
+    const { id: profileImage } = (await owner.post('/api/uploads/image', { multipart: form })).json as { id: string };
+    const created = await owner.post('/api/artists/new', {
+      json: { name: 'The Keepers', description: 'Guarded songs.', profileImage },
+    });
+    const artist = artistSchema.parse(created.json);
+    await owner.request('PATCH', `/api/artists/${artist.id}/publish`);
+
+    await verifiedUser(server, 'not-the-owner@example.org');
+    const { page } = await newPage(browser);
+    await logIn(page, 'not-the-owner@example.org');
+    await page.goto(`${server.baseUrl}/artists/user/${artist.id}/edit`);
+    await page.getByRole('heading', { name: 'Artist not found' }).waitFor();
+    await page.goto(`${server.baseUrl}/artists/${artist.id}`);
+    await page.waitForURL('**/artists/the-keepers');
+    await page.getByRole('heading', { name: 'The Keepers' }).waitFor();
+    expect(await page.getByRole('link', { name: /Edit/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Admin menu' }).count()).toBe(0);
+  });
+});
