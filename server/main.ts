@@ -29,7 +29,7 @@ if (config.admin) {
   if (result.created) logger.info({ email: config.admin.email }, 'created the admin from ADMIN_EMAIL');
   if (result.promoted) logger.info({ email: config.admin.email }, 'promoted ADMIN_EMAIL to admin');
 }
-const demoAdmin = config.seedDemo ? await seedDemoContent(db, config) : undefined;
+const demoAdmin = config.seedDemo ? await seedDemoContent(db, config, media) : undefined;
 
 const maintenance = setInterval(
   () => {

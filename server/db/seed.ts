@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import { ensureAdmin } from '../features/accounts/service';
 import { randomToken } from '../infra/security/tokens';
+import type { MediaStore } from '../infra/storage/media';
 import type { Db } from './client';
+import { seedDemoArtists } from './demo-artists';
 
 const demoAdminFile = z.object({ email: z.string(), password: z.string() });
 export type DemoAdmin = z.infer<typeof demoAdminFile>;
@@ -16,7 +18,7 @@ export const DEMO_ADMIN_EMAIL = 'admin@soundcause.test';
  * installation and kept in DATA_DIR/demo-admin.json (mode 600) so it can be printed at every
  * start; a fixed, published password would be a back door on any instance left open by mistake.
  */
-export async function seedDemoContent(db: Db, config: Config): Promise<DemoAdmin> {
+export async function seedDemoContent(db: Db, config: Config, media: MediaStore): Promise<DemoAdmin> {
   const file = path.join(config.dataDir, 'demo-admin.json');
   let admin: DemoAdmin;
   if (fs.existsSync(file)) {
@@ -26,5 +28,6 @@ export async function seedDemoContent(db: Db, config: Config): Promise<DemoAdmin
     fs.writeFileSync(file, JSON.stringify(admin, null, 2), { mode: 0o600 });
   }
   await ensureAdmin({ db }, admin.email, admin.password);
+  await seedDemoArtists(db, media, admin.email);
   return admin;
 }

@@ -61,10 +61,15 @@ describe('server start-up', () => {
     const response = await client.post('/api/login', { form: { email, password } });
     expect(response.status).toBe(200);
     expect(response.json).toMatchObject({ email, isAdmin: true, isEmailVerified: true });
+    const demo = (await client.get('/api/artists/search')).json as { totalCount: number; results: { image: string }[] };
+    expect(demo.totalCount).toBe(4);
+    for (const artist of demo.results) expect((await fetch(`${client.baseUrl}${artist.image}`)).status).toBe(200);
     await stop(first.child);
 
     const second = await startServer({ DATA_DIR: dataDir });
     expect(second.output()).toContain(`demo admin: ${email} / ${password}`);
+    const again = new TestClient(second.url.replace('localhost', '127.0.0.1'));
+    expect(((await again.get('/api/artists/search')).json as { totalCount: number }).totalCount).toBe(4);
   });
 
   it('creates the ADMIN_EMAIL admin idempotently and seeds nothing when SEED_DEMO=false', async () => {
