@@ -44,17 +44,26 @@ const maintenance = setInterval(
 maintenance.unref();
 
 const app = createApp({ config, db, mailer, logger, media });
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  const url = config.publicUrl ?? `http://localhost:${info.port}`;
-  const lines = [
-    '',
-    `  ${config.siteName} is running at ${url}`,
-    `  data: ${config.dataDir}`,
-    config.smtpUrl ? '  email: sent over SMTP' : `  email: written to ${config.outboxDir} (no SMTP_URL set)`,
-  ];
-  if (demoAdmin) lines.push(`  demo admin: ${demoAdmin.email} / ${demoAdmin.password}`);
-  console.log(lines.join('\n') + '\n');
-});
+const server = serve(
+  {
+    fetch: app.fetch,
+    port: config.port,
+    hostname: config.host,
+    // A 100 MB image or a long album zip over a slow uplink takes longer than Node's default 5 min.
+    serverOptions: { requestTimeout: 60 * 60 * 1000 },
+  },
+  (info) => {
+    const url = config.publicUrl ?? `http://localhost:${info.port}`;
+    const lines = [
+      '',
+      `  ${config.siteName} is running at ${url}`,
+      `  data: ${config.dataDir}`,
+      config.smtpUrl ? '  email: sent over SMTP' : `  email: written to ${config.outboxDir} (no SMTP_URL set)`,
+    ];
+    if (demoAdmin) lines.push(`  demo admin: ${demoAdmin.email} / ${demoAdmin.password}`);
+    console.log(lines.join('\n') + '\n');
+  },
+);
 
 function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');

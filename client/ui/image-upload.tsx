@@ -54,10 +54,13 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The server's own words for a refused file (wrong type, too large); anything else is a plain failure. */
+/**
+ * The server's words only for the two refusals the spec names (file type, size); every other
+ * failure is 'Unable to upload file! Something went wrong.' (spec part 1 section 4).
+ */
 function failureMessage(status: number, body: unknown): string {
   const error = apiErrorSchema.safeParse(body);
-  if (status === 400 && error.success) return error.data.message;
+  if (status === 400 && error.success && error.data.message.startsWith('File type must be')) return error.data.message;
   if (status === 413) return error.success ? error.data.message : uploadMessages.tooLarge;
   return uploadMessages.failed;
 }
@@ -103,6 +106,8 @@ type ImageUploadProps = {
   previewAlt: string;
   onUploaded: (id: string) => void;
   onUploadingChange?: (uploading: boolean) => void;
+  /** Receives the 'Choose an image' button, so a form can focus this field when it is invalid. */
+  buttonRef?: (element: HTMLButtonElement | null) => void;
 };
 
 type Progress = { fileName: string; percent: number };
@@ -115,6 +120,7 @@ export function ImageUpload({
   previewAlt,
   onUploaded,
   onUploadingChange,
+  buttonRef,
 }: ImageUploadProps) {
   const id = useId();
   const labelId = `${id}-label`;
@@ -276,7 +282,10 @@ export function ImageUpload({
                 <p>{drag === 'valid' ? 'Drop the image to upload it' : 'Drag and drop a JPEG or PNG image here, or'}</p>
               )}
               <button
-                ref={chooseRef}
+                ref={(element) => {
+                  chooseRef.current = element;
+                  buttonRef?.(element);
+                }}
                 type="button"
                 className="button button-secondary"
                 aria-describedby={describedBy}

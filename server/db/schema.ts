@@ -99,7 +99,7 @@ export const settings = sqliteTable('settings', {
 
 /**
  * Uploaded files, stored under DATA_DIR/media with generated names. An upload nothing refers to
- * is removed after a day (see features/uploads/cleanup.ts).
+ * is removed after a day (cleanupUnusedUploads in features/uploads/service.ts).
  */
 export const uploads = sqliteTable(
   'uploads',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { limits } from '../constants';
 import { messages } from '../messages';
-import { optionalUrl, pageParam, requiredText, searchTermParam } from './text';
+import { optionalUrl, pageParam, pageSizeParam, requiredText, searchTermParam } from './text';
 
 // Artist payloads and answers (spec part 1 sections 3, 5 and 7).
 
@@ -53,13 +53,7 @@ export const updateArtistResultSchema = z.object({ urlSlug: z.string() });
 
 export const artistSearchParamsSchema = z.object({
   page: pageParam,
-  pageSize: z
-    .unknown()
-    .optional()
-    .transform((value) => {
-      const size = Number(value);
-      return Number.isInteger(size) && size > 0 ? Math.min(size, 100) : 20;
-    }),
+  pageSize: pageSizeParam,
   searchTerm: searchTermParam,
 });
 

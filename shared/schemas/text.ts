@@ -72,14 +72,24 @@ export const newPasswordField = z
   .regex(/[0-9]/, messages.passwordNumber)
   .regex(/[^A-Za-z0-9]/, messages.passwordSymbol);
 
+/** Far past any real list; keeps OFFSET a small integer whatever is typed into the URL. */
+export const MAX_PAGE = 100_000;
+
 /** Page numbers: zero-based; anything non-numeric or negative reads as 0 (spec part 1 section 2). */
 export const pageParam = z
   .unknown()
   .optional()
   .transform((value) => {
     const page = Number(value);
-    return Number.isInteger(page) && page >= 0 ? page : 0;
+    return Number.isSafeInteger(page) && page >= 0 ? Math.min(page, MAX_PAGE) : 0;
   });
+
+/** Page size: a whole number of 0 or more (spec), 20 when missing, at most 100 per request. */
+export const pageSizeParam = z
+  .string()
+  .regex(/^\d{1,6}$/, 'Page size must be a whole number of 0 or more.')
+  .optional()
+  .transform((value) => (value === undefined ? 20 : Math.min(Number(value), 100)));
 
 export const searchTermParam = z
   .string()

@@ -68,6 +68,11 @@ describe('POST /api/artists/new', () => {
     expect((await fetch(`${server.baseUrl}${artist.image}`)).status).toBe(200);
     const again = await createArtist(owner, { name: 'Beyonce and the testers' });
     expect(again.urlSlug).toBe('beyonce-and-the-testers-2');
+    expect((await createArtist(owner, { name: 'Мумий Тролль' })).urlSlug).toBe('мумий-тролль');
+    expect((await createArtist(owner, { name: 'Łódź Ørkestra' })).urlSlug).toBe('lodz-orkestra');
+    expect((await createArtist(owner, { name: '1999' })).urlSlug).toBe('n-1999');
+    const byUnicodeSlug = await owner.get(`/api/artists/slug/${encodeURIComponent('мумий-тролль')}`);
+    expect(artistSchema.parse(byUnicodeSlug.json).name).toBe('Мумий Тролль');
   });
 
   it('needs a session and a verified email', async () => {
@@ -177,6 +182,22 @@ describe('changing artists', () => {
     expect(again.json).toEqual({ urlSlug: 'new-name' });
   });
 
+  it("refuses guests and unverified users, and lets an admin publish someone else's draft", async () => {
+    const owner = await verifiedUser(server, nextEmail('draft-owner'));
+    const artist = await createArtist(owner, { name: 'Admin Publishes Me' });
+    const guest = server.client();
+    expect((await guest.request('PATCH', `/api/artists/${artist.id}/publish`)).status).toBe(401);
+    expect((await guest.delete(`/api/artists/${artist.id}`)).status).toBe(401);
+    const unverified = server.client();
+    await registerUser(unverified, nextEmail('unverified-actor'));
+    const edit = { json: { name: 'X', description: 'Y' } };
+    expect((await unverified.patch(`/api/artists/${artist.id}/update`, edit)).status).toBe(404);
+    expect((await unverified.request('PATCH', `/api/artists/${artist.id}/publish`)).status).toBe(404);
+    expect((await unverified.delete(`/api/artists/${artist.id}`)).status).toBe(404);
+    const published = await admin.request('PATCH', `/api/artists/${artist.id}/publish`);
+    expect(artistSchema.parse(published.json).status).toBe('PUBLISHED');
+  });
+
   it('refuses other users (404 for a draft, 403 when public), changes nothing, and lets admins', async () => {
     const owner = await verifiedUser(server, nextEmail('guarded'));
     const artist = await createArtist(owner, { name: 'Guarded' });
@@ -260,6 +281,7 @@ describe('GET /api/artists/search', () => {
     await publish('Jazz Collective', 'Late night improvisation.');
     await publish('Quiet Strings', 'A string quartet that plays jazz standards.');
     await publish('Zoë Keating Tribute', 'Cello loops.');
+    await publish('Raga Ensemble', 'संगीत की शाम');
     await createArtist(owner, { name: 'Jazz Draft', description: 'Not public.' });
     const deleted = await publish('Jazz Deleted', 'Removed.');
     await owner.delete(`/api/artists/${deleted.id}`);
@@ -275,12 +297,18 @@ describe('GET /api/artists/search', () => {
   it('matches every word, ignores accents and punctuation', async () => {
     const both = await search('searchTerm=jazz%20coll');
     expect((both.body as { results: { name: string }[] }).results.map((a) => a.name)).toEqual(['Jazz Collective']);
+    const hindi = await search(`searchTerm=${encodeURIComponent('संगीत')}`);
+    expect((hindi.body as { results: { name: string }[] }).results.map((a) => a.name)).toEqual(['Raga Ensemble']);
     const accent = await search('searchTerm=zoe');
     expect((accent.body as { results: { name: string }[] }).results.map((a) => a.name)).toEqual([
       'Zoë Keating Tribute',
     ]);
+    // FTS5 syntax typed by a user is only words: '"jazz" OR *' means the words jazz and or.
     const quotes = await search(`searchTerm=${encodeURIComponent('"jazz" OR *')}`);
     expect(quotes.status).toBe(200);
+    expect((quotes.body as { totalCount: number }).totalCount).toBe(0);
+    const nothingButPunctuation = await search(`searchTerm=${encodeURIComponent('!!! ***')}`);
+    expect(nothingButPunctuation.body).toEqual({ results: [], totalCount: 0 });
   });
 
   it('lists recent published artists without a term, paged', async () => {
@@ -296,7 +324,22 @@ describe('GET /api/artists/search', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const notANumber = await search('page=abc&pageSize=2');
     expect(notANumber.body).toEqual(firstPage.body);
-    expect((all.body as { results: { status: string }[] }).results.every((a) => a.status === 'PUBLISHED')).toBe(true);
+    const listed = (all.body as { results: { status: string; publishedAt: string | null }[] }).results;
+    expect(listed.every((a) => a.status === 'PUBLISHED')).toBe(true);
+    const times = listed.map((a) => Date.parse(a.publishedAt!));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('reads a huge or odd page as a page (never a 500) and refuses a bad page size', async () => {
+    for (const page of ['99999999999999999999', '1e20', '4611686018427387904', '-1']) {
+      expect((await search(`page=${page}&searchTerm=jazz`)).status).toBe(200);
+      expect((await search(`page=${page}`)).status).toBe(200);
+    }
+    const bad = await search('pageSize=-5');
+    expect(bad.status).toBe(400);
+    expect(fieldErrors(bad.body)).toEqual({ pageSize: 'Page size must be a whole number of 0 or more.' });
+    const none = await search('pageSize=0');
+    expect(none.body).toMatchObject({ results: [] });
   });
 
   it('follows renames of published artists', async () => {

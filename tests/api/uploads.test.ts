@@ -64,6 +64,45 @@ describe('POST /api/uploads/image', () => {
     expect(storedFiles().tmp).toEqual([]);
   });
 
+  it('puts transparent PNGs on white in the JPEG renditions', async () => {
+    const client = await loggedIn();
+    const clear = await sharp({
+      create: { width: 200, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
+    const { id } = (await client.post('/api/uploads/image', { multipart: imageForm(clear, 'clear.png', 'image/png') }))
+      .json as { id: string };
+    const jpeg = Buffer.from(await (await fetch(`${server.baseUrl}/media/images/${id}-96.jpg`)).arrayBuffer());
+    const { data } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
+    expect([...data.subarray(0, 3)].every((channel) => channel > 240)).toBe(true);
+  });
+
+  it('removes the partial file when the client goes away mid-upload', async () => {
+    const client = await loggedIn();
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const { request } = await import('node:http');
+    const req = request(`${server.baseUrl}/api/uploads/image`, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        'content-type': 'multipart/form-data; boundary=XB',
+        'content-length': String(10 * 1024 * 1024),
+        cookie,
+        'x-forwarded-for': client.ip,
+      },
+    });
+    req.on('error', () => undefined);
+    req.write(
+      '--XB\r\nContent-Disposition: form-data; name="imageFile"; filename="gone.png"\r\nContent-Type: image/png\r\n\r\n',
+    );
+    req.write(Buffer.concat([(await png()).subarray(0, 8), Buffer.alloc(512 * 1024)]));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(storedFiles().tmp).toHaveLength(1);
+    req.destroy();
+    await expect.poll(() => storedFiles().tmp, { timeout: 5000 }).toEqual([]);
+  });
+
   it('never enlarges a small image', async () => {
     const client = await loggedIn();
     const response = await client.post('/api/uploads/image', {
@@ -157,6 +196,20 @@ describe('POST /api/uploads/image', () => {
     const json = await client.post('/api/uploads/image', { json: { imageFile: 'x' } });
     expect(json.status).toBe(415);
     expect(storedFiles().tmp).toEqual([]);
+  });
+});
+
+describe('upload limits', () => {
+  it('takes at most 60 images an hour from one user', async () => {
+    const client = await loggedIn();
+    const image = await png(20, 20);
+    for (let n = 0; n < 60; n++) {
+      expect(
+        (await client.post('/api/uploads/image', { multipart: imageForm(image, 'a.png', 'image/png') })).status,
+      ).toBe(201);
+    }
+    const refused = await client.post('/api/uploads/image', { multipart: imageForm(image, 'a.png', 'image/png') });
+    expect(refused.status).toBe(429);
   });
 });
 

@@ -107,6 +107,37 @@ describe('artists in Chromium', () => {
     assertNoErrors();
   });
 
+  it('lets the user cancel an upload without an error, and refuses a file of the wrong type', async () => {
+    await verifiedUser(server, 'canceller@example.org');
+    const { page } = await newPage(browser);
+    await logIn(page, 'canceller@example.org');
+    await page.goto(`${server.baseUrl}/artists/new`);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 100 * 1024,
+    });
+    const fileInput = page.locator('input[type=file]');
+    await fileInput.setInputFiles({ name: 'slow.png', mimeType: 'image/png', buffer: await photo() });
+    await page.getByText(/Uploading slow\.png: \d+%/).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).first().click();
+    await page.locator('progress').waitFor({ state: 'detached' });
+    expect(await page.getByText('Unable to upload file! Something went wrong.').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create artist' }).isDisabled()).toBe(false);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+
+    await fileInput.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page.getByText('File type must be one of the following: jpeg, jpg, png').waitFor();
+  });
+
   it('keeps another user from editing the artist', async () => {
     const owner = await verifiedUser(server, 'keeper@example.org');
     const form = new FormData();

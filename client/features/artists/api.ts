@@ -8,21 +8,10 @@ import {
   type UpdateArtistInput,
   updateArtistResultSchema,
 } from '../../../shared/schemas/artists';
+import { artistKeys } from '../../api/artists';
 import { ApiError, apiRequest } from '../../api/http';
 
 // The artist calls of spec part 1 section 7, each parsed by its shared schema.
-
-/**
- * Every artist query lives under ['artists'], the browse page's search included (it keeps the
- * same root, since a feature cannot import another), so invalidating `all` reaches every list.
- */
-export const artistKeys = {
-  all: ['artists'] as const,
-  user: () => [...artistKeys.all, 'user'] as const,
-  details: () => [...artistKeys.all, 'detail'] as const,
-  byId: (id: number) => [...artistKeys.details(), 'id', id] as const,
-  bySlug: (slug: string) => [...artistKeys.details(), 'slug', slug] as const,
-};
 
 /** A 404 or 403 will not change on a second try; a network blip might. */
 function retryUnlessRefused(failureCount: number, error: Error): boolean {

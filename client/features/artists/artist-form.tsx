@@ -110,6 +110,7 @@ export function ArtistForm<TOutput extends FieldValues>({
               previewAlt="Profile image preview"
               onUploaded={field.onChange}
               onUploadingChange={setUploading}
+              buttonRef={field.ref}
             />
           )}
         />

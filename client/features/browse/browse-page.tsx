@@ -1,9 +1,8 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { artistSearchQueryOptions } from '../../api/artists';
 import { type FormEvent, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { GENRES, type Genre, limits, PAGE_SIZE } from '../../../shared/constants';
-import { artistSearchResultSchema } from '../../../shared/schemas/artists';
-import { apiRequest } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { ArtistTile } from '../../ui/artist-tile';
 import { FormField } from '../../ui/form-field';
@@ -156,18 +155,6 @@ function ArtistSearch() {
 }
 
 type ArtistSearch = ReturnType<typeof readArtistSearch>;
-
-/**
- * GET /api/artists/search for the query in the URL. The key starts with 'artists' like every artist
- * query, so the artists feature's saves and deletes refresh these pages too.
- */
-function artistSearchQueryOptions({ searchTerm, page }: ArtistSearch) {
-  const query = new URLSearchParams({ page: String(page), pageSize: String(PAGE_SIZE), searchTerm });
-  return queryOptions({
-    queryKey: ['artists', 'search', { searchTerm, page }],
-    queryFn: () => apiRequest(`/api/artists/search?${query}`, artistSearchResultSchema),
-  });
-}
 
 function ArtistResults({ search, heading }: { search: ArtistSearch; heading: string }) {
   const headingId = useId();

@@ -128,12 +128,15 @@ export function deleteArtist(deps: Deps, session: Session, id: number) {
   if (!deleted) throw notFound(NOT_FOUND);
 }
 
-/** Words of the search term as an FTS5 prefix query: "jaz coll" → "jaz"* "coll"*. */
+/**
+ * Words of the search term as an FTS5 prefix query: "jaz coll" → "jaz"* "coll"*. Each word is
+ * quoted, so nothing typed can act as FTS5 syntax; marks (\p{M}) stay inside words, as in "संगीत".
+ */
 export function toMatchQuery(searchTerm: string): string | null {
   const words =
     searchTerm
       .normalize('NFKC')
-      .match(/[\p{L}\p{N}]+/gu)
+      .match(/[\p{L}\p{M}\p{N}]+/gu)
       ?.slice(0, 16) ?? [];
   return words.length ? words.map((word) => `"${word}"*`).join(' ') : null;
 }
@@ -141,6 +144,8 @@ export function toMatchQuery(searchTerm: string): string | null {
 export function searchArtists(deps: Deps, params: { page: number; pageSize: number; searchTerm: string }) {
   const offset = params.page * params.pageSize;
   const match = toMatchQuery(params.searchTerm);
+  // A term with no words at all ("!!!") is still a search, one that matches nothing.
+  if (params.searchTerm !== '' && match === null) return { results: [], totalCount: 0 };
   const found = match
     ? queries.searchArtists(deps.db, match, params.pageSize, offset)
     : queries.recentArtists(deps.db, params.pageSize, offset);

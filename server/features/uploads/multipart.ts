@@ -2,24 +2,27 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import type { Context } from 'hono';
 import { AppError, invalid, unsupportedMedia } from '../../errors';
 
 export type ReceivedFile = { tempFile: string; originalName: string; bytes: number; head: Buffer };
 
 type Options = { field: string; maxBytes: number; tempFile: string; tooLargeMessage: string };
 
+/** What a route hands over: the raw body stream and its content type, nothing of HTTP beyond. */
+export type MultipartBody = { body: ReadableStream<Uint8Array> | null; contentType: string };
+
 /**
  * Streams the one file of a multipart request to `tempFile`, never holding it in memory, and
  * keeps its first bytes for the type check. Oversized, truncated or malformed uploads end as a
  * clear 4xx with the partial file removed.
  */
-export function receiveSingleFile(c: Context, { field, maxBytes, tempFile, tooLargeMessage }: Options) {
-  const contentType = c.req.header('content-type') ?? '';
+export function receiveSingleFile(
+  { body, contentType }: MultipartBody,
+  { field, maxBytes, tempFile, tooLargeMessage }: Options,
+) {
   if (!contentType.toLowerCase().startsWith('multipart/form-data')) {
     throw unsupportedMedia('Please send the file as multipart/form-data.');
   }
-  const body = c.req.raw.body;
   if (!body) throw invalid('Please choose a file to upload.');
 
   return new Promise<ReceivedFile>((resolve, reject) => {

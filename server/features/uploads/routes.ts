@@ -10,7 +10,8 @@ import { uploadImage } from './service';
 // required, a verified email is not (DESIGN.md contract details).
 export const uploadRoutes = new Hono<AppEnv>().post('/uploads/image', async (c) => {
   const session = requireSession(c);
-  return c.json(await uploadImage(c.get('deps'), session, c), 201);
+  const request = { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' };
+  return c.json(await uploadImage(c.get('deps'), session, request), 201);
 });
 
 const RENDITION = /^\/media\/images\/[A-Za-z0-9_-]{22}-\d{2,4}\.(webp|jpg)$/;

@@ -1,15 +1,19 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Context } from 'hono';
 import { IMAGE_WIDTHS, UPLOAD_LIMITS_MB } from '../../../shared/constants';
-import { invalid } from '../../errors';
+import { serverMessages } from '../../../shared/api';
+import { invalid, rateLimited } from '../../errors';
+import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import type { Deps, Session } from '../../http/context';
 import { type MediaStore, newUploadId } from '../../infra/storage/media';
 import { isJpegOrPng, renderImage } from './images';
-import { receiveSingleFile } from './multipart';
+import { type MultipartBody, receiveSingleFile } from './multipart';
 import * as queries from '../../infra/storage/upload-records';
 
 const MB = 1024 * 1024;
+
+/** Each upload costs disk and a render: plenty for building a profile, not for filling a disk. */
+const imageUploadsByUser: ThrottleRule = { bucket: 'image-upload-user', limit: 60, windowMs: 60 * 60 * 1000 };
 
 /** The file's own name without any folder part, for display only. */
 function displayName(name: string): string {
@@ -17,9 +21,12 @@ function displayName(name: string): string {
 }
 
 /** POST /api/uploads/image: stream, check the type by content, re-encode, record. */
-export async function uploadImage(deps: Deps, session: Session, c: Context) {
+export async function uploadImage(deps: Deps, session: Session, request: MultipartBody) {
   const { media } = deps;
-  const file = await receiveSingleFile(c, {
+  if (takeAttempt(deps.db, imageUploadsByUser, String(session.user.id)) === null) {
+    throw rateLimited(serverMessages.rateLimited);
+  }
+  const file = await receiveSingleFile(request, {
     field: 'imageFile',
     maxBytes: UPLOAD_LIMITS_MB.image * MB,
     tempFile: media.tempFile(),
@@ -34,13 +41,18 @@ export async function uploadImage(deps: Deps, session: Session, c: Context) {
       await removeImageFiles(media, id);
       throw invalid('The image could not be read. Please choose another file.');
     }
-    queries.insertUpload(deps.db, {
-      id,
-      userId: session.user.id,
-      kind: 'image',
-      originalName: displayName(file.originalName),
-      bytes: file.bytes,
-    });
+    try {
+      queries.insertUpload(deps.db, {
+        id,
+        userId: session.user.id,
+        kind: 'image',
+        originalName: displayName(file.originalName),
+        bytes: file.bytes,
+      });
+    } catch (error) {
+      await removeImageFiles(media, id);
+      throw error;
+    }
     return { id };
   } finally {
     // The original may carry EXIF and GPS data: only the re-encoded renditions are kept.
@@ -62,15 +74,26 @@ const DAY = 24 * 60 * 60 * 1000;
 export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'media'>, now = Date.now()) {
   const { media } = deps;
   const unused = queries.findUnusedUploads(deps.db, new Date(now - DAY));
+  let removed = 0;
   for (const upload of unused) {
+    // The row goes first, and only if still unused: an artist may have taken it up meanwhile.
+    if (!queries.deleteUploadIfUnused(deps.db, upload.id)) continue;
+    removed++;
     if (upload.kind === 'image') await removeImageFiles(media, upload.id);
-    queries.deleteUpload(deps.db, upload.id);
+  }
+  // Renditions whose upload was never recorded (a crash mid-render).
+  for (const name of await fs.readdir(media.dirs.images)) {
+    const id = name.split('-').slice(0, -1).join('-');
+    const stat = await fs.stat(path.join(media.dirs.images, name)).catch(() => undefined);
+    if (stat && now - stat.mtimeMs > DAY && !queries.uploadExists(deps.db, id)) {
+      await fs.rm(path.join(media.dirs.images, name), { force: true });
+    }
   }
   for (const name of await fs.readdir(media.dirs.tmp)) {
     const file = path.join(media.dirs.tmp, name);
     const stat = await fs.stat(file).catch(() => undefined);
     if (stat && now - stat.mtimeMs > DAY) await fs.rm(file, { force: true });
   }
-  if (unused.length > 0) deps.logger.info({ count: unused.length }, 'removed unused uploads');
-  return unused.length;
+  if (removed > 0) deps.logger.info({ count: removed }, 'removed unused uploads');
+  return removed;
 }

@@ -16,9 +16,14 @@ export function findOwnUpload(db: Db, id: string, userId: number, kind: 'image' 
     .get();
 }
 
+/** Every upload id some record refers to; each table that takes uploads adds its columns here. */
+function referencedUploadIds(db: Db) {
+  return db.select({ id: artists.profileImageId }).from(artists).where(isNotNull(artists.profileImageId));
+}
+
 /** Uploads older than `before` that nothing refers to. */
 export function findUnusedUploads(db: Db, before: Date) {
-  const referenced = db.select({ id: artists.profileImageId }).from(artists).where(isNotNull(artists.profileImageId));
+  const referenced = referencedUploadIds(db);
   return db
     .select()
     .from(uploads)
@@ -26,6 +31,16 @@ export function findUnusedUploads(db: Db, before: Date) {
     .all();
 }
 
-export function deleteUpload(db: Db, id: string) {
-  db.delete(uploads).where(eq(uploads.id, id)).run();
+/** Deletes the upload only if nothing refers to it now; true when it was deleted. */
+export function deleteUploadIfUnused(db: Db, id: string): boolean {
+  return (
+    db
+      .delete(uploads)
+      .where(and(eq(uploads.id, id), notInArray(uploads.id, referencedUploadIds(db))))
+      .run().changes === 1
+  );
+}
+
+export function uploadExists(db: Db, id: string): boolean {
+  return db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id)).get() !== undefined;
 }
