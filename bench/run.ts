@@ -1,8 +1,10 @@
 import { benchArtistSearch } from './artist-search';
 import { benchSessionLookup } from './session-lookup';
+import { benchUploadMemory } from './upload-memory';
 
 // `npm run bench`: each benchmark prints its figures and a ratio against a baseline measured in
 // the same run, so results compare across machines. Figures, not pass/fail: see the README.
 console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
 await benchSessionLookup();
 await benchArtistSearch();
+await benchUploadMemory();
