@@ -1,30 +1,33 @@
-import { type InputHTMLAttributes, forwardRef, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, forwardRef, useId } from 'react';
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
-  label: string;
-  hint?: string;
-  error?: string;
-};
+type FieldText = { label: string; hint?: string; error?: string };
+type ControlProps = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
 
-/** A labelled input with its hint and error wired to it for screen readers. */
-export const FormField = forwardRef<HTMLInputElement, FieldProps>(function FormField(
-  { label, hint, error, id, className, ...inputProps },
-  ref,
-) {
+/** The frame every field shares: a label, then the control, its hint and its error, wired together. */
+function FieldFrame({
+  label,
+  hint,
+  error,
+  id,
+  className,
+  children,
+}: FieldText & {
+  id: string | undefined;
+  className: string | undefined;
+  children: (control: ControlProps) => ReactNode;
+}) {
   const autoId = useId();
-  const inputId = id ?? autoId;
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  const errorId = error ? `${inputId}-error` : undefined;
+  const controlId = id ?? autoId;
+  const hintId = hint ? `${controlId}-hint` : undefined;
+  const errorId = error ? `${controlId}-error` : undefined;
   return (
     <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
-      <label htmlFor={inputId}>{label}</label>
-      <input
-        ref={ref}
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        {...inputProps}
-      />
+      <label htmlFor={controlId}>{label}</label>
+      {children({
+        id: controlId,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined,
+      })}
       {hint && (
         <p className="field-hint" id={hintId}>
           {hint}
@@ -37,4 +40,26 @@ export const FormField = forwardRef<HTMLInputElement, FieldProps>(function FormF
       )}
     </div>
   );
-});
+}
+
+/** A labelled input with its hint and error wired to it for screen readers. */
+export const FormField = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & FieldText>(
+  function FormField({ label, hint, error, id, className, ...inputProps }, ref) {
+    return (
+      <FieldFrame label={label} hint={hint} error={error} id={id} className={className}>
+        {(control) => <input ref={ref} {...control} {...inputProps} />}
+      </FieldFrame>
+    );
+  },
+);
+
+/** The same for a textarea. */
+export const TextareaField = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement> & FieldText>(
+  function TextareaField({ label, hint, error, id, className, ...textareaProps }, ref) {
+    return (
+      <FieldFrame label={label} hint={hint} error={error} id={id} className={className}>
+        {(control) => <textarea ref={ref} {...control} {...textareaProps} />}
+      </FieldFrame>
+    );
+  },
+);

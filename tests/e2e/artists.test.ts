@@ -19,6 +19,21 @@ async function logIn(page: Page, email: string) {
   await page.waitForURL(`${server.baseUrl}/`);
 }
 
+/** Slows the page's uplink (bytes per second) so an upload's progress can be watched; returns the undo. */
+async function slowUplink(page: Page, bytesPerSecond: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const conditions = (upload: number) =>
+    cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: upload,
+    });
+  await conditions(bytesPerSecond);
+  return () => conditions(-1);
+}
+
 /** A photo-like PNG (noise does not compress), a couple of megabytes. */
 const photo = () =>
   sharp({
@@ -48,14 +63,7 @@ describe('artists in Chromium', () => {
       Website: 'https://jazz.example.org',
     });
     // A slow uplink, so the upload takes a few seconds and its progress can be seen.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 20,
-      downloadThroughput: -1,
-      uploadThroughput: 400 * 1024,
-    });
+    const restoreUplink = await slowUplink(page, 400 * 1024);
     await page
       .locator('input[type=file]')
       .setInputFiles({ name: 'band.png', mimeType: 'image/png', buffer: await photo() });
@@ -63,12 +71,7 @@ describe('artists in Chromium', () => {
     expect(await page.locator('progress').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Create artist' }).isDisabled()).toBe(true);
     await page.locator('progress').waitFor({ state: 'detached', timeout: 30_000 });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await restoreUplink();
     await page.getByRole('button', { name: 'Create artist' }).click();
 
     await page.waitForURL('**/artists/user');
@@ -112,14 +115,7 @@ describe('artists in Chromium', () => {
     const { page } = await newPage(browser);
     await logIn(page, 'canceller@example.org');
     await page.goto(`${server.baseUrl}/artists/new`);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 20,
-      downloadThroughput: -1,
-      uploadThroughput: 100 * 1024,
-    });
+    const restoreUplink = await slowUplink(page, 100 * 1024);
     const fileInput = page.locator('input[type=file]');
     await fileInput.setInputFiles({ name: 'slow.png', mimeType: 'image/png', buffer: await photo() });
     await page.getByText(/Uploading slow\.png: \d+%/).waitFor();
@@ -127,12 +123,7 @@ describe('artists in Chromium', () => {
     await page.locator('progress').waitFor({ state: 'detached' });
     expect(await page.getByText('Unable to upload file! Something went wrong.').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Create artist' }).isDisabled()).toBe(false);
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await restoreUplink();
 
     await fileInput.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await page.getByText('File type must be one of the following: jpeg, jpg, png').waitFor();

@@ -1,4 +1,4 @@
-import { type TextareaHTMLAttributes, forwardRef, useId, useState } from 'react';
+import { useState } from 'react';
 import { Controller, type FieldValues } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
@@ -8,7 +8,7 @@ import type { updateArtistSchema } from '../../../shared/schemas/artists';
 import { ApiError } from '../../api/http';
 import { useSite } from '../../lib/site';
 import { MessageDialog } from '../../ui/dialog';
-import { FormField } from '../../ui/form-field';
+import { FormField, TextareaField } from '../../ui/form-field';
 import { ImageUpload } from '../../ui/image-upload';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 
@@ -147,42 +147,3 @@ export function ArtistForm<TOutput extends FieldValues>({
     </>
   );
 }
-
-type TextareaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: string;
-  hint?: string;
-  error?: string;
-};
-
-/** FormField's markup for a textarea: label, hint and error wired for screen readers. */
-const TextareaField = forwardRef<HTMLTextAreaElement, TextareaFieldProps>(function TextareaField(
-  { label, hint, error, id, className, ...textareaProps },
-  ref,
-) {
-  const autoId = useId();
-  const textareaId = id ?? autoId;
-  const hintId = hint ? `${textareaId}-hint` : undefined;
-  const errorId = error ? `${textareaId}-error` : undefined;
-  return (
-    <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
-      <label htmlFor={textareaId}>{label}</label>
-      <textarea
-        ref={ref}
-        id={textareaId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        {...textareaProps}
-      />
-      {hint && (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-});
