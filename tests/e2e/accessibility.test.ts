@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { mobileViewport } from '../fixtures/browser';
 import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
-import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
+import { imageForm, png } from '../fixtures/images';
+import { registerUser, strongPassword, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // axe-core, run inside real Chromium on each page, at desktop and phone widths.
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -89,6 +90,44 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
       expect(found).toEqual({});
     });
   }
+
+  it('has no serious violations on the artist pages with content, at both widths', async () => {
+    const owner = await verifiedUser(server, 'a11y-artist@example.org');
+    const form = imageForm(await png(), 'face.png', 'image/png');
+    const { id: profileImage } = (await owner.post('/api/uploads/image', { multipart: form })).json as { id: string };
+    const created = await owner.post('/api/artists/new', {
+      json: {
+        name: 'Accessible Band',
+        description: 'Songs for everyone.',
+        profileImage,
+        website: 'https://a11y.example.org',
+      },
+    });
+    const { id } = created.json as { id: number };
+    await owner.request('PATCH', `/api/artists/${id}/publish`);
+    for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+      const { page } = await newPage(browser, viewport);
+      await page.goto(`${server.baseUrl}/login`);
+      await fillForm(page, { Email: 'a11y-artist@example.org', Password: strongPassword });
+      await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+      await page.waitForURL(`${server.baseUrl}/`);
+      const found: Record<string, string[]> = {};
+      for (const path of [
+        '/artists/new',
+        '/artists/user',
+        '/artists/accessible-band',
+        `/artists/user/${id}/edit`,
+        '/browse/artists?searchTerm=access',
+      ]) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        const violations = await seriousViolations(page);
+        if (violations.length) found[path] = violations;
+      }
+      expect(found).toEqual({});
+    }
+  });
 
   it('can be used from the keyboard: skip link, then the login form, with visible focus', async () => {
     const { page } = await newPage(browser);
