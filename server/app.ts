@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { serverMessages } from '../shared/api';
 import { accountRoutes } from './features/accounts/routes';
 import { artistRoutes } from './features/artists/routes';
+import { charityRoutes } from './features/charities/routes';
 import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
 import { siteRoutes } from './features/site/routes';
@@ -30,6 +31,7 @@ export function createApp(deps: Deps) {
     .route('/', mailingListRoutes)
     .route('/', analyticsRoutes)
     .route('/', artistRoutes)
+    .route('/', charityRoutes)
     .route('/', uploadRoutes)
     .all('*', () => {
       throw notFound(serverMessages.notFound);

@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { seedDemoContent } from './db/seed';
 import { ensureAdmin } from './features/accounts/service';
+import { seedBundledCharities } from './features/charities/service';
 import { type Mailer, outboxMailer, smtpMailer } from './infra/email/mailer';
 import { createLogger } from './infra/logger';
 import { mediaStore } from './infra/storage/media';
@@ -19,6 +20,7 @@ const logger = createLogger(config.logLevel);
 fs.mkdirSync(config.dataDir, { recursive: true });
 const { db, sqlite } = openDatabase(config.databasePath);
 const media = mediaStore(config.dataDir);
+seedBundledCharities({ db });
 
 const mailer: Mailer = config.smtpUrl
   ? smtpMailer(config.smtpUrl, config.mailFrom)

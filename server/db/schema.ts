@@ -146,3 +146,20 @@ export const artists = sqliteTable(
       .where(sql`${table.deletedAt} IS NULL`),
   ],
 );
+
+/**
+ * The charity directory (issue 4): registered US 501(c)(3) organisations by EIN (9 digits, no
+ * dash), from the bundled list, an imported IRS Business Master File, or Every.org.
+ */
+export const charities = sqliteTable('charities', {
+  ein: text('ein').primaryKey(),
+  name: text('name').notNull(),
+  city: text('city').notNull().default(''),
+  state: text('state').notNull().default(''),
+  websiteUrl: text('website_url'),
+  logoUrl: text('logo_url'),
+  /** JSON array of cause tags, e.g. ["health", "children"]. */
+  tags: text('tags').notNull().default('[]'),
+  source: text('source', { enum: ['bundled', 'irs', 'every.org'] }).notNull(),
+  updatedAt: updatedAt(),
+});
