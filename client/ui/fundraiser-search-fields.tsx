@@ -39,14 +39,3 @@ export function FundraiserSearchFields({ values = {} }: { values?: Values }) {
     </div>
   );
 }
-
-/** The submitted fields as query parameters, empty ones left out (so a new search starts at page 0). */
-export function searchParamsFromForm(form: HTMLFormElement, names: readonly string[]): URLSearchParams {
-  const data = new FormData(form);
-  const params = new URLSearchParams();
-  for (const name of names) {
-    const value = data.get(name);
-    if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
-  }
-  return params;
-}

@@ -1,16 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { artistSearchQueryOptions } from '../../api/artists';
-import { type FormEvent, useId } from 'react';
+import { useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { GENRES, type Genre, limits, PAGE_SIZE } from '../../../shared/constants';
 import { Alert } from '../../ui/alert';
 import { ArtistTile } from '../../ui/artist-tile';
 import { FormField } from '../../ui/form-field';
-import {
-  FUNDRAISER_SEARCH_FIELDS,
-  FundraiserSearchFields,
-  searchParamsFromForm,
-} from '../../ui/fundraiser-search-fields';
+import { FUNDRAISER_SEARCH_FIELDS, FundraiserSearchFields } from '../../ui/fundraiser-search-fields';
+import { SearchForm } from '../../ui/search-form';
 import { Pagination } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
@@ -83,28 +80,18 @@ function FundraiserSearch() {
   const search = readFundraiserSearch(searchParams);
   const hasFilter = search.searchTerm !== '' || search.genre !== '' || search.charityEin !== '';
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSearchParams(searchParamsFromForm(event.currentTarget, FUNDRAISER_SEARCH_FIELDS));
-  }
-
   return (
     <>
       {/* Keyed on the query so the fields follow the URL on back and forward navigation. */}
-      <form
+      <SearchForm
         key={searchParams.toString()}
         className="form browse-search"
-        role="search"
-        aria-label="Search fundraisers"
-        onSubmit={handleSubmit}
+        label="Search fundraisers"
+        fields={FUNDRAISER_SEARCH_FIELDS}
+        onSearch={setSearchParams}
       >
         <FundraiserSearchFields values={search} />
-        <p className="actions">
-          <button type="submit" className="button button-primary">
-            Search
-          </button>
-        </p>
-      </form>
+      </SearchForm>
 
       <Results
         heading={hasFilter ? 'Search results' : 'Recent fundraisers'}
@@ -119,19 +106,14 @@ function ArtistSearch() {
   const search = readArtistSearch(searchParams);
   const hasFilter = search.searchTerm !== '';
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSearchParams(searchParamsFromForm(event.currentTarget, ['searchTerm']));
-  }
-
   return (
     <>
-      <form
+      <SearchForm
         key={searchParams.toString()}
         className="form browse-search"
-        role="search"
-        aria-label="Search artists"
-        onSubmit={handleSubmit}
+        label="Search artists"
+        fields={['searchTerm']}
+        onSearch={setSearchParams}
       >
         <div className="form-row">
           <FormField
@@ -142,12 +124,7 @@ function ArtistSearch() {
             defaultValue={search.searchTerm}
           />
         </div>
-        <p className="actions">
-          <button type="submit" className="button button-primary">
-            Search
-          </button>
-        </p>
-      </form>
+      </SearchForm>
 
       <ArtistResults search={search} heading={hasFilter ? 'Search results' : 'Recent artists'} />
     </>

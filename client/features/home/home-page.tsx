@@ -1,10 +1,6 @@
-import { type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import {
-  FUNDRAISER_SEARCH_FIELDS,
-  FundraiserSearchFields,
-  searchParamsFromForm,
-} from '../../ui/fundraiser-search-fields';
+import { FUNDRAISER_SEARCH_FIELDS, FundraiserSearchFields } from '../../ui/fundraiser-search-fields';
+import { SearchForm } from '../../ui/search-form';
 import { usePageTitle, useSite } from '../../lib/site';
 import './home.css';
 
@@ -101,24 +97,15 @@ export function HomePage() {
 function HomeSearch() {
   const navigate = useNavigate();
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const query = searchParamsFromForm(event.currentTarget, FUNDRAISER_SEARCH_FIELDS).toString();
-    navigate(query ? `/browse/projects?${query}` : '/browse/projects');
-  }
+  const search = (params: URLSearchParams) => navigate(params.size ? `/browse/projects?${params}` : '/browse/projects');
 
   return (
     <section className="desktop-only" aria-labelledby="home-search-heading">
       <div className="section card home-search">
         <h2 id="home-search-heading">Find a fundraiser</h2>
-        <form className="form" role="search" aria-labelledby="home-search-heading" onSubmit={handleSubmit}>
+        <SearchForm labelledBy="home-search-heading" fields={FUNDRAISER_SEARCH_FIELDS} onSearch={search}>
           <FundraiserSearchFields />
-          <p className="actions">
-            <button type="submit" className="button button-primary">
-              Search
-            </button>
-          </p>
-        </form>
+        </SearchForm>
       </div>
     </section>
   );
