@@ -85,7 +85,9 @@ describe('account journey in Chromium', () => {
     await page.getByRole('button', { name: `Account menu for ${email}` }).waitFor();
     await page.getByText('Your password has been changed. You are logged in.').waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'How it works' }).click();
-    await page.getByRole('heading', { name: 'How it works' }).first().waitFor();
+    // The home page has a 'How it works' section too, so wait for the route itself.
+    await page.waitForURL(`${server.baseUrl}/howitworks`);
+    await page.getByRole('heading', { name: 'How it works', level: 1 }).waitFor();
     expect(await page.getByText('Your password has been changed.').count()).toBe(0);
 
     // The link is spent now.
