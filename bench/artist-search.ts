@@ -3,54 +3,18 @@ import { sql } from 'drizzle-orm';
 import { startTestServer } from '../tests/fixtures/test-server';
 import { searchArtists } from '../server/features/artists/service';
 import { load, report } from './http-load';
+import { fmt, seeded, timeEach, vocabulary } from './measure';
 
 // Issue 3: search latency over 100,000 artists. FTS5 (what the API runs) against a LIKE scan of
 // names and descriptions (what one would write without an index), measured in the same run.
 
-const WORDS = (
-  'jazz midnight orchestra river velvet echo neon harbor golden static lantern wild quiet ' +
-  'electric honey copper paper ghost summer winter garden crystal rebel dream coast desert ' +
-  'thunder violet marble shadow silver broken northern southern hollow ember ocean radio'
-).split(' ');
 const NOUNS = 'band collective trio quartet project ensemble choir singers club brothers sisters crew'.split(' ');
-
-function seeded(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x7fffffff;
-  };
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-
-function timeEach(runs: number, task: (i: number) => void) {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    task(i);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), p99: percentile(times, 0.99) };
-}
-
-const fmt = (t: { p50: number; p95: number; p99: number }) =>
-  `p50 ${t.p50.toFixed(2)} ms  p95 ${t.p95.toFixed(2)} ms  p99 ${t.p99.toFixed(2)} ms`;
 
 export async function benchArtistSearch(count = 100_000) {
   const server = await startTestServer();
   const random = seeded(42);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  // A vocabulary of a few thousand words, as real names and descriptions have, plus the named
-  // words above so the searched terms occur.
-  const syllables = 'ka lo ri mel san tor vi den qu ar bel mon fa zu ne'.split(' ');
-  const vocabulary = [
-    ...WORDS,
-    ...Array.from({ length: 4000 }, () =>
-      Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(syllables)).join(''),
-    ),
-  ];
+  const words = vocabulary(random);
   const started = performance.now();
   const userId = server.sqlite
     .prepare("INSERT INTO users (email, password_hash) VALUES ('bench@example.org', 'x')")
@@ -60,8 +24,8 @@ export async function benchArtistSearch(count = 100_000) {
   );
   server.sqlite.transaction(() => {
     for (let i = 0; i < count; i++) {
-      const name = `${pick(vocabulary)} ${pick(vocabulary)} ${pick(NOUNS)}`;
-      const description = Array.from({ length: 25 }, () => pick(vocabulary)).join(' ');
+      const name = `${pick(words)} ${pick(words)} ${pick(NOUNS)}`;
+      const description = Array.from({ length: 25 }, () => pick(words)).join(' ');
       const published = random() < 0.9;
       insert.run(
         userId,

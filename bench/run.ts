@@ -1,4 +1,5 @@
 import { benchArtistSearch } from './artist-search';
+import { benchFundraiserSearch } from './fundraiser-search';
 import { benchSessionLookup } from './session-lookup';
 import { benchUploadMemory } from './upload-memory';
 
@@ -7,4 +8,5 @@ import { benchUploadMemory } from './upload-memory';
 console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
 await benchSessionLookup();
 await benchArtistSearch();
+await benchFundraiserSearch();
 await benchUploadMemory();

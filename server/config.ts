@@ -31,6 +31,8 @@ const envSchema = z
     SMTP_URL: optionalString,
     MAIL_FROM: optionalString,
     MAILING_LIST_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+    EVERY_ORG_API_KEY: optionalString,
+    EVERY_ORG_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://partners.every.org/v0.2')),
     ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
     ADMIN_PASSWORD: optionalString,
     SEED_DEMO: optionalString,
@@ -91,6 +93,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `${e.SITE_NAME} <no-reply@soundcause.local>`,
     mailingListUrl: e.MAILING_LIST_URL,
+    /** The charity directory also asks Every.org when a key is set (DESIGN.md section 2). */
+    everyOrg: e.EVERY_ORG_API_KEY
+      ? { apiKey: e.EVERY_ORG_API_KEY, apiUrl: e.EVERY_ORG_API_URL.replace(/\/+$/, '') }
+      : undefined,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     seedDemo: e.SEED_DEMO === undefined ? !isProduction && e.NODE_ENV !== 'test' : /^(1|true|yes)$/i.test(e.SEED_DEMO),
     trustProxy: e.TRUST_PROXY,

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client';
 import { seedDemoContent } from './db/seed';
 import { ensureAdmin } from './features/accounts/service';
 import { seedBundledCharities } from './features/charities/service';
+import { everyOrgClient } from './infra/charity-directory/every-org';
 import { type Mailer, outboxMailer, smtpMailer } from './infra/email/mailer';
 import { createLogger } from './infra/logger';
 import { mediaStore } from './infra/storage/media';
@@ -45,7 +46,8 @@ const maintenance = setInterval(
 );
 maintenance.unref();
 
-const app = createApp({ config, db, mailer, logger, media });
+const everyOrg = config.everyOrg ? everyOrgClient(config.everyOrg) : null;
+const app = createApp({ config, db, mailer, logger, media, everyOrg });
 const server = serve(
   {
     fetch: app.fetch,

@@ -63,3 +63,34 @@ export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
 export function imageUrl(uploadId: string, width: ImageWidth, format: 'webp' | 'jpg'): string {
   return `/media/images/${uploadId}-${width}.${format}`;
 }
+
+/** Spec part 2 sections 5 and 9: fundraiser limits. Money in cents. */
+export const fundraiserLimits = {
+  name: 75,
+  description: 5000,
+  videoCode: 200,
+  trackName: 100,
+  tracksMax: 40,
+  minimumDonationMinCents: 200,
+  minimumDonationMaxCents: 1_000_000,
+  goalMinCents: 200,
+  goalMaxCents: 10_000_000,
+} as const;
+
+/** The goal bar on the fundraiser page (spec part 2 section 2). */
+export const GOAL_BAR_SEGMENTS = 10;
+
+/** Filled goal-bar segments: floor(min(raised, goal) * 10 / goal). */
+export function goalSegmentsFilled(raisedCents: number, goalCents: number): number {
+  if (goalCents <= 0) return 0;
+  return Math.floor((Math.min(raisedCents, goalCents) * GOAL_BAR_SEGMENTS) / goalCents);
+}
+
+/** Debounce of the charity search and the admin fundraiser picker (spec part 2 section 9). */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** The wizard's 'Creating your fundraiser...' and the edit page's overlay wait this long (spec). */
+export const SLOW_SUBMIT_OVERLAY_MS = 1000;
+
+/** Featured charities on the home page (spec part 2 section 9). */
+export const FEATURED_CHARITY_COUNT = 10;

@@ -109,6 +109,8 @@ export const uploads = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['image', 'track', 'zip'] }).notNull(),
+    /** What the content turned out to be, by its bytes: the stored original's extension. */
+    format: text('format', { enum: ['jpeg', 'png', 'wav', 'mp3', 'zip'] }),
     /** The name the user's file had, for display only; never used to build a path. */
     originalName: text('original_name').notNull(),
     bytes: integer('bytes').notNull(),
@@ -162,4 +164,122 @@ export const charities = sqliteTable('charities', {
   tags: text('tags').notNull().default('[]'),
   source: text('source', { enum: ['bundled', 'irs', 'every.org'] }).notNull(),
   updatedAt: updatedAt(),
+});
+
+/**
+ * Fundraisers (spec part 2 section 3). A draft is built step by step by the wizard, so the details
+ * start empty; the charity's name and website are copied in when it is chosen, so the record
+ * stays readable whatever happens to the directory.
+ */
+export const fundraisers = sqliteTable(
+  'fundraisers',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    artistId: integer('artist_id')
+      .notNull()
+      .references(() => artists.id),
+    name: text('name').notNull().default(''),
+    description: text('description').notNull().default(''),
+    /** 9 digits, no dash. */
+    charityEin: text('charity_ein').notNull(),
+    charityName: text('charity_name').notNull(),
+    charityWebsite: text('charity_website'),
+    minimumDonationCents: integer('minimum_donation_cents').notNull(),
+    donationGoalCents: integer('donation_goal_cents'),
+    genre: text('genre').notNull().default(''),
+    genreSecondary: text('genre_secondary'),
+    status: text('status', { enum: ['DRAFT', 'PUBLISHED'] })
+      .notNull()
+      .default('DRAFT'),
+    shareCount: integer('share_count').notNull().default(0),
+    albumCoverId: text('album_cover_id').references(() => uploads.id, { onDelete: 'set null' }),
+    previewTrackName: text('preview_track_name').notNull().default(''),
+    previewTrackUploadId: text('preview_track_upload_id').references(() => uploads.id, { onDelete: 'set null' }),
+    youtubeLink: text('youtube_link').notNull().default(''),
+    vimeoLink: text('vimeo_link').notNull().default(''),
+    /** Legacy v1 projects: tracks are names only and the music is one uploaded zip. */
+    hasV1Tracks: integer('has_v1_tracks', { mode: 'boolean' }).notNull().default(false),
+    tracksZipUploadId: text('tracks_zip_upload_id').references(() => uploads.id, { onDelete: 'set null' }),
+    /** Given when the draft first gets a name; fixed once published so shared links last. */
+    urlSlug: text('url_slug').unique(),
+    publishedAt: timestamp('published_at'),
+    /** Soft delete: no more donations, gone from lists, but the donations made stay on record. */
+    deletedAt: timestamp('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('fundraisers_user_idx').on(table.userId),
+    index('fundraisers_artist_idx').on(table.artistId),
+    index('fundraisers_charity_idx').on(table.charityEin),
+    // The browse page's genre filter matches either genre; only public rows are ever filtered.
+    index('fundraisers_genre_idx')
+      .on(table.genre)
+      .where(sql`${table.deletedAt} IS NULL AND ${table.status} = 'PUBLISHED'`),
+    index('fundraisers_genre_secondary_idx')
+      .on(table.genreSecondary)
+      .where(sql`${table.deletedAt} IS NULL AND ${table.status} = 'PUBLISHED'`),
+    // Serves 'recent fundraisers' (status, then newest first) without a sort, skipping deleted rows.
+    index('fundraisers_recent_idx')
+      .on(table.status, table.publishedAt, table.id)
+      .where(sql`${table.deletedAt} IS NULL`),
+  ],
+);
+
+/** A fundraiser's tracks in album order. Processing (duration, renditions) comes with the audio issue. */
+export const fundraiserTracks = sqliteTable(
+  'fundraiser_tracks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    fundraiserId: integer('fundraiser_id')
+      .notNull()
+      .references(() => fundraisers.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    /** The original upload; none for legacy v1 tracks, whose audio is in the album zip. */
+    uploadId: text('upload_id').references(() => uploads.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['processing', 'ready', 'failed'] })
+      .notNull()
+      .default('processing'),
+    durationSeconds: integer('duration_seconds'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('fundraiser_tracks_fundraiser_idx').on(table.fundraiserId, table.position)],
+);
+
+/**
+ * Donations to fundraisers. The payment flow (the donations issue) writes them; fundraisers read
+ * the totals and the donor list. Only succeeded donations count.
+ */
+export const donations = sqliteTable(
+  'donations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    fundraiserId: integer('fundraiser_id')
+      .notNull()
+      .references(() => fundraisers.id),
+    paymentIntentId: text('payment_intent_id').notNull().unique(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    tipCents: integer('tip_cents').notNull().default(0),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('donations_fundraiser_idx').on(table.fundraiserId, table.status, table.createdAt)],
+);
+
+/** The home page's featured fundraisers, in the order admins chose. */
+export const featuredFundraisers = sqliteTable('featured_fundraisers', {
+  fundraiserId: integer('fundraiser_id')
+    .primaryKey()
+    .references(() => fundraisers.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull(),
 });

@@ -7,6 +7,7 @@ import { randomToken } from '../infra/security/tokens';
 import type { MediaStore } from '../infra/storage/media';
 import type { Db } from './client';
 import { seedDemoArtists } from './demo-artists';
+import { seedDemoFundraisers } from './demo-fundraisers';
 
 const demoAdminFile = z.object({ email: z.string(), password: z.string() });
 export type DemoAdmin = z.infer<typeof demoAdminFile>;
@@ -29,5 +30,6 @@ export async function seedDemoContent(db: Db, config: Config, media: MediaStore)
   }
   await ensureAdmin({ db }, admin.email, admin.password);
   await seedDemoArtists(db, media, admin.email);
+  await seedDemoFundraisers(db, media, admin.email);
   return admin;
 }

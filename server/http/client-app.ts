@@ -14,7 +14,47 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-export function clientAppRoutes(distDir: string, siteName: string) {
+/** What a shared link's preview shows (Open Graph and Twitter cards). */
+export type ShareCard = { title: string; description: string; imagePath?: string; path: string };
+
+/** The share card for a page path, or null for pages without one (e.g. a draft, or not found). */
+export type ShareCardLookup = (pathname: string) => ShareCard | null;
+
+/** index.html with the page's title and its Open Graph / Twitter tags, for link previews. */
+function withShareCard(html: string, card: ShareCard, origin: string, siteName: string): string {
+  const title = `${card.title} | ${siteName}`;
+  const description = card.description.replace(/\s+/g, ' ').trim().slice(0, 300);
+  const tags: [string, string, string][] = [
+    ['property', 'og:type', 'music.album'],
+    ['property', 'og:site_name', siteName],
+    ['property', 'og:title', card.title],
+    ['property', 'og:description', description],
+    ['property', 'og:url', `${origin}${card.path}`],
+    ['name', 'twitter:card', card.imagePath ? 'summary_large_image' : 'summary'],
+    ['name', 'twitter:title', card.title],
+    ['name', 'twitter:description', description],
+  ];
+  if (card.imagePath) {
+    tags.push(
+      ['property', 'og:image', `${origin}${card.imagePath}`],
+      ['name', 'twitter:image', `${origin}${card.imagePath}`],
+    );
+  }
+  const meta = tags
+    .map(([kind, key, value]) => `<meta ${kind}="${key}" content="${escapeHtml(value)}" />`)
+    .join('\n    ');
+  return html
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace(/(<meta\s+name="description"\s+content=")[^"]*(")/, `$1${escapeHtml(description)}$2`)
+    .replace('</head>', `    ${meta}\n  </head>`);
+}
+
+export function clientAppRoutes(
+  distDir: string,
+  siteName: string,
+  shareCard: ShareCardLookup = () => null,
+  publicUrl?: string,
+) {
   const indexFile = path.join(distDir, 'index.html');
   let indexHtml: string | undefined;
   const readIndex = () => {
@@ -53,7 +93,9 @@ export function clientAppRoutes(distDir: string, siteName: string) {
   );
   app.get('*', (c) => {
     c.header('cache-control', REVALIDATE);
-    return c.html(readIndex());
+    const card = shareCard(c.req.path);
+    if (!card) return c.html(readIndex());
+    return c.html(withShareCard(readIndex(), card, publicUrl ?? new URL(c.req.url).origin, siteName));
   });
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { EveryOrgClient } from '../infra/charity-directory/every-org';
 import type { Db } from '../db/client';
 import type { Mailer } from '../infra/email/mailer';
 import type { Logger } from '../infra/logger';
@@ -12,6 +13,8 @@ export type Deps = {
   mailer: Mailer;
   logger: Logger;
   media: MediaStore;
+  /** The charity directory's remote source; null without EVERY_ORG_API_KEY. */
+  everyOrg: EveryOrgClient | null;
 };
 
 export type Session = { idHash: string; user: SessionUser };

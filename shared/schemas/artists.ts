@@ -8,6 +8,11 @@ import { optionalUrl, pageParam, pageSizeParam, requiredText, searchTermParam } 
 export const ARTIST_STATUSES = ['DRAFT', 'PUBLISHED'] as const;
 export type ArtistStatus = (typeof ARTIST_STATUSES)[number];
 
+/** Spec part 1 section 4: an artist can be published once it has a name, description and profile image. */
+export function isArtistPublishable(artist: { name: string; description: string; profileImageId: string | null }) {
+  return artist.name.trim() !== '' && artist.description.trim() !== '' && Boolean(artist.profileImageId);
+}
+
 export const artistSchema = z.object({
   id: z.number().int(),
   userId: z.number().int(),

@@ -64,12 +64,27 @@ describe('server start-up', () => {
     const demo = (await client.get('/api/artists/search')).json as { totalCount: number; results: { image: string }[] };
     expect(demo.totalCount).toBe(4);
     for (const artist of demo.results) expect((await fetch(`${client.baseUrl}${artist.image}`)).status).toBe(200);
+    // Demo fundraisers with covers, playable previews and the Greatest Hits promo's id.
+    const fundraisers = (await client.get('/api/fundraisers/search')).json as {
+      totalCount: number;
+      results: { id: number; image: string; previewTrackPreview: string; totalRaised: number }[];
+    };
+    expect(fundraisers.totalCount).toBe(4);
+    expect(fundraisers.results.map((f) => f.id)).toContain(683);
+    for (const fundraiser of fundraisers.results) {
+      expect((await fetch(`${client.baseUrl}${fundraiser.image}`)).status).toBe(200);
+      const preview = await fetch(`${client.baseUrl}${fundraiser.previewTrackPreview}`);
+      expect(preview.headers.get('content-type')).toBe('audio/wav');
+      expect((await preview.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+      expect(fundraiser.totalRaised).toBeGreaterThan(0);
+    }
     await stop(first.child);
 
     const second = await startServer({ DATA_DIR: dataDir });
     expect(second.output()).toContain(`demo admin: ${email} / ${password}`);
     const again = new TestClient(second.url.replace('localhost', '127.0.0.1'));
     expect(((await again.get('/api/artists/search')).json as { totalCount: number }).totalCount).toBe(4);
+    expect(((await again.get('/api/fundraisers/search')).json as { totalCount: number }).totalCount).toBe(4);
   });
 
   it('creates the ADMIN_EMAIL admin idempotently and seeds nothing when SEED_DEMO=false', async () => {

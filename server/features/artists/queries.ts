@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { artists } from '../../db/schema';
+import { artists, fundraisers } from '../../db/schema';
 
 export type ArtistRow = typeof artists.$inferSelect;
 
@@ -91,4 +91,12 @@ export function searchArtists(db: Db, match: string, limit: number, offset: numb
   const rows = ids.length ? db.select().from(artists).where(inArray(artists.id, ids)).all() : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   return { results: ids.flatMap((id) => byId.get(id) ?? []), totalCount: total?.n ?? 0 };
+}
+
+/** An artist's fundraisers go with it, as soft deletes: their donations stay on record. */
+export function deleteArtistFundraisers(db: Db, artistId: number, at: Date) {
+  db.update(fundraisers)
+    .set({ deletedAt: at, updatedAt: at })
+    .where(and(eq(fundraisers.artistId, artistId), isNull(fundraisers.deletedAt)))
+    .run();
 }

@@ -1,7 +1,14 @@
 import { imageUrl } from '../../../shared/constants';
-import type { Artist, CreateArtistInput, UpdateArtistInput } from '../../../shared/schemas/artists';
+import {
+  type Artist,
+  type CreateArtistInput,
+  isArtistPublishable,
+  type UpdateArtistInput,
+} from '../../../shared/schemas/artists';
 import { FormError, forbidden, invalid, notFound } from '../../errors';
+import type { ShareCard } from '../../http/client-app';
 import type { Deps, Session } from '../../http/context';
+import { toMatchQuery } from '../../infra/full-text';
 import { uniqueSlug } from '../../infra/slugs';
 import { findOwnUpload } from '../../infra/storage/upload-records';
 import * as queries from './queries';
@@ -11,10 +18,6 @@ import type { ArtistRow } from './queries';
 // drafts are visible only to them; publishing needs a name, description and profile image.
 
 const NOT_FOUND = 'Artist not found.';
-
-export function isPublishable(row: Pick<ArtistRow, 'name' | 'description' | 'profileImageId'>): boolean {
-  return row.name.trim() !== '' && row.description.trim() !== '' && Boolean(row.profileImageId);
-}
 
 export function toArtist(row: ArtistRow): Artist {
   return {
@@ -26,7 +29,7 @@ export function toArtist(row: ArtistRow): Artist {
     image: row.profileImageId ? imageUrl(row.profileImageId, 400, 'jpg') : undefined,
     profileImage: row.profileImageId ?? undefined,
     status: row.status,
-    isPublishable: isPublishable(row),
+    isPublishable: isArtistPublishable(row),
     publishedAt: row.publishedAt?.toISOString() ?? null,
     urlSlug: row.urlSlug,
   };
@@ -108,7 +111,7 @@ export function updateArtist(deps: Deps, session: Session, id: number, input: Up
 export function publishArtist(deps: Deps, session: Session, id: number) {
   const row = manageable(deps, session, id);
   if (row.status === 'PUBLISHED') return row;
-  if (!isPublishable(row)) {
+  if (!isArtistPublishable(row)) {
     throw invalid('Add a name, a description and a profile image before publishing this artist.');
   }
   const updated = queries.updateOwnArtist(deps.db, row.id, session.user.id, session.user.isAdmin, {
@@ -119,26 +122,18 @@ export function publishArtist(deps: Deps, session: Session, id: number) {
   return updated;
 }
 
-/** Soft delete: the record stays for the donations already made through its fundraisers. */
+/**
+ * Soft delete, with the artist's fundraisers in the same transaction (spec part 1 section 7): the
+ * records stay for the donations already made through them.
+ */
 export function deleteArtist(deps: Deps, session: Session, id: number) {
   const row = manageable(deps, session, id);
-  const deleted = queries.updateOwnArtist(deps.db, row.id, session.user.id, session.user.isAdmin, {
-    deletedAt: new Date(),
+  deps.db.transaction((tx) => {
+    const at = new Date();
+    const deleted = queries.updateOwnArtist(tx, row.id, session.user.id, session.user.isAdmin, { deletedAt: at });
+    if (!deleted) throw notFound(NOT_FOUND);
+    queries.deleteArtistFundraisers(tx, row.id, at);
   });
-  if (!deleted) throw notFound(NOT_FOUND);
-}
-
-/**
- * Words of the search term as an FTS5 prefix query: "jaz coll" → "jaz"* "coll"*. Each word is
- * quoted, so nothing typed can act as FTS5 syntax; marks (\p{M}) stay inside words, as in "संगीत".
- */
-export function toMatchQuery(searchTerm: string): string | null {
-  const words =
-    searchTerm
-      .normalize('NFKC')
-      .match(/[\p{L}\p{M}\p{N}]+/gu)
-      ?.slice(0, 16) ?? [];
-  return words.length ? words.map((word) => `"${word}"*`).join(' ') : null;
 }
 
 export function searchArtists(deps: Deps, params: { page: number; pageSize: number; searchTerm: string }) {
@@ -150,4 +145,18 @@ export function searchArtists(deps: Deps, params: { page: number; pageSize: numb
     ? queries.searchArtists(deps.db, match, params.pageSize, offset)
     : queries.recentArtists(deps.db, params.pageSize, offset);
   return { results: found.results.map(toArtist), totalCount: found.totalCount };
+}
+
+/** The link preview of /artists/{slugOrId}: public artists only. */
+export function artistShareCard(deps: Deps, slugOrId: string): ShareCard | null {
+  const row = /^\d+$/.test(slugOrId)
+    ? queries.findArtistById(deps.db, Number(slugOrId))
+    : queries.findArtistBySlug(deps.db, slugOrId);
+  if (!row || row.status !== 'PUBLISHED') return null;
+  return {
+    title: row.name,
+    description: row.description,
+    imagePath: row.profileImageId ? imageUrl(row.profileImageId, 1200, 'jpg') : undefined,
+    path: `/artists/${row.urlSlug}`,
+  };
 }

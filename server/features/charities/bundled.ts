@@ -28,6 +28,15 @@ export const BUNDLED_CHARITIES: BundledCharity[] = [
     tags: ['health', 'cancer'],
   },
   {
+    // The HRC Foundation is the Human Rights Campaign's 501(c)(3); the campaign itself is a (c)(4).
+    ein: '521481896',
+    name: 'Human Rights Campaign Foundation',
+    city: 'Washington',
+    state: 'DC',
+    websiteUrl: 'https://www.hrc.org',
+    tags: ['civil rights', 'lgbtq'],
+  },
+  {
     ein: '131760110',
     name: 'U.S. Fund for UNICEF (UNICEF USA)',
     city: 'New York',
@@ -139,4 +148,22 @@ export const BUNDLED_CHARITIES: BundledCharity[] = [
     websiteUrl: 'https://www.charitywater.org',
     tags: ['water', 'health'],
   },
+];
+
+/**
+ * The home page's featured charities until an admin picks others (spec part 2 section 2: ten
+ * logos; its presets include the American Cancer Society, HRC, the Red Cross and UNICEF USA).
+ * Stand Up To Cancer, also among them, is not bundled: its EIN could not be confirmed here.
+ */
+export const DEFAULT_FEATURED_EINS = [
+  '131788491', // American Cancer Society
+  '521481896', // Human Rights Campaign Foundation
+  '530196605', // American National Red Cross
+  '131760110', // UNICEF USA
+  '620646012', // St. Jude
+  '133433452', // Doctors Without Borders USA
+  '363673599', // Feeding America
+  '521693387', // World Wildlife Fund
+  '911914868', // Habitat for Humanity
+  '223936753', // charity: water
 ];

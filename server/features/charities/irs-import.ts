@@ -66,8 +66,9 @@ export async function importIrsBmf(db: Db, file: string): Promise<ImportResult> 
           .onConflictDoUpdate({
             target: charities.ein,
             set: { name: row.name, city: row.city, state: row.state, updatedAt: new Date() },
-            // A bundled entry keeps its curated name, website and tags.
-            setWhere: sql`${charities.source} <> 'bundled'`,
+            // Only what an IRS file put there is refreshed: a bundled entry keeps its curated
+            // fields, and one cached from Every.org its display name and place.
+            setWhere: sql`${charities.source} = 'irs'`,
           })
           .run();
       }

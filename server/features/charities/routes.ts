@@ -1,18 +1,41 @@
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import { limits } from '../../../shared/constants';
+import {
+  type featuredCharitiesSchema,
+  type nonprofitDetailSchema,
+  type nonprofitSearchResultSchema,
+  updateFeaturedCharitiesSchema,
+} from '../../../shared/schemas/charities';
 import { invalid } from '../../errors';
 import type { AppEnv } from '../../http/context';
+import { requireAdminSession } from '../../http/session';
+import { jsonBody } from '../../http/validation';
 import * as charities from './service';
 
 // DESIGN.md section 4: the charity directory, served by our own server.
 export const charityRoutes = new Hono<AppEnv>()
-  .get('/nonprofits/search/:query', (c) => {
+  .get('/nonprofits/search/:query', async (c) => {
     const query = c.req.param('query');
     if (query.length > limits.searchTerm) throw invalid(`Search term cannot exceed ${limits.searchTerm} characters.`);
-    return c.json({ nonprofits: charities.searchNonprofits(c.get('deps'), query) });
+    const nonprofits = await charities.searchNonprofits(c.get('deps'), query);
+    return c.json({ nonprofits } satisfies z.infer<typeof nonprofitSearchResultSchema>);
   })
-  .get('/nonprofits/:ein', (c) => {
+  // Before /nonprofits/:ein, which would otherwise take "featured" for an EIN.
+  .get('/nonprofits/featured', (c) =>
+    c.json({ nonprofits: charities.featuredCharities(c.get('deps')) } satisfies z.infer<
+      typeof featuredCharitiesSchema
+    >),
+  )
+  .get('/nonprofits/:ein', async (c) => {
     const ein = c.req.param('ein');
     if (ein.length > limits.charityEin) throw invalid(`Charity EIN cannot exceed ${limits.charityEin} characters.`);
-    return c.json(charities.getNonprofit(c.get('deps'), ein));
+    const detail = await charities.getNonprofit(c.get('deps'), ein);
+    return c.json(detail satisfies z.infer<typeof nonprofitDetailSchema>);
+  })
+  .put('/admin/featured-charities', async (c) => {
+    requireAdminSession(c);
+    const input = await jsonBody(c, updateFeaturedCharitiesSchema);
+    const nonprofits = await charities.updateFeaturedCharities(c.get('deps'), input);
+    return c.json({ nonprofits } satisfies z.infer<typeof featuredCharitiesSchema>);
   });

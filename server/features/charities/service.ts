@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import { formatEin, type Nonprofit, normaliseEin } from '../../../shared/schemas/charities';
-import { notFound } from '../../errors';
+import {
+  formatEin,
+  type Nonprofit,
+  normaliseEin,
+  type updateFeaturedCharitiesSchema,
+} from '../../../shared/schemas/charities';
+import { FormError, notFound } from '../../errors';
+import { toMatchQuery } from '../../infra/full-text';
+import type { DirectoryCharity } from '../../infra/charity-directory/every-org';
 import type { Deps } from '../../http/context';
-import { BUNDLED_CHARITIES } from './bundled';
+import { BUNDLED_CHARITIES, DEFAULT_FEATURED_EINS } from './bundled';
 import * as queries from './queries';
 import type { CharityRow } from './queries';
 
@@ -23,7 +30,7 @@ export function toNonprofit(row: CharityRow): Nonprofit {
 
 /** Puts the bundled charities in the directory; run at every start, it refreshes them. */
 export function seedBundledCharities(deps: Pick<Deps, 'db'>) {
-  queries.upsertCharities(
+  queries.upsertBundledCharities(
     deps.db,
     BUNDLED_CHARITIES.map((charity) => ({
       ...charity,
@@ -33,29 +40,104 @@ export function seedBundledCharities(deps: Pick<Deps, 'db'>) {
   );
 }
 
-/** By EIN (exact, dash optional) or by words of the name or city (prefix match). */
-export function searchNonprofits(deps: Deps, query: string): Nonprofit[] {
-  const ein = normaliseEin(query);
-  if (ein) {
-    const row = queries.findCharity(deps.db, ein);
-    return row ? [toNonprofit(row)] : [];
-  }
-  const words =
-    query
-      .normalize('NFKC')
-      .match(/[\p{L}\p{M}\p{N}]+/gu)
-      ?.slice(0, 12) ?? [];
-  if (words.length === 0) return [];
-  return queries.searchCharities(deps.db, words.map((word) => `"${word}"*`).join(' '), 20).map(toNonprofit);
+const PAGE = 20;
+
+/**
+ * Keeps what Every.org answered with in the directory, so later lookups, the fundraisers (which
+ * read the local directory only) and the next search find it without the network. Answers with
+ * the stored rows, in the order given: a bundled entry keeps its curated fields.
+ */
+function cacheRemote(deps: Deps, found: DirectoryCharity[]): CharityRow[] {
+  if (found.length === 0) return [];
+  queries.cacheRemoteCharities(
+    deps.db,
+    found.map((charity) => ({ ...charity, tags: JSON.stringify(charity.tags), source: 'every.org' as const })),
+  );
+  return queries.findCharities(
+    deps.db,
+    found.map((charity) => charity.ein),
+  );
 }
 
-export function getNonprofit(deps: Deps, einInput: string) {
+/**
+ * Asks Every.org, when configured. Any failure (timeout, error status, odd answer) is logged and
+ * answered as "nothing found": the local directory still answers, never a 500.
+ */
+async function askEveryOrg<T>(deps: Deps, what: string, ask: (client: NonNullable<Deps['everyOrg']>) => Promise<T>) {
+  if (!deps.everyOrg) return null;
+  try {
+    return await ask(deps.everyOrg);
+  } catch (error) {
+    // An expected kind of failure: the reason is enough, a stack trace would only be noise.
+    const reason = error instanceof Error ? error.message : String(error);
+    deps.logger.warn({ what, reason }, 'Every.org failed; answering from the local charity directory');
+    return null;
+  }
+}
+
+/** The directory's row for a 9-digit EIN: local first, else Every.org's answer, cached. */
+async function findOrFetch(deps: Deps, ein: string): Promise<CharityRow | undefined> {
+  const local = queries.findCharity(deps.db, ein);
+  if (local) return local;
+  const remote = await askEveryOrg(deps, `lookup ${ein}`, (client) => client.lookup(ein));
+  return remote ? cacheRemote(deps, [remote])[0] : undefined;
+}
+
+/**
+ * By EIN (exact, dash optional) or by words of the name or city (prefix match), at most 20. With
+ * Every.org configured its matches are merged in: up to 10 local ones first (the curated and
+ * already cached entries), then Every.org's, then the other local ones, each EIN once. Capping
+ * the local share keeps Every.org's results visible when a full IRS import matches everything.
+ */
+export async function searchNonprofits(deps: Deps, query: string): Promise<Nonprofit[]> {
+  const ein = normaliseEin(query);
+  if (ein) {
+    const row = await findOrFetch(deps, ein);
+    return row ? [toNonprofit(row)] : [];
+  }
+  const match = toMatchQuery(query, 12);
+  if (match === null) return [];
+  const local = queries.searchCharities(deps.db, match, PAGE);
+  const remote = await askEveryOrg(deps, `search ${query}`, (client) => client.search(query.trim()));
+  if (!remote?.length) return local.map(toNonprofit);
+  const merged = new Map<string, CharityRow>();
+  for (const row of [...local.slice(0, PAGE / 2), ...cacheRemote(deps, remote), ...local.slice(PAGE / 2)]) {
+    if (!merged.has(row.ein)) merged.set(row.ein, row);
+  }
+  return [...merged.values()].slice(0, PAGE).map(toNonprofit);
+}
+
+export async function getNonprofit(deps: Deps, einInput: string) {
   const ein = normaliseEin(einInput);
-  const row = ein ? queries.findCharity(deps.db, ein) : undefined;
+  const row = ein ? await findOrFetch(deps, ein) : undefined;
   if (!row) throw notFound(`No charity found with EIN ${einInput}`);
   const nonprofit = toNonprofit(row);
   return {
     nonprofit,
     nonprofitTags: (nonprofit.tags ?? []).map((tag) => ({ tagName: tag.replace(/\s+/g, '-'), title: tag })),
   };
+}
+
+/** The home page's featured charities, in order: the admins' choice, else the default list. */
+export function featuredCharities(deps: Pick<Deps, 'db'>): Nonprofit[] {
+  const eins = queries.readFeaturedEins(deps.db) ?? DEFAULT_FEATURED_EINS;
+  return queries.findCharities(deps.db, eins).map(toNonprofit);
+}
+
+/**
+ * Replaces the featured charities (admins only; the route checks). Each EIN must be in the
+ * directory (Every.org included, when configured), else that entry is 'Nonprofit is not valid'.
+ */
+export async function updateFeaturedCharities(
+  deps: Deps,
+  input: z.infer<typeof updateFeaturedCharitiesSchema>,
+): Promise<Nonprofit[]> {
+  const eins = input.eins.map((value) => normaliseEin(value) ?? '');
+  const rows = await Promise.all(eins.map((ein) => findOrFetch(deps, ein)));
+  const missing = rows.flatMap((row, index) =>
+    row ? [] : [{ field: `eins.${index}`, message: 'Nonprofit is not valid' }],
+  );
+  if (missing.length) throw new FormError(missing);
+  queries.writeFeaturedEins(deps.db, eins);
+  return featuredCharities(deps);
 }

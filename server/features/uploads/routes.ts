@@ -4,15 +4,22 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context';
 import { requireSession } from '../../http/session';
 import type { MediaStore } from '../../infra/storage/media';
-import { uploadImage } from './service';
+import { uploadImage, uploadTrack } from './service';
 
 // Spec part 1 section 7: POST /api/uploads/image (multipart field imageFile → { id }). Login
 // required, a verified email is not (DESIGN.md contract details).
-export const uploadRoutes = new Hono<AppEnv>().post('/uploads/image', async (c) => {
-  const session = requireSession(c);
-  const request = { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' };
-  return c.json(await uploadImage(c.get('deps'), session, request), 201);
-});
+export const uploadRoutes = new Hono<AppEnv>()
+  .post('/uploads/image', async (c) => {
+    const session = requireSession(c);
+    const request = { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' };
+    return c.json(await uploadImage(c.get('deps'), session, request), 201);
+  })
+  // Spec part 2 section 7: POST /api/uploads/track (multipart field trackFile → { id }).
+  .post('/uploads/track', async (c) => {
+    const session = requireSession(c);
+    const request = { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' };
+    return c.json(await uploadTrack(c.get('deps'), session, request), 201);
+  });
 
 const RENDITION = /^\/media\/images\/[A-Za-z0-9_-]{22}-\d{2,4}\.(webp|jpg)$/;
 

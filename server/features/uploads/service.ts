@@ -6,14 +6,18 @@ import { invalid, rateLimited } from '../../errors';
 import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import type { Deps, Session } from '../../http/context';
 import { type MediaStore, newUploadId } from '../../infra/storage/media';
+import { audioFormat } from '../../infra/storage/file-types';
 import { isJpegOrPng, renderImage } from './images';
-import { type MultipartBody, receiveSingleFile } from './multipart';
+import { type MultipartBody, receiveSingleFile } from '../../infra/storage/multipart';
 import * as queries from '../../infra/storage/upload-records';
 
 const MB = 1024 * 1024;
 
 /** Each upload costs disk and a render: plenty for building a profile, not for filling a disk. */
 const imageUploadsByUser: ThrottleRule = { bucket: 'image-upload-user', limit: 60, windowMs: 60 * 60 * 1000 };
+
+/** An album is at most 40 tracks and a preview; retries and a second album still fit. */
+const trackUploadsByUser: ThrottleRule = { bucket: 'track-upload-user', limit: 200, windowMs: 60 * 60 * 1000 };
 
 /** The file's own name without any folder part, for display only. */
 function displayName(name: string): string {
@@ -46,6 +50,7 @@ export async function uploadImage(deps: Deps, session: Session, request: Multipa
         id,
         userId: session.user.id,
         kind: 'image',
+        format: file.head[0] === 0xff ? 'jpeg' : 'png',
         originalName: displayName(file.originalName),
         bytes: file.bytes,
       });
@@ -68,6 +73,55 @@ async function removeImageFiles(media: MediaStore, id: string) {
   );
 }
 
+/**
+ * POST /api/uploads/track: stream to disk, check by content that it is WAV or MP3, keep the
+ * original under a generated name. Processing it is the audio pipeline's job (issue 5).
+ */
+export async function uploadTrack(deps: Deps, session: Session, request: MultipartBody) {
+  const { media } = deps;
+  if (takeAttempt(deps.db, trackUploadsByUser, String(session.user.id)) === null) {
+    throw rateLimited(serverMessages.rateLimited);
+  }
+  const file = await receiveSingleFile(request, {
+    field: 'trackFile',
+    maxBytes: UPLOAD_LIMITS_MB.track * MB,
+    tempFile: media.tempFile(),
+    tooLargeMessage: `File must be less than ${UPLOAD_LIMITS_MB.track} MB`,
+  });
+  try {
+    const format = audioFormat(file.head);
+    if (!format) throw invalid('File type must be one of the following: wav, mp3, mpeg');
+    const id = newUploadId();
+    const stored = media.trackFile(id, format);
+    await fs.rename(file.tempFile, stored);
+    try {
+      queries.insertUpload(deps.db, {
+        id,
+        userId: session.user.id,
+        kind: 'track',
+        format,
+        originalName: displayName(file.originalName),
+        bytes: file.bytes,
+      });
+    } catch (error) {
+      await fs.rm(stored, { force: true });
+      throw error;
+    }
+    return { id };
+  } finally {
+    await fs.rm(file.tempFile, { force: true });
+  }
+}
+
+/** Where an upload's stored original lives (images keep only their renditions). */
+export function storedOriginal(media: MediaStore, upload: { id: string; kind: string; format: string | null }) {
+  if (upload.kind === 'zip') return media.zipFile(upload.id);
+  if (upload.kind === 'track' && (upload.format === 'wav' || upload.format === 'mp3')) {
+    return media.trackFile(upload.id, upload.format);
+  }
+  return null;
+}
+
 const DAY = 24 * 60 * 60 * 1000;
 
 /** Removes uploads nothing refers to once they are a day old, and stray partial files. */
@@ -80,6 +134,8 @@ export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'm
     if (!queries.deleteUploadIfUnused(deps.db, upload.id)) continue;
     removed++;
     if (upload.kind === 'image') await removeImageFiles(media, upload.id);
+    const original = storedOriginal(media, upload);
+    if (original) await fs.rm(original, { force: true });
   }
   // Renditions whose upload was never recorded (a crash mid-render).
   for (const name of await fs.readdir(media.dirs.images)) {

@@ -5,11 +5,20 @@ import { randomBytes } from 'node:crypto';
 // Files on local disk under DATA_DIR/media. Every name is generated here; nothing a client sends
 // ever becomes part of a path.
 
+export type AudioFormat = 'wav' | 'mp3';
+
 export type MediaStore = ReturnType<typeof mediaStore>;
 
 export function mediaStore(dataDir: string) {
   const root = path.join(dataDir, 'media');
-  const dirs = { tmp: path.join(root, 'tmp'), images: path.join(root, 'images') };
+  const dirs = {
+    tmp: path.join(root, 'tmp'),
+    images: path.join(root, 'images'),
+    /** Uploaded audio originals, kept as sent (the best quality there is). */
+    tracks: path.join(root, 'tracks'),
+    /** Legacy v1 album zips. */
+    zips: path.join(root, 'zips'),
+  };
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
   return {
     dirs,
@@ -17,6 +26,8 @@ export function mediaStore(dataDir: string) {
     tempFile: () => path.join(dirs.tmp, `${randomBytes(16).toString('hex')}.part`),
     imageFile: (id: string, width: number, format: 'webp' | 'jpg') =>
       path.join(dirs.images, `${id}-${width}.${format}`),
+    trackFile: (id: string, format: AudioFormat) => path.join(dirs.tracks, `${id}.${format}`),
+    zipFile: (id: string) => path.join(dirs.zips, `${id}.zip`),
   };
 }
 

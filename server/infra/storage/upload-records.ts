@@ -2,7 +2,8 @@ import { and, eq, isNotNull, lt, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 
 // The uploads table: shared by every feature that takes files (artists, fundraisers).
-import { artists, uploads } from '../../db/schema';
+import { unionAll } from 'drizzle-orm/sqlite-core';
+import { artists, fundraisers, fundraiserTracks, uploads } from '../../db/schema';
 
 export function insertUpload(db: Db, values: typeof uploads.$inferInsert) {
   db.insert(uploads).values(values).run();
@@ -18,7 +19,16 @@ export function findOwnUpload(db: Db, id: string, userId: number, kind: 'image' 
 
 /** Every upload id some record refers to; each table that takes uploads adds its columns here. */
 function referencedUploadIds(db: Db) {
-  return db.select({ id: artists.profileImageId }).from(artists).where(isNotNull(artists.profileImageId));
+  return unionAll(
+    db.select({ id: artists.profileImageId }).from(artists).where(isNotNull(artists.profileImageId)),
+    db.select({ id: fundraisers.albumCoverId }).from(fundraisers).where(isNotNull(fundraisers.albumCoverId)),
+    db
+      .select({ id: fundraisers.previewTrackUploadId })
+      .from(fundraisers)
+      .where(isNotNull(fundraisers.previewTrackUploadId)),
+    db.select({ id: fundraisers.tracksZipUploadId }).from(fundraisers).where(isNotNull(fundraisers.tracksZipUploadId)),
+    db.select({ id: fundraiserTracks.uploadId }).from(fundraiserTracks).where(isNotNull(fundraiserTracks.uploadId)),
+  );
 }
 
 /** Uploads older than `before` that nothing refers to. */
@@ -39,6 +49,10 @@ export function deleteUploadIfUnused(db: Db, id: string): boolean {
       .where(and(eq(uploads.id, id), notInArray(uploads.id, referencedUploadIds(db))))
       .run().changes === 1
   );
+}
+
+export function findUpload(db: Db, id: string) {
+  return db.select().from(uploads).where(eq(uploads.id, id)).get();
 }
 
 export function uploadExists(db: Db, id: string): boolean {

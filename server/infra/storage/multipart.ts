@@ -8,6 +8,10 @@ export type ReceivedFile = { tempFile: string; originalName: string; bytes: numb
 
 type Options = { field: string; maxBytes: number; tempFile: string; tooLargeMessage: string };
 
+type FormOptions = Options & { fileRequired: boolean; maxFields: number };
+
+export type ReceivedForm = { file: ReceivedFile | undefined; fields: Record<string, string> };
+
 /** What a route hands over: the raw body stream and its content type, nothing of HTTP beyond. */
 export type MultipartBody = { body: ReadableStream<Uint8Array> | null; contentType: string };
 
@@ -16,21 +20,28 @@ export type MultipartBody = { body: ReadableStream<Uint8Array> | null; contentTy
  * keeps its first bytes for the type check. Oversized, truncated or malformed uploads end as a
  * clear 4xx with the partial file removed.
  */
-export function receiveSingleFile(
+export async function receiveSingleFile(request: MultipartBody, options: Options): Promise<ReceivedFile> {
+  const { file } = await receiveForm(request, { ...options, fileRequired: true, maxFields: 10 });
+  return file!;
+}
+
+/** The text fields of a multipart form (each at most 64 KB) and its one optional file, streamed as above. */
+export function receiveForm(
   { body, contentType }: MultipartBody,
-  { field, maxBytes, tempFile, tooLargeMessage }: Options,
+  { field, maxBytes, tempFile, tooLargeMessage, fileRequired, maxFields }: FormOptions,
 ) {
   if (!contentType.toLowerCase().startsWith('multipart/form-data')) {
     throw unsupportedMedia('Please send the file as multipart/form-data.');
   }
   if (!body) throw invalid('Please choose a file to upload.');
 
-  return new Promise<ReceivedFile>((resolve, reject) => {
+  return new Promise<ReceivedForm>((resolve, reject) => {
+    const fields: Record<string, string> = {};
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: 10_000, parts: 20 },
+        limits: { files: 1, fileSize: maxBytes, fields: maxFields, fieldSize: 64 * 1024, parts: maxFields + 2 },
       });
     } catch {
       reject(invalid('The upload could not be read. Please try again.'));
@@ -93,13 +104,23 @@ export function receiveSingleFile(
         received = { tempFile, originalName: info.filename ?? '', bytes, head: Buffer.concat(chunks).subarray(0, 16) };
       });
     });
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(invalid(`The field "${name.slice(0, 40)}" is too long.`));
+      else fields[name] = value;
+    });
+    parser.on('fieldsLimit', () => fail(invalid('The form has too many fields.')));
     parser.on('filesLimit', () => fail(invalid('Please upload a single file.')));
     parser.on('partsLimit', () => fail(invalid('Please upload a single file.')));
     parser.on('error', () => fail(invalid('The upload was interrupted. Please try again.')));
     parser.on('close', () => {
       if (settled) return;
       if (!received || !writing) {
-        fail(invalid('Please choose a file to upload.'));
+        if (fileRequired || writing) {
+          fail(invalid('Please choose a file to upload.'));
+        } else {
+          settled = true;
+          resolve({ file: undefined, fields });
+        }
         return;
       }
       const file = received;
@@ -107,7 +128,7 @@ export function receiveSingleFile(
         () => {
           if (settled) return;
           settled = true;
-          resolve(file);
+          resolve({ file, fields });
         },
         () => fail(invalid('The upload could not be stored. Please try again.')),
       );

@@ -1,0 +1,110 @@
+import { queryOptions } from '@tanstack/react-query';
+import { PAGE_SIZE } from '../../shared/constants';
+import { featuredCharitiesSchema, nonprofitSearchResultSchema } from '../../shared/schemas/charities';
+import {
+  fundraiserListSchema,
+  fundraiserSchema,
+  fundraiserSearchResultSchema,
+  fundraiserTransactionsSchema,
+} from '../../shared/schemas/fundraisers';
+import { ApiError, apiRequest } from './http';
+
+/**
+ * Query keys of every fundraiser query, in one place for the fundraisers feature, browse, home and
+ * artist pages, so invalidating `all` after a save, publish or delete reaches every list.
+ */
+export const fundraiserKeys = {
+  all: ['fundraisers'] as const,
+  user: () => [...fundraiserKeys.all, 'user'] as const,
+  featured: () => [...fundraiserKeys.all, 'featured'] as const,
+  byArtist: (artistId: number) => [...fundraiserKeys.all, 'artist', artistId] as const,
+  details: () => [...fundraiserKeys.all, 'detail'] as const,
+  bySlugOrId: (slugOrId: string) => [...fundraiserKeys.details(), slugOrId] as const,
+  transactions: (id: number, page: number) => [...fundraiserKeys.all, 'transactions', id, page] as const,
+  search: (params: FundraiserSearch) => [...fundraiserKeys.all, 'search', params] as const,
+};
+
+export type FundraiserSearch = { searchTerm: string; genre: string; charityEin: string; page: number };
+
+/** GET /api/fundraisers/search, 20 to a page. */
+export function fundraiserSearchQueryOptions(params: FundraiserSearch) {
+  const query = new URLSearchParams({
+    page: String(params.page),
+    pageSize: String(PAGE_SIZE),
+    searchTerm: params.searchTerm,
+    genre: params.genre,
+    charityEin: params.charityEin,
+  });
+  return queryOptions({
+    queryKey: fundraiserKeys.search(params),
+    queryFn: () => apiRequest(`/api/fundraisers/search?${query}`, fundraiserSearchResultSchema),
+  });
+}
+
+/** A page path's `{projectSlugOrId}`: digits are an id, anything else a slug. */
+export function fundraiserQueryOptions(slugOrId: string) {
+  const path = /^\d+$/.test(slugOrId)
+    ? `/api/fundraisers/${slugOrId}`
+    : `/api/fundraisers/slug/${encodeURIComponent(slugOrId)}`;
+  return queryOptions({
+    queryKey: fundraiserKeys.bySlugOrId(slugOrId),
+    queryFn: () => apiRequest(path, fundraiserSchema),
+  });
+}
+
+export function featuredFundraisersQueryOptions() {
+  return queryOptions({
+    queryKey: fundraiserKeys.featured(),
+    queryFn: () => apiRequest('/api/fundraisers/featured', fundraiserListSchema),
+  });
+}
+
+export function userFundraisersQueryOptions() {
+  return queryOptions({
+    queryKey: fundraiserKeys.user(),
+    queryFn: () => apiRequest('/api/fundraisers/user', fundraiserListSchema),
+  });
+}
+
+export function artistFundraisersQueryOptions(artistId: number) {
+  return queryOptions({
+    queryKey: fundraiserKeys.byArtist(artistId),
+    queryFn: () => apiRequest(`/api/fundraisers/artist/${artistId}`, fundraiserListSchema),
+  });
+}
+
+/** GET /api/fundraisers/{id}/transactions: the donor list, 20 to a page (owner and admins). */
+export function fundraiserTransactionsQueryOptions(id: number, page: number) {
+  const query = new URLSearchParams({ page: String(page), page_size: String(PAGE_SIZE) });
+  return queryOptions({
+    queryKey: fundraiserKeys.transactions(id, page),
+    queryFn: () => apiRequest(`/api/fundraisers/${id}/transactions?${query}`, fundraiserTransactionsSchema),
+  });
+}
+
+export const charityKeys = {
+  all: ['charities'] as const,
+  featured: () => [...charityKeys.all, 'featured'] as const,
+  search: (query: string) => [...charityKeys.all, 'search', query] as const,
+};
+
+export function featuredCharitiesQueryOptions() {
+  return queryOptions({
+    queryKey: charityKeys.featured(),
+    queryFn: () => apiRequest('/api/nonprofits/featured', featuredCharitiesSchema),
+    staleTime: 5 * 60 * 1000,
+  });
+}
+
+/**
+ * GET /api/nonprofits/search/{query}: the charity directory by name or EIN. The caller debounces
+ * the query (300 ms, spec part 2 section 7); a refusal (4xx) is not retried.
+ */
+export function nonprofitSearchQueryOptions(query: string) {
+  return queryOptions({
+    queryKey: charityKeys.search(query),
+    queryFn: () => apiRequest(`/api/nonprofits/search/${encodeURIComponent(query)}`, nonprofitSearchResultSchema),
+    retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 1,
+    staleTime: 5 * 60 * 1000,
+  });
+}

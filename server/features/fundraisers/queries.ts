@@ -1,0 +1,309 @@
+import { and, asc, count, desc, eq, inArray, isNull, or, sql, sum, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { artists, charities, donations, featuredFundraisers, fundraisers, fundraiserTracks } from '../../db/schema';
+
+export type FundraiserRow = typeof fundraisers.$inferSelect;
+export type TrackRow = typeof fundraiserTracks.$inferSelect;
+export type ArtistSummary = Pick<
+  typeof artists.$inferSelect,
+  'id' | 'urlSlug' | 'name' | 'status' | 'description' | 'profileImageId' | 'userId'
+>;
+
+/** A fundraiser with what its JSON needs from other tables. */
+export type FundraiserRecord = {
+  row: FundraiserRow;
+  artist: ArtistSummary;
+  tracks: TrackRow[];
+  totalRaised: number;
+  donationCount: number;
+};
+
+const live = isNull(fundraisers.deletedAt);
+const published = and(eq(fundraisers.status, 'PUBLISHED'), live);
+
+export function insertFundraiser(db: Db, values: typeof fundraisers.$inferInsert): FundraiserRow {
+  return db.insert(fundraisers).values(values).returning().get();
+}
+
+export function findFundraiserById(db: Db, id: number): FundraiserRow | undefined {
+  return db
+    .select()
+    .from(fundraisers)
+    .where(and(eq(fundraisers.id, id), live))
+    .get();
+}
+
+export function findFundraiserBySlug(db: Db, slug: string): FundraiserRow | undefined {
+  return db
+    .select()
+    .from(fundraisers)
+    .where(and(eq(fundraisers.urlSlug, slug), live))
+    .get();
+}
+
+/** Slugs stay reserved after a soft delete, so an old link never points at someone new. */
+export function isSlugTaken(db: Db, slug: string, exceptId?: number): boolean {
+  const row = db.select({ id: fundraisers.id }).from(fundraisers).where(eq(fundraisers.urlSlug, slug)).get();
+  return row !== undefined && row.id !== exceptId;
+}
+
+/**
+ * Changes a fundraiser only if it is still there and the caller may change it: the owner, or
+ * anyone when `asAdmin` (ownership is checked in the query itself, STYLE.md rule 5).
+ */
+export function updateOwnFundraiser(
+  db: Db,
+  id: number,
+  owner: { userId: number; asAdmin: boolean },
+  values: Partial<typeof fundraisers.$inferInsert>,
+): FundraiserRow | undefined {
+  const ownerCheck = owner.asAdmin ? undefined : eq(fundraisers.userId, owner.userId);
+  return db
+    .update(fundraisers)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(fundraisers.id, id), live, ownerCheck))
+    .returning()
+    .get();
+}
+
+export function listTracks(db: Db, fundraiserIds: number[]): TrackRow[] {
+  if (fundraiserIds.length === 0) return [];
+  return db
+    .select()
+    .from(fundraiserTracks)
+    .where(inArray(fundraiserTracks.fundraiserId, fundraiserIds))
+    .orderBy(asc(fundraiserTracks.fundraiserId), asc(fundraiserTracks.position))
+    .all();
+}
+
+/**
+ * Replaces a fundraiser's track list. Tracks that keep their id keep their row (and, once audio
+ * processing exists, their renditions); the rest are removed.
+ */
+export function replaceTracks(
+  db: Db,
+  fundraiserId: number,
+  tracks: { id?: number; name: string; uploadId: string | null; status?: TrackRow['status'] }[],
+) {
+  const existing = new Map(listTracks(db, [fundraiserId]).map((track) => [track.id, track]));
+  const kept = new Set<number>();
+  tracks.forEach((track, position) => {
+    const current = track.id === undefined ? undefined : existing.get(track.id);
+    if (current && current.uploadId === track.uploadId && !kept.has(current.id)) {
+      kept.add(current.id);
+      db.update(fundraiserTracks).set({ name: track.name, position }).where(eq(fundraiserTracks.id, current.id)).run();
+      return;
+    }
+    const inserted = db
+      .insert(fundraiserTracks)
+      .values({
+        fundraiserId,
+        position,
+        name: track.name,
+        uploadId: track.uploadId,
+        status: track.status ?? 'processing',
+      })
+      .returning({ id: fundraiserTracks.id })
+      .get();
+    kept.add(inserted.id);
+  });
+  const removed = [...existing.keys()].filter((id) => !kept.has(id));
+  if (removed.length) db.delete(fundraiserTracks).where(inArray(fundraiserTracks.id, removed)).run();
+}
+
+function artistSummaries(db: Db, ids: number[]): Map<number, ArtistSummary> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .select({
+      id: artists.id,
+      urlSlug: artists.urlSlug,
+      name: artists.name,
+      status: artists.status,
+      description: artists.description,
+      profileImageId: artists.profileImageId,
+      userId: artists.userId,
+    })
+    .from(artists)
+    .where(inArray(artists.id, ids))
+    .all();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+function donationTotals(db: Db, ids: number[]) {
+  if (ids.length === 0) return new Map<number, { total: number; count: number }>();
+  const rows = db
+    .select({ id: donations.fundraiserId, total: sum(donations.amountCents), n: count() })
+    .from(donations)
+    .where(and(inArray(donations.fundraiserId, ids), eq(donations.status, 'succeeded')))
+    .groupBy(donations.fundraiserId)
+    .all();
+  return new Map(rows.map((row) => [row.id, { total: Number(row.total ?? 0), count: row.n }]));
+}
+
+/** Rows → records with artist, tracks and totals, in four queries whatever the number of rows. */
+export function withDetails(db: Db, rows: FundraiserRow[]): FundraiserRecord[] {
+  const ids = rows.map((row) => row.id);
+  const artistById = artistSummaries(db, [...new Set(rows.map((row) => row.artistId))]);
+  const tracksById = new Map<number, TrackRow[]>();
+  for (const track of listTracks(db, ids)) {
+    tracksById.set(track.fundraiserId, [...(tracksById.get(track.fundraiserId) ?? []), track]);
+  }
+  const totals = donationTotals(db, ids);
+  return rows.flatMap((row) => {
+    const artist = artistById.get(row.artistId);
+    if (!artist) return [];
+    const totalsOf = totals.get(row.id);
+    return [
+      {
+        row,
+        artist,
+        tracks: tracksById.get(row.id) ?? [],
+        totalRaised: totalsOf?.total ?? 0,
+        donationCount: totalsOf?.count ?? 0,
+      },
+    ];
+  });
+}
+
+export function listUserFundraisers(db: Db, userId: number): FundraiserRow[] {
+  return db
+    .select()
+    .from(fundraisers)
+    .where(and(eq(fundraisers.userId, userId), live))
+    .orderBy(desc(fundraisers.createdAt), desc(fundraisers.id))
+    .all();
+}
+
+export function listArtistFundraisers(db: Db, artistId: number): FundraiserRow[] {
+  return db
+    .select()
+    .from(fundraisers)
+    .where(and(eq(fundraisers.artistId, artistId), published))
+    .orderBy(desc(fundraisers.publishedAt), desc(fundraisers.id))
+    .all();
+}
+
+/** The admins' featured list, in their order, keeping only what is public now. */
+export function listFeatured(db: Db): FundraiserRow[] {
+  return db
+    .select({ fundraiser: fundraisers })
+    .from(featuredFundraisers)
+    .innerJoin(fundraisers, eq(fundraisers.id, featuredFundraisers.fundraiserId))
+    .where(published)
+    .orderBy(asc(featuredFundraisers.position))
+    .all()
+    .map((row) => row.fundraiser);
+}
+
+export function replaceFeatured(db: Db, ids: number[]) {
+  db.delete(featuredFundraisers).run();
+  if (ids.length) {
+    db.insert(featuredFundraisers)
+      .values(ids.map((fundraiserId, position) => ({ fundraiserId, position })))
+      .run();
+  }
+}
+
+type Filters = { genre?: string; charityEin?: string };
+
+function filterConditions({ genre, charityEin }: Filters): SQL[] {
+  const conditions: SQL[] = [];
+  if (genre) conditions.push(or(eq(fundraisers.genre, genre), eq(fundraisers.genreSecondary, genre))!);
+  if (charityEin) conditions.push(eq(fundraisers.charityEin, charityEin));
+  return conditions;
+}
+
+/** Published fundraisers, newest first: the browse page with no search term. */
+export function recentFundraisers(db: Db, filters: Filters, limit: number, offset: number) {
+  const where = and(published, ...filterConditions(filters));
+  const results = db
+    .select()
+    .from(fundraisers)
+    .where(where)
+    .orderBy(desc(fundraisers.publishedAt), desc(fundraisers.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const [total] = db.select({ n: count() }).from(fundraisers).where(where).all();
+  return { results, totalCount: total?.n ?? 0 };
+}
+
+/**
+ * Published fundraisers matching an FTS5 query, best first. The index holds only public rows
+ * (drizzle/0007), so filters are the only reason to look at the table.
+ */
+export function searchFundraisers(db: Db, match: string, filters: Filters, limit: number, offset: number) {
+  const conditions = filterConditions(filters);
+  if (conditions.length === 0) {
+    const ids = db
+      .all<{ id: number }>(
+        sql`SELECT rowid AS id FROM fundraisers_fts WHERE fundraisers_fts MATCH ${match} ORDER BY rank LIMIT ${limit} OFFSET ${offset}`,
+      )
+      .map((row) => row.id);
+    const [total] = db.all<{ n: number }>(
+      sql`SELECT count(*) AS n FROM fundraisers_fts WHERE fundraisers_fts MATCH ${match}`,
+    );
+    return { results: rowsInOrder(db, ids), totalCount: total?.n ?? 0 };
+  }
+  const where = and(...conditions);
+  const matching = sql`SELECT rowid AS id, rank FROM fundraisers_fts WHERE fundraisers_fts MATCH ${match}`;
+  const ids = db
+    .all<{ id: number }>(
+      sql`SELECT fundraisers.id AS id FROM (${matching}) m JOIN fundraisers ON fundraisers.id = m.id WHERE ${where} ORDER BY m.rank LIMIT ${limit} OFFSET ${offset}`,
+    )
+    .map((row) => row.id);
+  const [total] = db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM (${matching}) m JOIN fundraisers ON fundraisers.id = m.id WHERE ${where}`,
+  );
+  return { results: rowsInOrder(db, ids), totalCount: total?.n ?? 0 };
+}
+
+function rowsInOrder(db: Db, ids: number[]): FundraiserRow[] {
+  if (ids.length === 0) return [];
+  const byId = new Map(
+    db
+      .select()
+      .from(fundraisers)
+      .where(inArray(fundraisers.id, ids))
+      .all()
+      .map((row) => [row.id, row]),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Succeeded donations to one fundraiser, newest first. */
+export function listDonations(db: Db, fundraiserId: number, limit: number, offset: number) {
+  const where = and(eq(donations.fundraiserId, fundraiserId), eq(donations.status, 'succeeded'));
+  const results = db
+    .select()
+    .from(donations)
+    .where(where)
+    .orderBy(desc(donations.createdAt), desc(donations.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const [total] = db.select({ n: count() }).from(donations).where(where).all();
+  return { results, totalCount: total?.n ?? 0 };
+}
+
+/** An artist that is still there (for choosing it, and publishing it with a fundraiser). */
+export function findLiveArtist(db: Db, id: number) {
+  return db
+    .select()
+    .from(artists)
+    .where(and(eq(artists.id, id), isNull(artists.deletedAt)))
+    .get();
+}
+
+/** Publishes a fundraiser's DRAFT artist together with it (the dialog's 'Yes, publish both!'). */
+export function publishArtist(db: Db, id: number, at: Date) {
+  db.update(artists)
+    .set({ status: 'PUBLISHED', publishedAt: at, updatedAt: at })
+    .where(and(eq(artists.id, id), eq(artists.status, 'DRAFT'), isNull(artists.deletedAt)))
+    .run();
+}
+
+/** A charity of the directory by its 9-digit EIN. */
+export function findCharity(db: Db, ein: string) {
+  return db.select().from(charities).where(eq(charities.ein, ein)).get();
+}

@@ -1,0 +1,125 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { okSchema } from '../../../shared/api';
+import { UPLOAD_LIMITS_MB } from '../../../shared/constants';
+import {
+  fundraiserMessages,
+  fundraiserMusicSchema,
+  fundraiserSearchParamsSchema,
+  publishFundraiserSchema,
+  saveFundraiserSchema,
+  transactionsParamsSchema,
+  updateFundraiserSchema,
+  updateFundraiserV1Schema,
+} from '../../../shared/schemas/fundraisers';
+import { invalid, notFound } from '../../errors';
+import type { AppEnv } from '../../http/context';
+import { requireSession, requireVerifiedSession } from '../../http/session';
+import { jsonBody, parseWith } from '../../http/validation';
+import { isZip } from '../../infra/storage/file-types';
+import { receiveForm } from '../../infra/storage/multipart';
+import * as fundraisers from './service';
+
+function fundraiserId(raw: string): number {
+  const id = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0) throw notFound(fundraiserMessages.notFound);
+  return id;
+}
+
+const MB = 1024 * 1024;
+
+// Spec part 2 section 7: the fundraiser calls. Routes parse and call the service.
+export const fundraiserRoutes = new Hono<AppEnv>()
+  .get('/fundraisers/search', (c) => {
+    const params = parseWith(fundraiserSearchParamsSchema, c.req.query());
+    return c.json(fundraisers.searchFundraisers(c.get('deps'), c.get('session'), params));
+  })
+  .get('/fundraisers/user', (c) => {
+    const session = requireSession(c);
+    return c.json(fundraisers.listUserFundraisers(c.get('deps'), session));
+  })
+  .get('/fundraisers/featured', (c) => c.json(fundraisers.listFeatured(c.get('deps'), c.get('session'))))
+  .get('/fundraisers/artist/:artistId', (c) => {
+    const artistId = Number(c.req.param('artistId'));
+    if (!Number.isSafeInteger(artistId) || artistId <= 0) throw notFound('Artist not found.');
+    return c.json(fundraisers.listArtistFundraisers(c.get('deps'), c.get('session'), artistId));
+  })
+  .get('/fundraisers/slug/:slug', (c) =>
+    c.json(fundraisers.getFundraiserBySlug(c.get('deps'), c.get('session'), c.req.param('slug'))),
+  )
+  .post('/fundraisers/save', async (c) => {
+    const session = requireVerifiedSession(c);
+    const input = await jsonBody(c, saveFundraiserSchema);
+    return c.json(fundraisers.saveFundraiser(c.get('deps'), session, input), input.id === undefined ? 201 : 200);
+  })
+  .patch('/fundraisers/music', async (c) => {
+    const session = requireVerifiedSession(c);
+    const input = await jsonBody(c, fundraiserMusicSchema);
+    return c.json(fundraisers.saveMusic(c.get('deps'), session, input));
+  })
+  .get('/fundraisers/:id', (c) =>
+    c.json(fundraisers.getFundraiser(c.get('deps'), c.get('session'), fundraiserId(c.req.param('id')))),
+  )
+  .get('/fundraisers/:id/transactions', (c) => {
+    const session = requireSession(c);
+    const { page, page_size } = parseWith(transactionsParamsSchema, c.req.query());
+    const id = fundraiserId(c.req.param('id'));
+    return c.json(fundraisers.listTransactions(c.get('deps'), session, id, page, page_size));
+  })
+  /** The preview track as uploaded; Range requests work, so the player can seek. */
+  .get('/fundraisers/:id/preview', async (c, next) => {
+    const file = fundraisers.previewTrackFile(c.get('deps'), c.get('session'), fundraiserId(c.req.param('id')));
+    const serve = serveStatic({
+      root: path.dirname(file.path),
+      path: path.basename(file.path),
+      onFound: (_path, context) => {
+        context.header('content-type', file.format === 'wav' ? 'audio/wav' : 'audio/mpeg');
+        context.header('cache-control', 'public, max-age=300');
+      },
+    });
+    return (await serve(c, next)) ?? c.json({ code: 'OTHER', message: 'This fundraiser has no preview.' }, 404);
+  })
+  .patch('/fundraisers/:id/publish', async (c) => {
+    const session = requireSession(c);
+    const id = fundraiserId(c.req.param('id'));
+    // The body is optional: without one, nothing but the fundraiser is published.
+    const hasBody = (c.req.header('content-length') ?? '0') !== '0' || c.req.header('transfer-encoding');
+    const { publishArtist } = hasBody ? await jsonBody(c, publishFundraiserSchema) : { publishArtist: false };
+    return c.json(fundraisers.publishFundraiser(c.get('deps'), session, id, publishArtist));
+  })
+  .patch('/fundraisers/:id/update', async (c) => {
+    const session = requireSession(c);
+    const id = fundraiserId(c.req.param('id'));
+    const input = await jsonBody(c, updateFundraiserSchema);
+    return c.json(fundraisers.updateFundraiser(c.get('deps'), session, id, input));
+  })
+  .patch('/fundraisers/:id/updatev1', async (c) => {
+    const session = requireSession(c);
+    const id = fundraiserId(c.req.param('id'));
+    const deps = c.get('deps');
+    const form = await receiveForm(
+      { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' },
+      {
+        field: 'albumZip',
+        maxBytes: UPLOAD_LIMITS_MB.zip * MB,
+        tempFile: deps.media.tempFile(),
+        tooLargeMessage: `File must be less than ${UPLOAD_LIMITS_MB.zip} MB`,
+        fileRequired: false,
+        maxFields: 30,
+      },
+    );
+    try {
+      const input = parseWith(updateFundraiserV1Schema, form.fields);
+      if (form.file && !isZip(form.file.head)) throw invalid('File type must be .zip');
+      return c.json(await fundraisers.updateFundraiserV1(deps, session, id, input, form.file));
+    } finally {
+      if (form.file) await fs.rm(form.file.tempFile, { force: true });
+    }
+  })
+  .delete('/fundraisers/:id', (c) => {
+    const session = requireSession(c);
+    fundraisers.deleteFundraiser(c.get('deps'), session, fundraiserId(c.req.param('id')));
+    return c.json(okSchema.parse({ ok: true }));
+  });

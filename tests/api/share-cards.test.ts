@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFundraiser } from '../fixtures/fundraisers';
+import { startTestServer, type TestServer, verifiedUser } from '../fixtures/test-server';
+
+// Shared links of fundraisers and artists carry Open Graph and Twitter tags (issue 4), answered
+// by the server in the app's own HTML.
+
+const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-dist-'));
+fs.writeFileSync(
+  path.join(distDir, 'index.html'),
+  `<!doctype html><html><head>
+    <meta
+      name="description"
+      content="Music for a cause"
+    />
+    <title>Soundcause</title>
+  </head><body><div id="root"></div></body></html>`,
+);
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ CLIENT_DIST_DIR: distDir, PUBLIC_URL: 'https://music.example.org' });
+});
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(distDir, { recursive: true, force: true });
+});
+
+const meta = (html: string, key: string) =>
+  html.match(new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`))?.[1];
+
+describe('share cards', () => {
+  it('describes a published fundraiser and its artist, by slug or id', async () => {
+    const owner = await verifiedUser(server, 'sharer@example.org');
+    const fundraiser = await createFundraiser(owner, {
+      publish: true,
+      details: { name: 'Songs & "Stories"', description: 'Live at the <Crystal> Ballroom.' },
+    });
+    const page = await server.client().get(`/projects/${fundraiser.urlSlug}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<div id="root"></div>');
+    expect(page.text).toContain('<title>Songs &#38; &#34;Stories&#34; by The Test Band | Soundcause</title>');
+    expect(meta(page.text, 'og:title')).toBe('Songs &#38; &#34;Stories&#34; by The Test Band');
+    expect(meta(page.text, 'og:description')).toContain('Live at the &#60;Crystal&#62; Ballroom.');
+    expect(meta(page.text, 'og:image')).toBe(
+      `https://music.example.org/media/images/${fundraiser.albumCover}-1200.jpg`,
+    );
+    expect(meta(page.text, 'og:url')).toBe(`https://music.example.org/projects/${fundraiser.urlSlug}`);
+    expect(meta(page.text, 'twitter:card')).toBe('summary_large_image');
+    expect(page.text).toMatch(/<meta\s+name="description"\s+content="Live at the/);
+    expect(meta((await server.client().get(`/projects/${fundraiser.id}`)).text, 'og:url')).toBe(
+      `https://music.example.org/projects/${fundraiser.urlSlug}`,
+    );
+
+    const artist = await server.client().get(`/artists/${fundraiser.artist.urlSlug}`);
+    expect(meta(artist.text, 'og:title')).toBe('The Test Band');
+    expect(meta(artist.text, 'og:image')).toMatch(/^https:\/\/music\.example\.org\/media\/images\/.+-1200\.jpg$/);
+  });
+
+  it('says nothing about drafts or unknown pages', async () => {
+    const owner = await verifiedUser(server, 'drafter@example.org');
+    const draft = await createFundraiser(owner);
+    for (const pathname of [`/projects/${draft.id}`, '/projects/no-such-thing', '/artists/%E0%A4%A', '/browse']) {
+      const page = await server.client().get(pathname);
+      expect(page.status).toBe(200);
+      expect(meta(page.text, 'og:title')).toBeUndefined();
+      expect(page.text).toContain('<title>Soundcause</title>');
+    }
+  });
+});
