@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const noServerCode = { group: ['**/server/**'], message: 'The client never imports server code.' };
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-*', 'node_modules', 'data', 'drizzle', 'coverage', 'test-results', '.tmp'] },
+  { ignores: ['dist', '**/dist-*', 'node_modules', 'data', 'drizzle', 'coverage', 'test-results', '.tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PAGE_SIZE } from '../../shared/constants';
-import { artistSearchResultSchema } from '../../shared/schemas/artists';
+import { artistListSchema, artistSearchResultSchema } from '../../shared/schemas/artists';
 import { apiRequest } from './http';
 
 /**
@@ -24,3 +24,9 @@ export function artistSearchQueryOptions({ searchTerm, page }: { searchTerm: str
     queryFn: () => apiRequest(`/api/artists/search?${query}`, artistSearchResultSchema),
   });
 }
+
+/** GET /api/artists/user: the artists feature and the fundraiser wizard share this cache entry. */
+export const userArtistsQueryOptions = queryOptions({
+  queryKey: artistKeys.user(),
+  queryFn: () => apiRequest('/api/artists/user', artistListSchema),
+});

@@ -1,13 +1,17 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PAGE_SIZE } from '../../shared/constants';
-import { featuredCharitiesSchema, nonprofitSearchResultSchema } from '../../shared/schemas/charities';
+import {
+  featuredCharitiesSchema,
+  nonprofitDetailSchema,
+  nonprofitSearchResultSchema,
+} from '../../shared/schemas/charities';
 import {
   fundraiserListSchema,
   fundraiserSchema,
   fundraiserSearchResultSchema,
   fundraiserTransactionsSchema,
 } from '../../shared/schemas/fundraisers';
-import { ApiError, apiRequest } from './http';
+import { apiRequest, retryUnlessRefused } from './http';
 
 /**
  * Query keys of every fundraiser query, in one place for the fundraisers feature, browse, home and
@@ -49,6 +53,7 @@ export function fundraiserQueryOptions(slugOrId: string) {
   return queryOptions({
     queryKey: fundraiserKeys.bySlugOrId(slugOrId),
     queryFn: () => apiRequest(path, fundraiserSchema),
+    retry: retryUnlessRefused,
   });
 }
 
@@ -86,6 +91,7 @@ export const charityKeys = {
   all: ['charities'] as const,
   featured: () => [...charityKeys.all, 'featured'] as const,
   search: (query: string) => [...charityKeys.all, 'search', query] as const,
+  byEin: (ein: string) => [...charityKeys.all, 'ein', ein] as const,
 };
 
 export function featuredCharitiesQueryOptions() {
@@ -104,7 +110,17 @@ export function nonprofitSearchQueryOptions(query: string) {
   return queryOptions({
     queryKey: charityKeys.search(query),
     queryFn: () => apiRequest(`/api/nonprofits/search/${encodeURIComponent(query)}`, nonprofitSearchResultSchema),
-    retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 1,
+    retry: retryUnlessRefused,
+    staleTime: 5 * 60 * 1000,
+  });
+}
+
+/** GET /api/nonprofits/{ein}: a whole EIN, answered 404 'No charity found with EIN {ein}' when unknown. */
+export function nonprofitQueryOptions(ein: string) {
+  return queryOptions({
+    queryKey: charityKeys.byEin(ein),
+    queryFn: () => apiRequest(`/api/nonprofits/${encodeURIComponent(ein)}`, nonprofitDetailSchema),
+    retry: retryUnlessRefused,
     staleTime: 5 * 60 * 1000,
   });
 }

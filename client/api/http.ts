@@ -104,3 +104,9 @@ export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && (error.code || error.text)) return error.message;
   return fallback;
 }
+
+/** A refusal (4xx: not found, forbidden) will not change on a second try; a network blip might. */
+export function retryUnlessRefused(failureCount: number, error: Error): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 1;
+}

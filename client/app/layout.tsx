@@ -1,6 +1,7 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoginDialog } from '../features/accounts/login-dialog';
 import { usePageViews } from '../lib/analytics';
+import { WithPromo } from '../ui/promo-aside';
 import { FlashMessage } from './flash-message';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -18,7 +19,9 @@ export function Layout() {
       <Header />
       <main id="main" tabIndex={-1}>
         <FlashMessage />
-        <Outlet />
+        <WithPromo>
+          <Outlet />
+        </WithPromo>
       </main>
       <Footer />
       <LoginDialog />

@@ -95,6 +95,20 @@ export const routes: RouteObject[] = [
                   })),
               },
               {
+                path: 'fundraisers/user/:projectId/edit',
+                lazy: () =>
+                  import('../features/fundraisers/edit-fundraiser-page').then((m) => ({
+                    Component: m.EditFundraiserPage,
+                  })),
+              },
+              {
+                path: 'fundraisers/user/:projectId',
+                lazy: () =>
+                  import('../features/fundraisers/manage-fundraiser-page').then((m) => ({
+                    Component: m.ManageFundraiserPage,
+                  })),
+              },
+              {
                 path: 'music/album/:projectSlug',
                 lazy: () => import('../features/music/album-page').then((m) => ({ Component: m.AlbumPage })),
               },
@@ -113,8 +127,8 @@ export const routes: RouteObject[] = [
           {
             path: 'fundraisers/new/*',
             lazy: () =>
-              import('../features/fundraisers/start-fundraiser-page').then((m) => ({
-                Component: m.StartFundraiserPage,
+              import('../features/fundraisers/wizard/wizard-page').then((m) => ({
+                Component: m.FundraiserWizardPage,
               })),
           },
           {
@@ -125,6 +139,11 @@ export const routes: RouteObject[] = [
                 lazy: () => import('../features/admin/admin-page').then((m) => ({ Component: m.AdminPage })),
               },
             ],
+          },
+          {
+            path: 'projects/:projectSlugOrId',
+            lazy: () =>
+              import('../features/fundraisers/fundraiser-page').then((m) => ({ Component: m.FundraiserPage })),
           },
           {
             path: 'artists/:artistSlugOrId',

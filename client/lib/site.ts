@@ -13,7 +13,7 @@ const defaultSite: Site = {
   promoProjectId: DEFAULT_PROMO_PROJECT_ID,
 };
 
-const siteQueryOptions = queryOptions({
+export const siteQueryOptions = queryOptions({
   queryKey: ['site'],
   queryFn: () => apiRequest('/api/site', siteSchema),
   staleTime: Infinity,

@@ -3,15 +3,20 @@ import { type DefaultValues, type FieldValues, type Path, type UseFormReturn, us
 import type { z } from 'zod';
 import type { FormErrorItem } from '../../shared/api';
 
-/** react-hook-form with the shared zod schema as resolver (STYLE.md rule 7). */
+/**
+ * react-hook-form with the shared zod schema as resolver (STYLE.md rule 7). Fields are checked
+ * once touched; a form whose rows are added on the fly (a track list) may check on submit instead,
+ * so a new empty row is not flagged at once.
+ */
 export function useZodForm<TSchema extends z.ZodType<FieldValues, FieldValues>>(
   schema: TSchema,
   defaultValues?: DefaultValues<z.input<TSchema>>,
+  { mode = 'onTouched' }: { mode?: 'onTouched' | 'onSubmit' } = {},
 ) {
   return useForm<z.input<TSchema>, unknown, z.output<TSchema>>({
     resolver: zodResolver(schema),
     defaultValues,
-    mode: 'onTouched',
+    mode,
   });
 }
 

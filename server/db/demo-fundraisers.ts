@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import { and, eq, isNull } from 'drizzle-orm';
 import sharp from 'sharp';
-import { DEFAULT_PROMO_PROJECT_ID } from '../../shared/constants';
 import { renderImage } from '../features/uploads/images';
 import { slugify } from '../infra/slugs';
 import { type MediaStore, newUploadId } from '../infra/storage/media';
@@ -23,7 +22,8 @@ import {
 // the demo artists. One of them has the id of the 'Greatest Hits' promo.
 
 type DemoFundraiser = {
-  id?: number;
+  /** Gets the id of the 'Greatest Hits' promo (PROMO_PROJECT_ID). */
+  promo?: boolean;
   artist: string;
   name: string;
   description: string;
@@ -39,7 +39,7 @@ type DemoFundraiser = {
 
 const DEMO_FUNDRAISERS: DemoFundraiser[] = [
   {
-    id: DEFAULT_PROMO_PROJECT_ID,
+    promo: true,
     artist: 'The Lantern Collective',
     name: 'Greatest Hits',
     description:
@@ -153,7 +153,7 @@ export function melodyWav(seed: number, seconds: number): Buffer {
   return Buffer.concat([header, data]);
 }
 
-export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail: string) {
+export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail: string, promoProjectId: number) {
   if (db.select().from(settings).where(eq(settings.key, SEEDED)).get()) return;
   const owner = db.select().from(users).where(eq(users.email, ownerEmail)).get();
   if (!owner) return;
@@ -202,7 +202,7 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
       const row = tx
         .insert(fundraisers)
         .values({
-          ...(demo.id ? { id: demo.id } : {}),
+          ...(demo.promo ? { id: promoProjectId } : {}),
           userId: artist.userId,
           artistId: artist.id,
           name: demo.name,

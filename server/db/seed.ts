@@ -30,6 +30,6 @@ export async function seedDemoContent(db: Db, config: Config, media: MediaStore)
   }
   await ensureAdmin({ db }, admin.email, admin.password);
   await seedDemoArtists(db, media, admin.email);
-  await seedDemoFundraisers(db, media, admin.email);
+  await seedDemoFundraisers(db, media, admin.email, config.promoProjectId);
   return admin;
 }

@@ -20,7 +20,11 @@ export type ShareCard = { title: string; description: string; imagePath?: string
 /** The share card for a page path, or null for pages without one (e.g. a draft, or not found). */
 export type ShareCardLookup = (pathname: string) => ShareCard | null;
 
-/** index.html with the page's title and its Open Graph / Twitter tags, for link previews. */
+/**
+ * index.html with the page's title and its Open Graph / Twitter tags, for link previews. Every
+ * replacement is a function: a replacement string would expand `$&`, `$'` or `$2` typed into a
+ * name or description, and could close an attribute.
+ */
 function withShareCard(html: string, card: ShareCard, origin: string, siteName: string): string {
   const title = `${card.title} | ${siteName}`;
   const description = card.description.replace(/\s+/g, ' ').trim().slice(0, 300);
@@ -44,9 +48,12 @@ function withShareCard(html: string, card: ShareCard, origin: string, siteName: 
     .map(([kind, key, value]) => `<meta ${kind}="${key}" content="${escapeHtml(value)}" />`)
     .join('\n    ');
   return html
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-    .replace(/(<meta\s+name="description"\s+content=")[^"]*(")/, `$1${escapeHtml(description)}$2`)
-    .replace('</head>', `    ${meta}\n  </head>`);
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+    .replace(
+      /(<meta\s+name="description"\s+content=")[^"]*"/,
+      (_match, start: string) => `${start}${escapeHtml(description)}"`,
+    )
+    .replace('</head>', () => `    ${meta}\n  </head>`);
 }
 
 export function clientAppRoutes(
@@ -60,8 +67,8 @@ export function clientAppRoutes(
   const readIndex = () => {
     indexHtml ??= fs
       .readFileSync(indexFile, 'utf8')
-      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(siteName)}</title>`)
-      .replaceAll('content="Soundcause"', `content="${escapeHtml(siteName)}"`);
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(siteName)}</title>`)
+      .replaceAll('content="Soundcause"', () => `content="${escapeHtml(siteName)}"`);
     return indexHtml;
   };
 

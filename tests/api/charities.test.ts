@@ -390,6 +390,25 @@ describe('with Every.org configured', () => {
     ]);
   });
 
+  it('asks Every.org once for the same search, and stops asking for a caller over its share', async () => {
+    fake.requests.length = 0;
+    await search('Music Fund');
+    await search('music fund ');
+    expect(fake.requests).toHaveLength(1);
+
+    const caller = app.client();
+    for (let n = 0; n < 60; n++) {
+      expect((await caller.get(`/api/nonprofits/search/quota${n}`)).status).toBe(200);
+    }
+    const asked = fake.requests.length;
+    const over = await caller.get('/api/nonprofits/search/cancer%20quota');
+    expect(over.status).toBe(200);
+    expect(fake.requests).toHaveLength(asked);
+    // Others still get Every.org's answers.
+    await search('another caller');
+    expect(fake.requests).toHaveLength(asked + 1);
+  });
+
   it('answers from the local directory when Every.org fails', async () => {
     fake.setMode('fail');
     expect((await search('red cross')).map((nonprofit) => nonprofit.name)).toEqual(['American National Red Cross']);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,7 +7,8 @@ import {
   fundraiserSearchResultSchema,
   fundraiserTransactionsSchema,
 } from '../../shared/schemas/fundraisers';
-import { artists, donations, fundraisers } from '../../server/db/schema';
+import { artists, donations, fundraisers, uploads } from '../../server/db/schema';
+import { cleanupUnusedUploads } from '../../server/features/uploads/service';
 import { ensureAdmin } from '../../server/features/accounts/service';
 import { fileForm, mp3Frames, wav } from '../fixtures/audio';
 import {
@@ -653,7 +655,11 @@ describe('POST /api/uploads/track', () => {
     const client = await newUser('uploader');
     expect(await uploadTrack(client, wav())).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(await uploadTrack(client, mp3Frames(), 'song.mp3')).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    const id3 = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(500)]);
+    const id3 = Buffer.concat([Buffer.from('ID3'), Buffer.from([3, 0, 0, 0, 0, 2, 1]), Buffer.alloc(500)]);
+    const bareId3 = await client.post('/api/uploads/track', {
+      multipart: fileForm('ID3', 'fake.mp3', 'audio/mpeg', 'trackFile'),
+    });
+    expect(bareId3.status).toBe(400);
     expect(await uploadTrack(client, id3, 'tagged.mp3')).toMatch(/^[A-Za-z0-9_-]{22}$/);
 
     const fake = await client.post('/api/uploads/track', {
@@ -691,4 +697,31 @@ it('uses image uploads as album covers', async () => {
   const cover = await uploadImage(owner);
   const fundraiser = await createFundraiser(owner, { uploads: { ...(await uploadMusic(owner, 1)), cover } });
   expect(fundraiser.albumCover).toBe(cover);
+});
+
+describe('cleaning up audio uploads', () => {
+  it('removes day-old tracks nothing uses and stray files, keeping what a fundraiser uses', async () => {
+    const owner = await newUser('cleaner');
+    const fundraiser = await createFundraiser(owner);
+    const unused = await uploadTrack(owner);
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    server.db.update(uploads).set({ createdAt: dayAgo }).run();
+    const stray = server.media.trackFile('strayStrayStrayStray00', 'wav');
+    fs.writeFileSync(stray, wav());
+    fs.utimesSync(stray, dayAgo, dayAgo);
+
+    await cleanupUnusedUploads(server);
+    expect(fs.existsSync(server.media.trackFile(unused, 'wav'))).toBe(false);
+    expect(server.db.select().from(uploads).where(eq(uploads.id, unused)).get()).toBeUndefined();
+    expect(fs.existsSync(stray)).toBe(false);
+    const used = [fundraiser.previewTrackFile!, ...fundraiser.tracksList.map((track) => track.uploadId!)];
+    for (const id of used) expect(fs.existsSync(server.media.trackFile(id, 'wav'))).toBe(true);
+    expect(
+      (
+        await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/preview`, {
+          headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+        })
+      ).status,
+    ).toBe(200);
+  });
 });

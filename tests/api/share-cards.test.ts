@@ -60,6 +60,21 @@ describe('share cards', () => {
     expect(meta(artist.text, 'og:image')).toMatch(/^https:\/\/music\.example\.org\/media\/images\/.+-1200\.jpg$/);
   });
 
+  it('keeps `$` patterns in names and descriptions as text', async () => {
+    const owner = await verifiedUser(server, 'dollars@example.org');
+    const fundraiser = await createFundraiser(owner, {
+      publish: true,
+      details: { name: "Pay $& and $' now", description: '0;url=https://evil.example/$2 http-equiv=refresh x' },
+    });
+    const page = await server.client().get(`/projects/${fundraiser.urlSlug}`);
+    expect(page.text).not.toContain('http-equiv=refresh x"');
+    expect(page.text).toMatch(
+      /<meta\s+name="description"\s+content="0;url=https:\/\/evil\.example\/\$2 http-equiv=refresh x/,
+    );
+    expect(meta(page.text, 'og:title')).toBe('Pay $&#38; and $&#39; now by The Test Band');
+    expect(page.text.match(/<meta (property|name)=/g)?.length).toBe(10);
+  });
+
   it('says nothing about drafts or unknown pages', async () => {
     const owner = await verifiedUser(server, 'drafter@example.org');
     const draft = await createFundraiser(owner);

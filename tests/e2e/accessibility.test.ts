@@ -1,30 +1,11 @@
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
 import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { createFundraiser } from '../fixtures/fundraisers';
 import { imageForm, png } from '../fixtures/images';
 import { registerUser, strongPassword, type TestServer, verifiedUser } from '../fixtures/test-server';
-
-// axe-core, run inside real Chromium on each page, at desktop and phone widths.
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } })
-      .axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-    );
-}
 
 const guestPages = [
   '/',
@@ -125,6 +106,48 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
         const violations = await seriousViolations(page);
         if (violations.length) found[path] = violations;
       }
+      expect(found).toEqual({});
+    }
+  });
+
+  it('has no serious violations on the fundraiser pages with content, at both widths', async () => {
+    const email = 'a11y-fundraiser@example.org';
+    const owner = await verifiedUser(server, email);
+    const published = await createFundraiser(owner, {
+      details: { name: 'Accessible Album', youtubeLink: 'dQw4w9WgXcQ' },
+      publish: true,
+    });
+    const draft = await createFundraiser(owner, { details: { name: 'Accessible Draft' } });
+    for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+      const { page } = await newPage(browser, viewport);
+      // The video embed answers from here: no request leaves the machine.
+      await page.route(/youtube-nocookie\.com/, (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>video</title></html>' }),
+      );
+      await page.goto(`${server.baseUrl}/login`);
+      await fillForm(page, { Email: email, Password: strongPassword });
+      await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+      await page.waitForURL(`${server.baseUrl}/`);
+      const found: Record<string, string[]> = {};
+      for (const path of [
+        `/projects/${published.urlSlug}`,
+        `/projects/${draft.urlSlug}`,
+        '/fundraisers/user',
+        `/fundraisers/user/${published.id}`,
+        `/fundraisers/user/${draft.id}`,
+      ]) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        const violations = await seriousViolations(page);
+        if (violations.length) found[path] = violations;
+      }
+      // The publish dialog, open.
+      await page.goto(`${server.baseUrl}/projects/${draft.urlSlug}`);
+      await page.locator('main').getByRole('button', { name: 'Publish' }).click();
+      await page.getByRole('dialog').waitFor();
+      const dialogViolations = await seriousViolations(page);
+      if (dialogViolations.length) found['publish dialog'] = dialogViolations;
       expect(found).toEqual({});
     }
   });

@@ -1,13 +1,16 @@
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../lib/site';
 import { TabLinks } from '../../ui/tab-links';
+import { FeaturedCharitiesAdmin } from './featured-charities';
 
 // Spec part 2 section 2 (Admin area): /admin and any sub-path show the tabs, the one named by the
-// last path segment selected (Transactions otherwise).
+// last path segment selected (Transactions otherwise). Featured charities is ours: the spec has
+// the home page show 10 of them, and admins choose which (DESIGN.md: the directory is our own).
 const tabs = [
   { segment: 'transactions', label: 'Transactions', empty: 'No transactions!' },
   { segment: 'disbursements', label: 'Disbursements', empty: 'No disbursements!' },
   { segment: 'featured-fundraisers', label: 'Featured fundraisers', empty: 'No projects!' },
+  { segment: 'featured-charities', label: 'Featured charities', empty: undefined },
 ] as const;
 
 export function AdminPage() {
@@ -29,7 +32,11 @@ export function AdminPage() {
         current={`/admin/${current.segment}`}
       />
       <section aria-label={current.label}>
-        <p className="empty-state">{current.empty}</p>
+        {current.segment === 'featured-charities' ? (
+          <FeaturedCharitiesAdmin />
+        ) : (
+          <p className="empty-state">{current.empty}</p>
+        )}
       </section>
     </div>
   );

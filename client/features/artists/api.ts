@@ -2,27 +2,15 @@ import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@ta
 import { okSchema } from '../../../shared/api';
 import {
   type Artist,
-  artistListSchema,
   artistSchema,
   type CreateArtistInput,
   type UpdateArtistInput,
   updateArtistResultSchema,
 } from '../../../shared/schemas/artists';
 import { artistKeys } from '../../api/artists';
-import { ApiError, apiRequest } from '../../api/http';
+import { apiRequest, retryUnlessRefused } from '../../api/http';
 
 // The artist calls of spec part 1 section 7, each parsed by its shared schema.
-
-/** A 404 or 403 will not change on a second try; a network blip might. */
-function retryUnlessRefused(failureCount: number, error: Error): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 1;
-}
-
-export const userArtistsQueryOptions = queryOptions({
-  queryKey: artistKeys.user(),
-  queryFn: () => apiRequest('/api/artists/user', artistListSchema),
-});
 
 export const artistByIdQueryOptions = (id: number) =>
   queryOptions({

@@ -3,13 +3,16 @@ import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import type { Artist } from '../../../shared/schemas/artists';
+import { artistFundraisersQueryOptions } from '../../api/fundraisers';
 import { ApiError } from '../../api/http';
 import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
+import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';
-import { artistByIdQueryOptions, artistBySlugQueryOptions, usePublishArtist, userArtistsQueryOptions } from './api';
+import { userArtistsQueryOptions } from '../../api/artists';
+import { artistByIdQueryOptions, artistBySlugQueryOptions, usePublishArtist } from './api';
 import { ArtistNotFound } from './artist-not-found';
 import { DeleteArtistDialog } from './delete-artist-dialog';
 import './artists.css';
@@ -66,7 +69,6 @@ function ArtistProfile({ artist }: { artist: Artist }) {
   const publish = usePublishArtist();
   const [deleting, setDeleting] = useState<Artist | null>(null);
   const aboutId = useId();
-  const fundraisersId = useId();
   const website = safeWebsite(artist.website);
   const editPath = `/artists/user/${artist.id}/edit`;
 
@@ -126,16 +128,39 @@ function ArtistProfile({ artist }: { artist: Artist }) {
           </section>
         </div>
       </div>
-      <section className="section stack" aria-labelledby={fundraisersId}>
-        <h2 id={fundraisersId}>Recent fundraisers</h2>
-        <p className="empty-state">No fundraisers yet.</p>
-      </section>
+      <RecentFundraisers artistId={artist.id} />
       <DeleteArtistDialog
         artist={deleting}
         onClose={() => setDeleting(null)}
         onDeleted={() => navigate('/browse/artists')}
       />
     </div>
+  );
+}
+
+/** The artist's published fundraisers, newest first (spec part 1 section 2: hover text 'View'). */
+function RecentFundraisers({ artistId }: { artistId: number }) {
+  const headingId = useId();
+  const fundraisers = useQuery(artistFundraisersQueryOptions(artistId));
+  return (
+    <section className="section stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>Recent fundraisers</h2>
+      {fundraisers.isPending ? (
+        <Spinner label="Loading fundraisers" />
+      ) : fundraisers.isError ? (
+        <Alert tone="error">Something went wrong!</Alert>
+      ) : fundraisers.data.length === 0 ? (
+        <p className="empty-state">No fundraisers yet.</p>
+      ) : (
+        <ul className="grid fundraiser-tiles" role="list">
+          {fundraisers.data.map((fundraiser) => (
+            <li key={fundraiser.id}>
+              <FundraiserTile fundraiser={fundraiser} headingLevel={3} hoverText="View" />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -6,7 +6,7 @@ import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { ArtistTile } from '../../ui/artist-tile';
 import { Spinner } from '../../ui/spinner';
-import { userArtistsQueryOptions } from './api';
+import { userArtistsQueryOptions } from '../../api/artists';
 import { DeleteArtistDialog } from './delete-artist-dialog';
 import './artists.css';
 

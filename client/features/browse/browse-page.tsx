@@ -1,11 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { artistSearchQueryOptions } from '../../api/artists';
 import { useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { GENRES, type Genre, limits, PAGE_SIZE } from '../../../shared/constants';
+import { artistSearchQueryOptions } from '../../api/artists';
+import { type FundraiserSearch as FundraiserSearchParams, fundraiserSearchQueryOptions } from '../../api/fundraisers';
 import { Alert } from '../../ui/alert';
 import { ArtistTile } from '../../ui/artist-tile';
 import { FormField } from '../../ui/form-field';
+import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { FUNDRAISER_SEARCH_FIELDS, FundraiserSearchFields } from '../../ui/fundraiser-search-fields';
 import { SearchForm } from '../../ui/search-form';
 import { Pagination } from '../../ui/pagination';
@@ -17,8 +19,6 @@ import './browse.css';
 
 type Tab = 'projects' | 'artists';
 
-/** Charity EIN max length (spec part 2 section 9). */
-
 const tabs: { tab: Tab; label: string }[] = [
   { tab: 'projects', label: 'Search fundraisers' },
   { tab: 'artists', label: 'Search artists' },
@@ -29,7 +29,7 @@ function isGenre(value: string): value is Genre {
 }
 
 /** The fundraiser search as the URL holds it (spec part 1 section 2, Browse); page is zero-based. */
-function readFundraiserSearch(params: URLSearchParams) {
+function readFundraiserSearch(params: URLSearchParams): FundraiserSearchParams {
   const genre = params.get('genre') ?? '';
   return {
     searchTerm: params.get('searchTerm')?.trim() ?? '',
@@ -93,10 +93,7 @@ function FundraiserSearch() {
         <FundraiserSearchFields values={search} />
       </SearchForm>
 
-      <Results
-        heading={hasFilter ? 'Search results' : 'Recent fundraisers'}
-        emptyText={hasFilter ? 'No results found! Please try a different query.' : 'No fundraisers yet.'}
-      />
+      <FundraiserResults search={search} hasFilter={hasFilter} />
     </>
   );
 }
@@ -162,12 +159,44 @@ function ArtistResults({ search, heading }: { search: ArtistSearch; heading: str
   );
 }
 
-function Results({ heading, emptyText }: { heading: string; emptyText: string }) {
+/** 'N fundraisers' for the results heading. */
+function countText(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'fundraiser' : 'fundraisers'}`;
+}
+
+function FundraiserResults({ search, hasFilter }: { search: FundraiserSearchParams; hasFilter: boolean }) {
   const headingId = useId();
+  // The previous page stays on screen while the next one loads.
+  const results = useQuery({ ...fundraiserSearchQueryOptions(search), placeholderData: keepPreviousData });
+  const heading = hasFilter ? 'Search results' : 'Recent fundraisers';
   return (
-    <section className="section stack" aria-labelledby={headingId}>
-      <h2 id={headingId}>{heading}</h2>
-      <p className="empty-state">{emptyText}</p>
+    <section className="section stack" aria-labelledby={headingId} aria-busy={results.isFetching}>
+      <h2 id={headingId}>
+        {heading}{' '}
+        {hasFilter && results.data && !results.isPlaceholderData && (
+          <span className="browse-count">{countText(results.data.totalCount)}</span>
+        )}
+      </h2>
+      {results.isPending ? (
+        <Spinner label="Loading fundraisers" />
+      ) : results.isError ? (
+        <Alert tone="error">something went wrong!</Alert>
+      ) : results.data.results.length === 0 ? (
+        <p className="empty-state">
+          {hasFilter ? 'No results found! Please try a different query.' : 'No fundraisers yet.'}
+        </p>
+      ) : (
+        <ul className="grid fundraiser-tiles" role="list">
+          {results.data.results.map((fundraiser) => (
+            <li key={fundraiser.id}>
+              <FundraiserTile fundraiser={fundraiser} headingLevel={3} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {results.data && (
+        <Pagination page={search.page} totalPages={Math.ceil(results.data.totalCount / PAGE_SIZE)} label={heading} />
+      )}
     </section>
   );
 }

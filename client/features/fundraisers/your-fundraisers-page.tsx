@@ -1,9 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { userFundraisersQueryOptions } from '../../api/fundraisers';
 import { usePageTitle } from '../../lib/site';
+import { FundraiserTile } from '../../ui/fundraiser-tile';
+import { Spinner } from '../../ui/spinner';
+import './fundraisers.css';
 
-/** Spec part 2 section 2 (Manage your fundraisers); the list fills in once fundraisers exist. */
+/** The user's fundraisers, each opening its manage page (spec part 2 section 2, 'Manage your fundraisers'). */
 export function YourFundraisersPage() {
   usePageTitle('Your fundraisers');
+  const fundraisers = useQuery(userFundraisersQueryOptions());
+  // A failing list is silently ignored (spec part 2 section 8): it reads as an empty one.
+  const list = fundraisers.data ?? [];
   return (
     <div className="page stack">
       <div className="page-heading">
@@ -12,13 +20,34 @@ export function YourFundraisersPage() {
           New fundraiser
         </Link>
       </div>
-      <div className="empty-state">
-        <p>You don't have any fundraisers yet.</p>
-        <p>
-          <Link to="/fundraisers/new">Start a fundraiser</Link> to raise money for a charity you care about with your
-          music.
-        </p>
-      </div>
+      {fundraisers.isPending ? (
+        <Spinner label="Loading your fundraisers" />
+      ) : list.length === 0 ? (
+        <div className="empty-state">
+          <p>You don't have any fundraisers yet.</p>
+          <p>
+            <Link to="/fundraisers/new">Start a fundraiser</Link> to raise money for a charity you care about with your
+            music.
+          </p>
+        </div>
+      ) : (
+        <ul className="grid fundraiser-tiles" role="list">
+          {list.map((fundraiser) => (
+            <li key={fundraiser.id}>
+              <FundraiserTile
+                fundraiser={fundraiser}
+                headingLevel={2}
+                to={`/fundraisers/user/${fundraiser.id}`}
+                hoverText="Manage"
+              >
+                <span className={`chip ${fundraiser.status === 'PUBLISHED' ? 'chip-success' : 'chip-warning'}`}>
+                  {fundraiser.status === 'PUBLISHED' ? 'Published' : 'Draft'}
+                </span>
+              </FundraiserTile>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

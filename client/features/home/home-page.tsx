@@ -2,6 +2,8 @@ import { Link, useNavigate } from 'react-router';
 import { FUNDRAISER_SEARCH_FIELDS, FundraiserSearchFields } from '../../ui/fundraiser-search-fields';
 import { SearchForm } from '../../ui/search-form';
 import { usePageTitle, useSite } from '../../lib/site';
+import { FeaturedCharities } from './featured-charities';
+import { FeaturedFundraisers } from './featured-fundraisers';
 import './home.css';
 
 export function HomePage() {
@@ -30,20 +32,7 @@ export function HomePage() {
       <div className="page stack">
         <HomeSearch />
 
-        <section className="section stack" aria-labelledby="featured-fundraisers-heading">
-          <h2 id="featured-fundraisers-heading">Featured fundraisers</h2>
-          <div className="empty-state">
-            <p>No featured fundraisers yet. Check back soon, or start your own.</p>
-            <Link className="button button-secondary" to="/fundraisers/new">
-              Start a fundraiser
-            </Link>
-          </div>
-          <p className="center">
-            <Link className="button button-primary" to="/browse/projects">
-              Browse recent fundraisers
-            </Link>
-          </p>
-        </section>
+        <FeaturedFundraisers />
 
         <section className="section home-how card" aria-labelledby="home-how-heading">
           <h2 id="home-how-heading">How it works</h2>
@@ -66,15 +55,7 @@ export function HomePage() {
           </p>
         </section>
 
-        <section className="section stack" aria-labelledby="featured-charities-heading">
-          <h2 id="featured-charities-heading">Featured charities</h2>
-          <div className="empty-state">
-            <p>
-              No featured charities yet. Every fundraiser supports a registered US 501(c)(3) charity of the artist's
-              choosing.
-            </p>
-          </div>
-        </section>
+        <FeaturedCharities />
 
         <section className="section home-cta center stack" aria-labelledby="home-cta-heading">
           <h2 id="home-cta-heading">Raise money with your music</h2>

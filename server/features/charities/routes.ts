@@ -18,7 +18,7 @@ export const charityRoutes = new Hono<AppEnv>()
   .get('/nonprofits/search/:query', async (c) => {
     const query = c.req.param('query');
     if (query.length > limits.searchTerm) throw invalid(`Search term cannot exceed ${limits.searchTerm} characters.`);
-    const nonprofits = await charities.searchNonprofits(c.get('deps'), query);
+    const nonprofits = await charities.searchNonprofits(c.get('deps'), c.get('clientIp'), query);
     return c.json({ nonprofits } satisfies z.infer<typeof nonprofitSearchResultSchema>);
   })
   // Before /nonprofits/:ein, which would otherwise take "featured" for an EIN.
@@ -30,12 +30,12 @@ export const charityRoutes = new Hono<AppEnv>()
   .get('/nonprofits/:ein', async (c) => {
     const ein = c.req.param('ein');
     if (ein.length > limits.charityEin) throw invalid(`Charity EIN cannot exceed ${limits.charityEin} characters.`);
-    const detail = await charities.getNonprofit(c.get('deps'), ein);
+    const detail = await charities.getNonprofit(c.get('deps'), c.get('clientIp'), ein);
     return c.json(detail satisfies z.infer<typeof nonprofitDetailSchema>);
   })
   .put('/admin/featured-charities', async (c) => {
     requireAdminSession(c);
     const input = await jsonBody(c, updateFeaturedCharitiesSchema);
-    const nonprofits = await charities.updateFeaturedCharities(c.get('deps'), input);
+    const nonprofits = await charities.updateFeaturedCharities(c.get('deps'), c.get('clientIp'), input);
     return c.json({ nonprofits } satisfies z.infer<typeof featuredCharitiesSchema>);
   });

@@ -7,6 +7,7 @@ import {
 } from '../../../shared/schemas/charities';
 import { FormError, notFound } from '../../errors';
 import { toMatchQuery } from '../../infra/full-text';
+import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import type { DirectoryCharity } from '../../infra/charity-directory/every-org';
 import type { Deps } from '../../http/context';
 import { BUNDLED_CHARITIES, DEFAULT_FEATURED_EINS } from './bundled';
@@ -59,14 +60,37 @@ function cacheRemote(deps: Deps, found: DirectoryCharity[]): CharityRow[] {
   );
 }
 
+/** Each caller's share of our Every.org key: plenty for typing a charity's name, not for crawling. */
+const everyOrgAsksByCaller: ThrottleRule = { bucket: 'every-org-caller', limit: 60, windowMs: 10 * 60 * 1000 };
+
+/** Answers (misses included) are reused for a while: the same search typed twice asks once. */
+const ANSWER_TTL_MS = 10 * 60 * 1000;
+const MAX_REMEMBERED = 500;
+const remembered = new WeakMap<object, Map<string, { at: number; answer: unknown }>>();
+
 /**
  * Asks Every.org, when configured. Any failure (timeout, error status, odd answer) is logged and
- * answered as "nothing found": the local directory still answers, never a 500.
+ * answered as "nothing found": the local directory still answers, never a 500. A caller over its
+ * share gets the local answer only.
  */
-async function askEveryOrg<T>(deps: Deps, what: string, ask: (client: NonNullable<Deps['everyOrg']>) => Promise<T>) {
-  if (!deps.everyOrg) return null;
+async function askEveryOrg<T>(
+  deps: Deps,
+  caller: string,
+  what: string,
+  ask: (client: NonNullable<Deps['everyOrg']>) => Promise<T>,
+): Promise<T | null> {
+  const client = deps.everyOrg;
+  if (!client) return null;
+  let answers = remembered.get(client);
+  if (!answers) remembered.set(client, (answers = new Map()));
+  const hit = answers.get(what);
+  if (hit && Date.now() - hit.at < ANSWER_TTL_MS) return hit.answer as T;
+  if (takeAttempt(deps.db, everyOrgAsksByCaller, caller) === null) return null;
   try {
-    return await ask(deps.everyOrg);
+    const answer = await ask(client);
+    if (answers.size >= MAX_REMEMBERED) answers.delete(answers.keys().next().value!);
+    answers.set(what, { at: Date.now(), answer });
+    return answer;
   } catch (error) {
     // An expected kind of failure: the reason is enough, a stack trace would only be noise.
     const reason = error instanceof Error ? error.message : String(error);
@@ -76,10 +100,10 @@ async function askEveryOrg<T>(deps: Deps, what: string, ask: (client: NonNullabl
 }
 
 /** The directory's row for a 9-digit EIN: local first, else Every.org's answer, cached. */
-async function findOrFetch(deps: Deps, ein: string): Promise<CharityRow | undefined> {
+async function findOrFetch(deps: Deps, caller: string, ein: string): Promise<CharityRow | undefined> {
   const local = queries.findCharity(deps.db, ein);
   if (local) return local;
-  const remote = await askEveryOrg(deps, `lookup ${ein}`, (client) => client.lookup(ein));
+  const remote = await askEveryOrg(deps, caller, `lookup ${ein}`, (client) => client.lookup(ein));
   return remote ? cacheRemote(deps, [remote])[0] : undefined;
 }
 
@@ -89,16 +113,17 @@ async function findOrFetch(deps: Deps, ein: string): Promise<CharityRow | undefi
  * already cached entries), then Every.org's, then the other local ones, each EIN once. Capping
  * the local share keeps Every.org's results visible when a full IRS import matches everything.
  */
-export async function searchNonprofits(deps: Deps, query: string): Promise<Nonprofit[]> {
+export async function searchNonprofits(deps: Deps, caller: string, query: string): Promise<Nonprofit[]> {
   const ein = normaliseEin(query);
   if (ein) {
-    const row = await findOrFetch(deps, ein);
+    const row = await findOrFetch(deps, caller, ein);
     return row ? [toNonprofit(row)] : [];
   }
   const match = toMatchQuery(query, 12);
   if (match === null) return [];
   const local = queries.searchCharities(deps.db, match, PAGE);
-  const remote = await askEveryOrg(deps, `search ${query}`, (client) => client.search(query.trim()));
+  const term = query.trim().toLowerCase();
+  const remote = await askEveryOrg(deps, caller, `search ${term}`, (client) => client.search(term));
   if (!remote?.length) return local.map(toNonprofit);
   const merged = new Map<string, CharityRow>();
   for (const row of [...local.slice(0, PAGE / 2), ...cacheRemote(deps, remote), ...local.slice(PAGE / 2)]) {
@@ -107,9 +132,9 @@ export async function searchNonprofits(deps: Deps, query: string): Promise<Nonpr
   return [...merged.values()].slice(0, PAGE).map(toNonprofit);
 }
 
-export async function getNonprofit(deps: Deps, einInput: string) {
+export async function getNonprofit(deps: Deps, caller: string, einInput: string) {
   const ein = normaliseEin(einInput);
-  const row = ein ? await findOrFetch(deps, ein) : undefined;
+  const row = ein ? await findOrFetch(deps, caller, ein) : undefined;
   if (!row) throw notFound(`No charity found with EIN ${einInput}`);
   const nonprofit = toNonprofit(row);
   return {
@@ -130,10 +155,11 @@ export function featuredCharities(deps: Pick<Deps, 'db'>): Nonprofit[] {
  */
 export async function updateFeaturedCharities(
   deps: Deps,
+  caller: string,
   input: z.infer<typeof updateFeaturedCharitiesSchema>,
 ): Promise<Nonprofit[]> {
   const eins = input.eins.map((value) => normaliseEin(value) ?? '');
-  const rows = await Promise.all(eins.map((ein) => findOrFetch(deps, ein)));
+  const rows = await Promise.all(eins.map((ein) => findOrFetch(deps, caller, ein)));
   const missing = rows.flatMap((row, index) =>
     row ? [] : [{ field: `eins.${index}`, message: 'Nonprofit is not valid' }],
   );

@@ -49,19 +49,22 @@ export function isSlugTaken(db: Db, slug: string, exceptId?: number): boolean {
 
 /**
  * Changes a fundraiser only if it is still there and the caller may change it: the owner, or
- * anyone when `asAdmin` (ownership is checked in the query itself, STYLE.md rule 5).
+ * anyone when `asAdmin` (ownership is checked in the query itself, STYLE.md rule 5). An edit by
+ * a non-admin also needs the fundraiser to be a draft at that moment (`draftsOnly`), so an edit
+ * racing a publish cannot land on the published fundraiser.
  */
 export function updateOwnFundraiser(
   db: Db,
   id: number,
-  owner: { userId: number; asAdmin: boolean },
+  owner: { userId: number; asAdmin: boolean; draftsOnly?: boolean },
   values: Partial<typeof fundraisers.$inferInsert>,
 ): FundraiserRow | undefined {
   const ownerCheck = owner.asAdmin ? undefined : eq(fundraisers.userId, owner.userId);
+  const draftCheck = owner.draftsOnly && !owner.asAdmin ? eq(fundraisers.status, 'DRAFT') : undefined;
   return db
     .update(fundraisers)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(fundraisers.id, id), live, ownerCheck))
+    .where(and(eq(fundraisers.id, id), live, ownerCheck, draftCheck))
     .returning()
     .get();
 }

@@ -42,8 +42,9 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   })
   .get('/fundraisers/featured', (c) => c.json(fundraisers.listFeatured(c.get('deps'), c.get('session'))))
   .get('/fundraisers/artist/:artistId', (c) => {
-    const artistId = Number(c.req.param('artistId'));
-    if (!Number.isSafeInteger(artistId) || artistId <= 0) throw notFound('Artist not found.');
+    const raw = c.req.param('artistId');
+    const artistId = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(artistId) || artistId <= 0) throw notFound('Artist not found.');
     return c.json(fundraisers.listArtistFundraisers(c.get('deps'), c.get('session'), artistId));
   })
   .get('/fundraisers/slug/:slug', (c) =>
@@ -76,7 +77,8 @@ export const fundraiserRoutes = new Hono<AppEnv>()
       path: path.basename(file.path),
       onFound: (_path, context) => {
         context.header('content-type', file.format === 'wav' ? 'audio/wav' : 'audio/mpeg');
-        context.header('cache-control', 'public, max-age=300');
+        // A draft's preview is for its owner and admins: no shared cache may keep it.
+        context.header('cache-control', file.isPublic ? 'public, max-age=300' : 'private, no-store');
       },
     });
     return (await serve(c, next)) ?? c.json({ code: 'OTHER', message: 'This fundraiser has no preview.' }, 404);
@@ -99,6 +101,7 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     const session = requireSession(c);
     const id = fundraiserId(c.req.param('id'));
     const deps = c.get('deps');
+    fundraisers.checkLegacyEdit(deps, session, id);
     const form = await receiveForm(
       { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' },
       {
@@ -112,8 +115,10 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     );
     try {
       const input = parseWith(updateFundraiserV1Schema, form.fields);
-      if (form.file && !isZip(form.file.head)) throw invalid('File type must be .zip');
-      return c.json(await fundraisers.updateFundraiserV1(deps, session, id, input, form.file));
+      // A form's file input left empty still sends an empty part: that is no file, not a bad one.
+      const zip = form.file && form.file.bytes === 0 && !form.file.originalName ? undefined : form.file;
+      if (zip && !isZip(zip.head)) throw invalid('File type must be .zip');
+      return c.json(await fundraisers.updateFundraiserV1(deps, session, id, input, zip));
     } finally {
       if (form.file) await fs.rm(form.file.tempFile, { force: true });
     }

@@ -12,10 +12,12 @@ import {
   type UpdateFundraiserInput,
   type UpdateFundraiserV1Input,
 } from '../../../shared/schemas/fundraisers';
-import { FormError, forbidden, invalid, notFound } from '../../errors';
+import { serverMessages } from '../../../shared/api';
+import { FormError, forbidden, invalid, notFound, rateLimited } from '../../errors';
 import type { ShareCard } from '../../http/client-app';
 import type { Deps, Session } from '../../http/context';
 import { toMatchQuery } from '../../infra/full-text';
+import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import { uniqueSlug } from '../../infra/slugs';
 import { newUploadId } from '../../infra/storage/media';
 import { findUpload, insertUpload } from '../../infra/storage/upload-records';
@@ -26,8 +28,10 @@ import type { FundraiserRecord, FundraiserRow } from './queries';
 // drafts are visible only to them; non-admins edit only drafts; only admins change the charity of
 // a published fundraiser; publishing needs everything a fan will see.
 
-type Owner = { userId: number; asAdmin: boolean };
+type Owner = { userId: number; asAdmin: boolean; draftsOnly?: boolean };
 const ownerOf = (session: Session): Owner => ({ userId: session.user.id, asAdmin: session.user.isAdmin });
+/** The owner check of an edit: non-admins change drafts only (checked again in the write). */
+const editorOf = (session: Session): Owner => ({ ...ownerOf(session), draftsOnly: true });
 
 const canManage = (session: Session | null, row: FundraiserRow) =>
   session !== null && (session.user.isAdmin || session.user.id === row.userId);
@@ -195,7 +199,11 @@ export function previewTrackFile(deps: Deps, session: Session | null, id: number
   const upload = row.previewTrackUploadId ? findUpload(deps.db, row.previewTrackUploadId) : undefined;
   if (!upload || (upload.format !== 'wav' && upload.format !== 'mp3'))
     throw notFound('This fundraiser has no preview.');
-  return { path: deps.media.trackFile(upload.id, upload.format), format: upload.format };
+  return {
+    path: deps.media.trackFile(upload.id, upload.format),
+    format: upload.format,
+    isPublic: row.status === 'PUBLISHED',
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,7 +268,7 @@ export function saveFundraiser(deps: Deps, session: Session, input: SaveFundrais
       return toRef(queries.insertFundraiser(tx, { userId: session.user.id, ...values, urlSlug }));
     }
     const urlSlug = details.name ? slugFor(txDeps, existing, details.name) : existing.urlSlug;
-    const updated = queries.updateOwnFundraiser(tx, existing.id, ownerOf(session), { ...values, urlSlug });
+    const updated = queries.updateOwnFundraiser(tx, existing.id, editorOf(session), { ...values, urlSlug });
     if (!updated) throw notFound(say.notFound);
     return toRef(updated);
   });
@@ -307,7 +315,7 @@ export function saveMusic(deps: Deps, session: Session, input: FundraiserMusicIn
   if (row.hasV1Tracks) throw invalid('This fundraiser uses the legacy album form. Please edit it instead.');
   checkMusicUploads(deps, session, row, input);
   return deps.db.transaction((tx) => {
-    const updated = queries.updateOwnFundraiser(tx, row.id, ownerOf(session), musicValues(input));
+    const updated = queries.updateOwnFundraiser(tx, row.id, editorOf(session), musicValues(input));
     if (!updated) throw notFound(say.notFound);
     queries.replaceTracks(
       tx,
@@ -345,7 +353,7 @@ export function updateFundraiser(deps: Deps, session: Session, id: number, input
   checkMusicUploads(deps, session, row, input);
   return deps.db.transaction((tx) => {
     const urlSlug = slugFor({ ...deps, db: tx }, row, input.name);
-    const updated = queries.updateOwnFundraiser(tx, row.id, ownerOf(session), {
+    const updated = queries.updateOwnFundraiser(tx, row.id, editorOf(session), {
       ...detailValues(input),
       ...charity,
       ...musicValues(input),
@@ -360,6 +368,21 @@ export function updateFundraiser(deps: Deps, session: Session, id: number, input
     );
     return toRef(updated);
   });
+}
+
+/** An album zip is up to 1000 MB of disk: a few tries an hour is plenty for fixing a legacy album. */
+const albumZipsByUser: ThrottleRule = { bucket: 'album-zip-user', limit: 20, windowMs: 60 * 60 * 1000 };
+
+/**
+ * Before updatev1 reads its (up to 1000 MB) body: the caller must be allowed to edit this legacy
+ * fundraiser, and not be sending album after album.
+ */
+export function checkLegacyEdit(deps: Deps, session: Session, id: number) {
+  const row = editable(deps, session, id);
+  if (!row.hasV1Tracks) throw invalid('This fundraiser streams its tracks. Please use the streaming form.');
+  if (takeAttempt(deps.db, albumZipsByUser, String(session.user.id)) === null) {
+    throw rateLimited(serverMessages.rateLimited);
+  }
 }
 
 /** What updatev1 received: its fields, and the album zip already streamed to a temporary file. */
@@ -398,7 +421,7 @@ export async function updateFundraiserV1(
     });
   }
   return deps.db.transaction((tx) => {
-    const updated = queries.updateOwnFundraiser(tx, row.id, ownerOf(session), {
+    const updated = queries.updateOwnFundraiser(tx, row.id, editorOf(session), {
       ...detailValues(input),
       ...charity,
       albumCoverId: input.albumCover,

@@ -137,19 +137,28 @@ export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'm
     const original = storedOriginal(media, upload);
     if (original) await fs.rm(original, { force: true });
   }
-  // Renditions whose upload was never recorded (a crash mid-render).
-  for (const name of await fs.readdir(media.dirs.images)) {
-    const id = name.split('-').slice(0, -1).join('-');
-    const stat = await fs.stat(path.join(media.dirs.images, name)).catch(() => undefined);
-    if (stat && now - stat.mtimeMs > DAY && !queries.uploadExists(deps.db, id)) {
-      await fs.rm(path.join(media.dirs.images, name), { force: true });
-    }
-  }
-  for (const name of await fs.readdir(media.dirs.tmp)) {
-    const file = path.join(media.dirs.tmp, name);
-    const stat = await fs.stat(file).catch(() => undefined);
-    if (stat && now - stat.mtimeMs > DAY) await fs.rm(file, { force: true });
-  }
+  // Files whose upload was never recorded (a crash mid-render or between storing and recording),
+  // and partial uploads.
+  await removeStrayFiles(deps, media.dirs.images, (name) => name.split('-').slice(0, -1).join('-'), now);
+  await removeStrayFiles(deps, media.dirs.tracks, (name) => name.replace(/\.[a-z0-9]+$/, ''), now);
+  await removeStrayFiles(deps, media.dirs.zips, (name) => name.replace(/\.zip$/, ''), now);
+  await removeStrayFiles(deps, media.dirs.tmp, () => null, now);
   if (removed > 0) deps.logger.info({ count: removed }, 'removed unused uploads');
   return removed;
+}
+
+/** Removes files over a day old in `dir` that no recorded upload owns (`idOf` null: none can). */
+async function removeStrayFiles(
+  deps: Pick<Deps, 'db'>,
+  dir: string,
+  idOf: (name: string) => string | null,
+  now: number,
+) {
+  for (const name of await fs.readdir(dir)) {
+    const file = path.join(dir, name);
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (!stat || now - stat.mtimeMs <= DAY) continue;
+    const id = idOf(name);
+    if (id === null || !queries.uploadExists(deps.db, id)) await fs.rm(file, { force: true });
+  }
 }

@@ -6,7 +6,17 @@ import type { AudioFormat } from './media';
 export function audioFormat(head: Buffer): AudioFormat | null {
   const ascii = (start: number, end: number) => head.subarray(start, end).toString('latin1');
   if (head.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') return 'wav';
-  if (head.length >= 3 && ascii(0, 3) === 'ID3') return 'mp3';
+  // An ID3v2 tag: version 2.2-2.4, and a size of four 7-bit ("synchsafe") bytes.
+  if (
+    head.length >= 10 &&
+    ascii(0, 3) === 'ID3' &&
+    head[3]! >= 2 &&
+    head[3]! <= 4 &&
+    head[4] !== 0xff &&
+    [6, 7, 8, 9].every((i) => head[i]! < 0x80)
+  ) {
+    return 'mp3';
+  }
   // An MPEG audio frame header: 11 sync bits, a known version, layer I-III, a bitrate that is not
   // 'bad' and a sample rate that is not 'reserved'.
   if (head.length >= 4 && head[0] === 0xff && (head[1]! & 0xe0) === 0xe0) {

@@ -1,0 +1,80 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { okSchema } from '../../../shared/api';
+import type { Fundraiser } from '../../../shared/schemas/fundraisers';
+import { fundraiserKeys } from '../../api/fundraisers';
+import { apiRequest } from '../../api/http';
+import { Alert } from '../../ui/alert';
+import { Dialog } from '../../ui/dialog';
+
+function useDeleteFundraiser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest(`/api/fundraisers/${id}`, okSchema, { method: 'DELETE' }),
+    onSuccess: (_answer, id) => {
+      // The user's list may be shown next from its cache (it is not mounted now, so invalidating
+      // would not refetch it before then): take the fundraiser out of it at once.
+      queryClient.setQueryData<Fundraiser[]>(fundraiserKeys.user(), (list) => list?.filter((item) => item.id !== id));
+      // The page showing the fundraiser is about to move on: its query is marked stale, not fetched
+      // again into a 404; every list is refetched without it.
+      void queryClient.invalidateQueries({ queryKey: fundraiserKeys.details(), refetchType: 'none' });
+      return queryClient.invalidateQueries({
+        queryKey: fundraiserKeys.all,
+        predicate: (query) => query.queryKey[1] !== fundraiserKeys.details()[1],
+      });
+    },
+  });
+}
+
+type DeleteFundraiserDialogProps = {
+  fundraiser: Fundraiser;
+  open: boolean;
+  onClose: () => void;
+  onDeleted: () => void;
+};
+
+/** Asks before deleting (spec part 2 section 4, 'Delete') and explains a failure (section 8). */
+export function DeleteFundraiserDialog({ fundraiser, open, onClose, onDeleted }: DeleteFundraiserDialogProps) {
+  const remove = useDeleteFundraiser();
+  function close() {
+    if (remove.isPending) return;
+    remove.reset();
+    onClose();
+  }
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && close()}
+      title="Delete this fundraiser?"
+      className="dialog-narrow"
+    >
+      <div className="dialog-body stack">
+        <p>
+          <strong>{fundraiser.name}</strong> will be removed and will take no more donations. Donations already made are
+          still delivered to the charity. This cannot be undone.
+        </p>
+        {remove.isError && <Alert tone="error">Something went wrong! Unable to delete this project.</Alert>}
+        <div className="dialog-actions">
+          <button type="button" className="button button-ghost" onClick={close}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={remove.isPending}
+            onClick={() =>
+              remove.mutate(fundraiser.id, {
+                onSuccess: () => {
+                  remove.reset();
+                  onClose();
+                  onDeleted();
+                },
+              })
+            }
+          >
+            {remove.isPending ? 'Deleting...' : 'Delete fundraiser'}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

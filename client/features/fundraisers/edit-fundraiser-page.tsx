@@ -1,0 +1,457 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { FormProvider, useController, useFieldArray, useFormContext } from 'react-hook-form';
+import { Link, useNavigate, useParams } from 'react-router';
+import { z } from 'zod';
+import type { FormErrorItem } from '../../../shared/api';
+import { fundraiserLimits, UPLOAD_LIMITS_MB } from '../../../shared/constants';
+import {
+  type Fundraiser,
+  fundraiserDetailsSchema,
+  fundraiserMessages,
+  fundraiserMusicSchema,
+  trackNameField,
+} from '../../../shared/schemas/fundraisers';
+import { fundraiserKeys, fundraiserQueryOptions } from '../../api/fundraisers';
+import { useUser } from '../../lib/session-store';
+import { usePageTitle } from '../../lib/site';
+import { Alert } from '../../ui/alert';
+import { FormField } from '../../ui/form-field';
+import { Spinner } from '../../ui/spinner';
+import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
+import { CHARITY_FIELDS, CharityFields, charityDefaults, charityFormShape } from './charity-fields';
+import { isNotFound } from './detail-helpers';
+import { DETAILS_FIELDS, DetailsFields, detailsDefaults } from './details-fields';
+import { describeFailure, type FormFailure, FormFailureDialog, SlowSubmitOverlay } from './form-failure';
+import { useUpdateFundraiser, useUpdateFundraiserV1 } from './fundraiser-form-api';
+import { FundraiserNotFound } from './fundraiser-not-found';
+import {
+  AlbumCoverField,
+  emptyTrack,
+  isMusicField,
+  MusicFields,
+  musicFormSchema,
+  PreviewTrackFields,
+  useUploadCounter,
+} from './music-fields';
+import './fundraisers-form.css';
+
+// The fundraiser edit page, /fundraisers/user/{projectId}/edit (spec part 2 sections 2, 4 and 8):
+// the streaming form (JSON), or for legacy v1 fundraisers the v1 form (multipart, with the album
+// as one zip file) which an admin can 'Upgrade to streaming'.
+
+const MB = 1024 * 1024;
+
+export function EditFundraiserPage() {
+  const { projectId = '' } = useParams();
+  const valid = /^\d+$/.test(projectId);
+  const user = useUser();
+  const query = useQuery({ ...fundraiserQueryOptions(projectId), enabled: valid });
+  const notFound = !valid || isNotFound(query.error);
+  usePageTitle(
+    query.data ? `Edit ${query.data.name || 'fundraiser'}` : notFound ? 'Fundraiser not found' : 'Edit fundraiser',
+  );
+
+  if (notFound) return <FundraiserNotFound forManaging />;
+  if (query.isPending) return <Spinner label="Loading the fundraiser" />;
+  if (query.isError) {
+    return (
+      <div className="page narrow">
+        <Alert tone="error">Something went wrong!</Alert>
+      </div>
+    );
+  }
+  const fundraiser = query.data;
+  const isAdmin = Boolean(user?.isAdmin);
+  return (
+    <div className="page narrow stack edit-fundraiser">
+      <p>
+        <Link to={`/fundraisers/user/${fundraiser.id}`}>← Back to {fundraiser.name || 'your fundraiser'}</Link>
+      </p>
+      <h1>Edit fundraiser</h1>
+      {fundraiser.status === 'PUBLISHED' && !isAdmin ? (
+        // Non-admins edit only drafts (spec part 2 section 4); the server refuses the rest anyway.
+        <Alert tone="info" title="This fundraiser is published">
+          <p>{fundraiserMessages.onlyDraftsEditable}</p>
+        </Alert>
+      ) : (
+        <EditForms fundraiser={fundraiser} isAdmin={isAdmin} />
+      )}
+    </div>
+  );
+}
+
+function EditForms({ fundraiser, isAdmin }: { fundraiser: Fundraiser; isAdmin: boolean }) {
+  const [upgrading, setUpgrading] = useState(false);
+  // Once published, the charity is the admins' to change (spec part 2 section 4).
+  const charityLocked = fundraiser.status === 'PUBLISHED' && !isAdmin;
+  if (!fundraiser.hasV1Tracks || upgrading) {
+    return (
+      <>
+        {upgrading && (
+          <Alert tone="info" title="Upgrading to streaming">
+            <p>
+              Upload a file for every track: saving replaces the album zip with streamable tracks.{' '}
+              <button type="button" className="link-button" onClick={() => setUpgrading(false)}>
+                Keep the legacy form
+              </button>
+            </p>
+          </Alert>
+        )}
+        <StreamingForm fundraiser={fundraiser} charityLocked={charityLocked} />
+      </>
+    );
+  }
+  return (
+    <>
+      {isAdmin && (
+        <Alert tone="info" title="Legacy fundraiser">
+          <p>This fundraiser's music is one album zip file. Upgrade it so fans can stream each track.</p>
+          <button type="button" className="button button-secondary" onClick={() => setUpgrading(true)}>
+            Upgrade to streaming
+          </button>
+        </Alert>
+      )}
+      <LegacyForm fundraiser={fundraiser} charityLocked={charityLocked} />
+    </>
+  );
+}
+
+/** What the details and charity parts start with. */
+function commonDefaults(fundraiser: Fundraiser) {
+  return {
+    ...detailsDefaults({
+      name: fundraiser.name,
+      description: fundraiser.description,
+      genre: fundraiser.genre,
+      genreSecondary: fundraiser.genreSecondary,
+      youtubeLink: fundraiser.youtubeLink,
+      vimeoLink: fundraiser.vimeoLink,
+    }),
+    ...charityDefaults({
+      fundraisingGoalCents: fundraiser.fundraisingGoalCents ?? fundraiser.donationGoal,
+      donationMinimumCents: fundraiser.donationMinimumCents,
+      charityEin: fundraiser.charityEin || fundraiser.supportedOrgEin,
+      charityName: fundraiser.supportedOrg,
+    }),
+  };
+}
+
+/** Field names the server's formErrors may use on these forms. */
+function formFieldNames(formErrors: FormErrorItem[]): string[] {
+  const known: readonly string[] = [...DETAILS_FIELDS, ...CHARITY_FIELDS, 'albumZip'];
+  return formErrors.flatMap((item) =>
+    item.field && (known.includes(item.field) || isMusicField(item.field)) ? [item.field] : [],
+  );
+}
+
+/** After a save: fresh data everywhere, then the project view (spec part 2 section 2). */
+function useAfterSave(id: number) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: fundraiserKeys.all });
+    await navigate(`/fundraisers/user/${id}`);
+  };
+}
+
+const streamingSchema = z.object({
+  ...fundraiserDetailsSchema.shape,
+  ...charityFormShape,
+  ...musicFormSchema.shape,
+});
+
+/** PATCH /api/fundraisers/{id}/update with JSON: the wizard's details, charity and music in one form. */
+function StreamingForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; charityLocked: boolean }) {
+  const update = useUpdateFundraiser(fundraiser.id);
+  const afterSave = useAfterSave(fundraiser.id);
+  const [uploading, onUploadingChange] = useUploadCounter();
+  const [failure, setFailure] = useState<FormFailure | null>(null);
+  const tracks = fundraiser.tracksList.map((track) => ({ id: track.id, name: track.name, file: track.uploadId ?? '' }));
+  const form = useZodForm(
+    streamingSchema,
+    {
+      ...commonDefaults(fundraiser),
+      albumCover: fundraiser.albumCover ?? '',
+      previewTrackName: fundraiser.previewTrackName ?? '',
+      previewTrackFile: fundraiser.previewTrackFile ?? '',
+      trackList: tracks.length > 0 ? tracks : [emptyTrack()],
+    },
+    { mode: 'onSubmit' },
+  );
+  const sending = update.isPending || form.formState.isSubmitting;
+
+  return (
+    <FormProvider {...form}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={form.handleSubmit(async (values) => {
+          try {
+            await update.mutateAsync({
+              name: values.name,
+              description: values.description,
+              genre: values.genre,
+              // Sent as typed, so that clearing the secondary genre clears it.
+              genreSecondary: form.getValues('genreSecondary') ?? '',
+              youtubeLink: values.youtubeLink,
+              vimeoLink: values.vimeoLink,
+              charityEin: values.charityEin,
+              donationMinimumCents: values.donationMinimumCents,
+              fundraisingGoalCents: values.fundraisingGoalCents,
+              albumCover: values.albumCover,
+              previewTrackName: values.previewTrackName,
+              previewTrackFile: values.previewTrackFile,
+              trackList: values.trackList,
+            });
+            await afterSave();
+          } catch (error) {
+            setFailure(
+              describeFailure(error, (formErrors) =>
+                applyServerFormErrors(form, formErrors, formFieldNames(formErrors)),
+              ),
+            );
+          }
+        })}
+      >
+        <section className="form-section stack" aria-labelledby="edit-details">
+          <h2 id="edit-details">Details</h2>
+          <DetailsFields />
+        </section>
+        <section className="form-section stack" aria-labelledby="edit-charity">
+          <h2 id="edit-charity">Charity</h2>
+          <CharityFields charityLocked={charityLocked} />
+        </section>
+        <section className="form-section stack" aria-labelledby="edit-music">
+          <h2 id="edit-music">Music</h2>
+          <MusicFields onUploadingChange={onUploadingChange} />
+        </section>
+        <EditActions fundraiserId={fundraiser.id} disabled={uploading || sending} sending={sending} />
+        {uploading && <p className="field-hint">Please wait for the uploads to finish.</p>}
+      </form>
+      <FormFailureDialog title="Unable to save changes" failure={failure} onClose={() => setFailure(null)} />
+      <SlowSubmitOverlay active={sending} text="Updating your fundraiser..." />
+    </FormProvider>
+  );
+}
+
+function EditActions({
+  fundraiserId,
+  disabled,
+  sending,
+}: {
+  fundraiserId: number;
+  disabled: boolean;
+  sending: boolean;
+}) {
+  return (
+    <div className="wizard-actions">
+      <Link className="button button-ghost" to={`/fundraisers/user/${fundraiserId}`}>
+        Cancel
+      </Link>
+      <button type="submit" className="button button-primary" disabled={disabled}>
+        {sending ? 'Saving...' : 'Save changes'}
+      </button>
+    </div>
+  );
+}
+
+const zipMessages = {
+  wrongType: 'File type must be one of the following: zip',
+  tooLarge: `File must be less than ${UPLOAD_LIMITS_MB.zip} MB`,
+};
+
+/** The legacy form's fields; the album zip is checked here too, as it is required unless one exists. */
+function legacySchema(hasTracksZip: boolean) {
+  return z
+    .object({
+      ...fundraiserDetailsSchema.shape,
+      ...charityFormShape,
+      albumCover: fundraiserMusicSchema.shape.albumCover,
+      previewTrackName: fundraiserMusicSchema.shape.previewTrackName,
+      previewTrackFile: fundraiserMusicSchema.shape.previewTrackFile,
+      trackList: z
+        .array(z.object({ name: trackNameField }))
+        .min(1, fundraiserMessages.atLeastOneTrack)
+        .max(fundraiserLimits.tracksMax, fundraiserMessages.tooManyTracks),
+      albumZip: z.custom<File | null>((value) => value === null || value instanceof File),
+    })
+    .superRefine(({ albumZip }, ctx) => {
+      if (!albumZip) {
+        if (!hasTracksZip)
+          ctx.addIssue({ code: 'custom', path: ['albumZip'], message: fundraiserMessages.albumZipRequired });
+        return;
+      }
+      if (!/\.zip$/i.test(albumZip.name))
+        ctx.addIssue({ code: 'custom', path: ['albumZip'], message: zipMessages.wrongType });
+      else if (albumZip.size > UPLOAD_LIMITS_MB.zip * MB) {
+        ctx.addIssue({ code: 'custom', path: ['albumZip'], message: zipMessages.tooLarge });
+      }
+    });
+}
+type LegacyFormValues = z.input<ReturnType<typeof legacySchema>>;
+
+/**
+ * PATCH /api/fundraisers/{id}/updatev1 as multipart: the text fields (money as cent strings),
+ * `trackList` as a JSON array of names, and the optional `albumZip` file.
+ */
+function LegacyForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; charityLocked: boolean }) {
+  const [percent, setPercent] = useState(0);
+  const update = useUpdateFundraiserV1(fundraiser.id, setPercent);
+  const afterSave = useAfterSave(fundraiser.id);
+  const [uploading, onUploadingChange] = useUploadCounter();
+  const [failure, setFailure] = useState<FormFailure | null>(null);
+  const names = fundraiser.tracksList.map((track) => ({ name: track.name }));
+  const form = useZodForm(
+    legacySchema(fundraiser.hasTracksZip),
+    {
+      ...commonDefaults(fundraiser),
+      albumCover: fundraiser.albumCover ?? '',
+      previewTrackName: fundraiser.previewTrackName ?? '',
+      previewTrackFile: fundraiser.previewTrackFile ?? '',
+      trackList: names.length > 0 ? names : [{ name: '' }],
+      albumZip: null,
+    },
+    { mode: 'onSubmit' },
+  );
+  const sending = update.isPending || form.formState.isSubmitting;
+
+  return (
+    <FormProvider {...form}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={form.handleSubmit(async (values) => {
+          const body = new FormData();
+          body.append('name', values.name);
+          body.append('description', values.description);
+          body.append('genre', values.genre);
+          body.append('genreSecondary', values.genreSecondary ?? '');
+          body.append('youtubeLink', values.youtubeLink);
+          body.append('vimeoLink', values.vimeoLink);
+          body.append('charityEin', values.charityEin);
+          body.append('donationMinimumCents', String(values.donationMinimumCents));
+          body.append('fundraisingGoalCents', String(values.fundraisingGoalCents));
+          body.append('albumCover', values.albumCover);
+          body.append('previewTrackName', values.previewTrackName);
+          body.append('previewTrackFile', values.previewTrackFile);
+          body.append('trackList', JSON.stringify(values.trackList.map((track) => track.name)));
+          if (values.albumZip) body.append('albumZip', values.albumZip);
+          setPercent(0);
+          try {
+            await update.mutateAsync(body);
+            await afterSave();
+          } catch (error) {
+            setFailure(
+              describeFailure(error, (formErrors) =>
+                applyServerFormErrors(form, formErrors, formFieldNames(formErrors)),
+              ),
+            );
+          }
+        })}
+      >
+        <section className="form-section stack" aria-labelledby="edit-details">
+          <h2 id="edit-details">Details</h2>
+          <DetailsFields />
+        </section>
+        <section className="form-section stack" aria-labelledby="edit-charity">
+          <h2 id="edit-charity">Charity</h2>
+          <CharityFields charityLocked={charityLocked} />
+        </section>
+        <section className="form-section stack" aria-labelledby="edit-music">
+          <h2 id="edit-music">Music</h2>
+          <AlbumCoverField onUploadingChange={onUploadingChange} />
+          <PreviewTrackFields onUploadingChange={onUploadingChange} />
+          <TrackNames />
+          <AlbumZipField required={!fundraiser.hasTracksZip} />
+        </section>
+        <EditActions fundraiserId={fundraiser.id} disabled={uploading || sending} sending={sending} />
+        {uploading && <p className="field-hint">Please wait for the uploads to finish.</p>}
+      </form>
+      <FormFailureDialog title="Unable to save changes" failure={failure} onClose={() => setFailure(null)} />
+      <SlowSubmitOverlay active={sending} text="Updating your fundraiser..." percent={percent} />
+    </FormProvider>
+  );
+}
+
+/** The legacy track list: names only, in album order (the audio is in the zip). */
+function TrackNames() {
+  const form = useFormContext<LegacyFormValues>();
+  const { fields, append, remove } = useFieldArray({ control: form.control, name: 'trackList' });
+  const errors = form.formState.errors.trackList;
+  const listError = errors?.message ?? errors?.root?.message;
+  return (
+    <fieldset className="form-group">
+      <legend>Track names</legend>
+      <p className="field-hint">In the order of the files in the album zip.</p>
+      <ol className="track-names">
+        {fields.map((item, index) => (
+          <li key={item.id} className="track-name-row">
+            <FormField
+              label={`Track ${index + 1} name`}
+              autoComplete="off"
+              error={errors?.[index]?.name?.message}
+              {...form.register(`trackList.${index}.name`)}
+            />
+            <button
+              type="button"
+              className="button button-ghost"
+              aria-label={`Remove track ${index + 1}`}
+              onClick={() => remove(index)}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div aria-live="polite">{listError && <p className="field-error">{listError}</p>}</div>
+      <div className="actions">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={fields.length >= fundraiserLimits.tracksMax}
+          onClick={() => append({ name: '' })}
+        >
+          + Add track
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+function AlbumZipField({ required }: { required: boolean }) {
+  const id = useId();
+  const form = useFormContext<LegacyFormValues>();
+  const {
+    field: { ref, name, onBlur, onChange },
+    fieldState,
+  } = useController({ control: form.control, name: 'albumZip' });
+  const error = fieldState.error?.message;
+  const hintId = `${id}-hint`;
+  const errorId = error ? `${id}-error` : undefined;
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>Album zip file</label>
+      <input
+        ref={ref}
+        id={id}
+        name={name}
+        type="file"
+        accept=".zip,application/zip"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}
+        onBlur={onBlur}
+        onChange={(event) => onChange(event.currentTarget.files?.[0] ?? null)}
+      />
+      <p className="field-hint" id={hintId}>
+        One .zip file with every track, less than {UPLOAD_LIMITS_MB.zip} MB.{' '}
+        {required ? 'Required.' : 'Optional: leave empty to keep the current album zip.'}
+      </p>
+      {error && (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,307 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { formatCents } from '../../../shared/money';
+import type { Fundraiser, FundraiserTrack } from '../../../shared/schemas/fundraisers';
+import { fundraiserKeys, fundraiserQueryOptions } from '../../api/fundraisers';
+import { useUser } from '../../lib/session-store';
+import { usePageTitle } from '../../lib/site';
+import { Alert } from '../../ui/alert';
+import { artistPath } from '../../ui/artist-tile';
+import { fundraiserPath } from '../../ui/fundraiser-tile';
+import { Spinner } from '../../ui/spinner';
+import { UploadedPicture } from '../../ui/uploaded-picture';
+import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
+import { isNotFound, safeWebsite } from './detail-helpers';
+import { FundraiserNotFound } from './fundraiser-not-found';
+import { GoalBar } from './goal-bar';
+import { PublishButton, PublishFundraiserDialog } from './publish-fundraiser-dialog';
+import './fundraisers.css';
+
+/** The fundraiser page, /projects/{projectSlugOrId} (spec part 2 section 2, 'Fundraiser detail page'). */
+export function FundraiserPage() {
+  const { projectSlugOrId = '' } = useParams();
+  return <FundraiserLoader key={projectSlugOrId} slugOrId={projectSlugOrId} />;
+}
+
+function FundraiserLoader({ slugOrId }: { slugOrId: string }) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    ...fundraiserQueryOptions(slugOrId),
+    // Arriving from the numeric path (or a list that loaded this fundraiser by id), the page paints
+    // at once from what is cached while the slug's own answer arrives.
+    placeholderData: () =>
+      queryClient
+        .getQueriesData<Fundraiser>({ queryKey: fundraiserKeys.details() })
+        .map(([, data]) => data)
+        .find((data) => data !== undefined && data.urlSlug === slugOrId),
+  });
+  const notFound = isNotFound(query.error);
+  usePageTitle(query.data?.name ?? (notFound ? 'Fundraiser not found' : 'Fundraiser'));
+
+  // Slugs are never purely numeric, so digits are an id: replaced by the slug once it is known.
+  if (/^\d+$/.test(slugOrId) && query.data?.urlSlug) {
+    return <Navigate to={fundraiserPath(query.data)} replace />;
+  }
+  if (query.isPending) return <Spinner label="Loading fundraiser" />;
+  if (notFound) return <FundraiserNotFound />;
+  if (query.isError) {
+    return (
+      <div className="page narrow">
+        <Alert tone="error">Something went wrong!</Alert>
+      </div>
+    );
+  }
+  return <FundraiserDetail fundraiser={query.data} />;
+}
+
+function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
+  const user = useUser();
+  const isAdmin = Boolean(user?.isAdmin);
+  const navigate = useNavigate();
+  const [open, setOpen] = useState<'publish' | 'delete' | null>(null);
+  const isDraft = fundraiser.status === 'DRAFT';
+  const editPath = `/fundraisers/user/${fundraiser.id}/edit`;
+  const website = safeWebsite(fundraiser.supportedOrgWebsite);
+  const aboutId = useId();
+  const tracksId = useId();
+  const previewId = useId();
+
+  return (
+    <div className="page stack fundraiser-page">
+      {/* Only its owner and admins are shown a draft, so whoever sees this banner may publish it. */}
+      {isDraft && (
+        <Alert tone="warning" title="status: Draft">
+          <p>Only its owner and the site's admins can see this fundraiser until it is published.</p>
+          <div className="actions fundraiser-draft-actions">
+            <PublishButton fundraiser={fundraiser} onClick={() => setOpen('publish')} />
+            <Link className="button button-secondary" to={editPath}>
+              Edit
+            </Link>
+          </div>
+        </Alert>
+      )}
+
+      <div className="fundraiser-hero">
+        <UploadedPicture
+          className="fundraiser-cover"
+          uploadId={fundraiser.albumCover}
+          alt={`Album cover of ${fundraiser.name}`}
+          sizes="(min-width: 1024px) 400px, calc(100vw - 32px)"
+          eager
+        />
+        <div className="fundraiser-summary">
+          <div className="fundraiser-title-row">
+            <h1>{fundraiser.name}</h1>
+            {isAdmin && (
+              <AdminMenu
+                fundraiser={fundraiser}
+                editPath={editPath}
+                onPublish={() => setOpen('publish')}
+                onDelete={() => setOpen('delete')}
+              />
+            )}
+          </div>
+          <p className="fundraiser-artist">
+            by <Link to={artistPath(fundraiser.artist)}>{fundraiser.artist.name}</Link>
+          </p>
+          <p className="fundraiser-charity">
+            <span>Supporting </span>
+            {website ? (
+              <a href={website} target="_blank" rel="noopener noreferrer">
+                {fundraiser.supportedOrg}
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            ) : (
+              <strong>{fundraiser.supportedOrg}</strong>
+            )}
+            <span className="fundraiser-ein"> (EIN {fundraiser.supportedOrgEin})</span>
+          </p>
+
+          {fundraiser.previewTrackPreview && (
+            <figure className="fundraiser-preview">
+              <figcaption id={previewId}>
+                <span className="fundraiser-preview-label">Preview</span>{' '}
+                {fundraiser.previewTrackName || fundraiser.name}
+              </figcaption>
+              <audio controls preload="metadata" src={fundraiser.previewTrackPreview} aria-labelledby={previewId}>
+                <a href={fundraiser.previewTrackPreview}>Listen to the preview</a>
+              </audio>
+            </figure>
+          )}
+
+          <DonationStats fundraiser={fundraiser} />
+        </div>
+      </div>
+
+      <div className="fundraiser-content">
+        {/* The music first on a phone; beside the text on a desktop. */}
+        {fundraiser.tracksList.length > 0 && (
+          <section className="card fundraiser-tracks" aria-labelledby={tracksId}>
+            <h2 id={tracksId}>Tracklist</h2>
+            <ol className="tracklist">
+              {fundraiser.tracksList.map((track) => (
+                <TrackItem key={track.id} track={track} />
+              ))}
+            </ol>
+          </section>
+        )}
+        <section className="fundraiser-about" aria-labelledby={aboutId}>
+          <h2 id={aboutId}>About this album</h2>
+          <Description text={fundraiser.description} />
+          <Video fundraiser={fundraiser} />
+        </section>
+      </div>
+
+      <PublishFundraiserDialog fundraiser={fundraiser} open={open === 'publish'} onClose={() => setOpen(null)} />
+      <DeleteFundraiserDialog
+        fundraiser={fundraiser}
+        open={open === 'delete'}
+        onClose={() => setOpen(null)}
+        onDeleted={() => navigate('/browse')}
+      />
+    </div>
+  );
+}
+
+/** Raised, goal (with its bar), count, minimum and the donate button (spec part 2 section 2). */
+function DonationStats({ fundraiser }: { fundraiser: Fundraiser }) {
+  const raised = fundraiser.totalRaised ?? 0;
+  const goal = fundraiser.donationGoal ?? fundraiser.fundraisingGoalCents ?? 0;
+  const headingId = useId();
+  const donations = fundraiser.donationCount;
+  return (
+    <section className="card fundraiser-stats" aria-labelledby={headingId}>
+      <h2 id={headingId} className="visually-hidden">
+        Donations
+      </h2>
+      <p className="fundraiser-raised">
+        <strong>{formatCents(raised)}</strong> raised
+        {goal > 0 && <span className="muted"> of a {formatCents(goal)} goal</span>}
+      </p>
+      {goal > 0 && <GoalBar raisedCents={raised} goalCents={goal} />}
+      <dl className="fundraiser-stats-list">
+        <div>
+          <dt>Donations</dt>
+          <dd>{donations.toLocaleString('en-US')}</dd>
+        </div>
+        <div>
+          <dt>Minimum donation</dt>
+          <dd>{formatCents(fundraiser.minimumDonation)}</dd>
+        </div>
+      </dl>
+      {fundraiser.status === 'PUBLISHED' ? (
+        <Link
+          className="button button-primary button-block fundraiser-donate"
+          to={`${fundraiserPath(fundraiser)}/donate`}
+        >
+          Donate
+        </Link>
+      ) : (
+        <p className="fundraiser-donate-note">Donations open once this fundraiser is published.</p>
+      )}
+    </section>
+  );
+}
+
+/** Paragraphs as written: blank lines split them, single line breaks stay (CSS pre-line). */
+function Description({ text }: { text: string }) {
+  const paragraphs = text
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
+  if (paragraphs.length === 0) return null;
+  return (
+    <div className="fundraiser-description">
+      {paragraphs.map((paragraph, index) => (
+        <p key={index}>{paragraph}</p>
+      ))}
+    </div>
+  );
+}
+
+/** The optional YouTube or Vimeo embed: only the code is stored, the address is ours (spec part 2 s5). */
+function Video({ fundraiser }: { fundraiser: Fundraiser }) {
+  const youtube = fundraiser.youtubeLink?.trim();
+  const vimeo = fundraiser.vimeoLink?.trim();
+  const video = youtube
+    ? { src: `https://www.youtube-nocookie.com/embed/${encodeURIComponent(youtube)}`, site: 'YouTube' }
+    : vimeo
+      ? { src: `https://player.vimeo.com/video/${encodeURIComponent(vimeo)}`, site: 'Vimeo' }
+      : null;
+  if (!video) return null;
+  return (
+    <div className="fundraiser-video">
+      <iframe
+        src={video.src}
+        title={`${fundraiser.name}: video on ${video.site}`}
+        loading="lazy"
+        allow="autoplay; encrypted-media; fullscreen; picture-in-picture"
+        allowFullScreen
+        // YouTube refuses to play embeds that send no referrer at all.
+        referrerPolicy="strict-origin-when-cross-origin"
+      />
+    </div>
+  );
+}
+
+/** 185 → "3:05". */
+function formatDuration(seconds: number): string {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+function TrackItem({ track }: { track: FundraiserTrack }) {
+  const seconds = track.durationSeconds;
+  return (
+    <li className="track">
+      <span className="track-name">{track.name}</span>
+      {seconds !== null && seconds > 0 && (
+        <span className="track-duration">
+          <span className="visually-hidden">Duration </span>
+          <time dateTime={`PT${Math.round(seconds)}S`}>{formatDuration(seconds)}</time>
+        </span>
+      )}
+    </li>
+  );
+}
+
+type AdminMenuProps = {
+  fundraiser: Fundraiser;
+  editPath: string;
+  onPublish: () => void;
+  onDelete: () => void;
+};
+
+/** The admin menu of the fundraiser page (spec part 2 section 2); Radix handles keys and focus. */
+function AdminMenu({ fundraiser, editPath, onPublish, onDelete }: AdminMenuProps) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className="button button-secondary">
+        Admin menu<span aria-hidden="true"> ▾</span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
+          {fundraiser.status === 'DRAFT' && (
+            <DropdownMenu.Item className="menu-item" disabled={!fundraiser.isPublishable} onSelect={onPublish}>
+              Publish{!fundraiser.isPublishable && ' (not ready yet)'}
+            </DropdownMenu.Item>
+          )}
+          <DropdownMenu.Item asChild className="menu-item">
+            <Link to={editPath}>Edit</Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className="menu-item">
+            <a href={`/api/fundraisers/${fundraiser.id}/download`} download>
+              Download tracks
+            </a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu-separator" />
+          <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
+            Delete
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

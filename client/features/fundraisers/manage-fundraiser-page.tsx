@@ -1,0 +1,262 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { PAGE_SIZE } from '../../../shared/constants';
+import { formatCents } from '../../../shared/money';
+import { normaliseEin } from '../../../shared/schemas/charities';
+import type { Fundraiser } from '../../../shared/schemas/fundraisers';
+import {
+  fundraiserQueryOptions,
+  fundraiserTransactionsQueryOptions,
+  nonprofitQueryOptions,
+} from '../../api/fundraisers';
+import { useUser } from '../../lib/session-store';
+import { usePageTitle } from '../../lib/site';
+import { Alert } from '../../ui/alert';
+import { fundraiserPath } from '../../ui/fundraiser-tile';
+import { Pagination } from '../../ui/pagination';
+import { Spinner } from '../../ui/spinner';
+import { UploadedPicture } from '../../ui/uploaded-picture';
+import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
+import { displayWebsite, isNotFound, safeWebsite } from './detail-helpers';
+import { FundraiserNotFound } from './fundraiser-not-found';
+import { PublishControl } from './publish-fundraiser-dialog';
+import './fundraisers.css';
+
+/** The manage page, /fundraisers/user/{projectId} (spec part 2 section 2, 'Manage your fundraisers'). */
+export function ManageFundraiserPage() {
+  const { projectId = '' } = useParams();
+  const valid = /^\d+$/.test(projectId);
+  const query = useQuery({ ...fundraiserQueryOptions(projectId), enabled: valid });
+  const notFound = !valid || isNotFound(query.error);
+  usePageTitle(query.data ? `Manage ${query.data.name}` : notFound ? 'Fundraiser not found' : 'Manage fundraiser');
+  if (notFound) return <FundraiserNotFound forManaging />;
+  if (query.isPending) return <Spinner label="Loading project details" />;
+  if (query.isError) {
+    return (
+      <div className="page narrow">
+        <Alert tone="error">Failed to load project details</Alert>
+      </div>
+    );
+  }
+  return <ManageFundraiser fundraiser={query.data} />;
+}
+
+function ManageFundraiser({ fundraiser }: { fundraiser: Fundraiser }) {
+  const user = useUser();
+  const navigate = useNavigate();
+  const [deleting, setDeleting] = useState(false);
+  const isDraft = fundraiser.status === 'DRAFT';
+  // Non-admins edit only drafts (spec part 2 section 4).
+  const canEdit = isDraft || Boolean(user?.isAdmin);
+  const publicPath = fundraiserPath(fundraiser);
+
+  return (
+    <div className="page stack manage-fundraiser">
+      <p className="manage-back">
+        <Link to="/fundraisers/user">
+          <span aria-hidden="true">← </span>Your fundraisers
+        </Link>
+      </p>
+      <section className="card manage-summary" aria-label="Summary">
+        <UploadedPicture
+          className="manage-cover"
+          uploadId={fundraiser.albumCover}
+          alt=""
+          sizes="(min-width: 1024px) 200px, 160px"
+          eager
+        />
+        <div className="manage-summary-text">
+          <h1>{fundraiser.name}</h1>
+          <p className="manage-artist">{fundraiser.artist.name}</p>
+          <p>
+            <span className="visually-hidden">Status: </span>
+            <span className={`chip ${isDraft ? 'chip-warning' : 'chip-success'}`}>
+              {isDraft ? 'Draft' : 'Published'}
+            </span>
+          </p>
+          <div className="actions">
+            {isDraft && <PublishControl fundraiser={fundraiser} />}
+            {canEdit && (
+              <Link className="button button-secondary" to={`/fundraisers/user/${fundraiser.id}/edit`}>
+                Edit fundraiser
+              </Link>
+            )}
+            <Link className="button button-secondary" to={publicPath}>
+              View fundraiser
+            </Link>
+            <button type="button" className="button button-ghost manage-delete" onClick={() => setDeleting(true)}>
+              Delete fundraiser
+            </button>
+          </div>
+        </div>
+      </section>
+
+      <div className="manage-panels">
+        <CharityPanel fundraiser={fundraiser} />
+        <InvitePanel path={publicPath} />
+      </div>
+
+      <DonorTable fundraiser={fundraiser} />
+
+      <DeleteFundraiserDialog
+        fundraiser={fundraiser}
+        open={deleting}
+        onClose={() => setDeleting(false)}
+        onDeleted={() => navigate('/fundraisers/user')}
+      />
+    </div>
+  );
+}
+
+function CharityPanel({ fundraiser }: { fundraiser: Fundraiser }) {
+  const headingId = useId();
+  const ein = normaliseEin(fundraiser.supportedOrgEin) ?? fundraiser.supportedOrgEin;
+  // Extra detail only (the location): when the directory does not answer, the panel shows what the
+  // fundraiser itself carries.
+  const directory = useQuery(nonprofitQueryOptions(ein));
+  const entry = directory.data?.nonprofit;
+  const website = safeWebsite(fundraiser.supportedOrgWebsite ?? entry?.websiteUrl);
+  return (
+    <section className="card stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>Charity</h2>
+      <dl className="details">
+        <dt>Name</dt>
+        <dd>{fundraiser.supportedOrg}</dd>
+        <dt>EIN</dt>
+        <dd>{fundraiser.supportedOrgEin}</dd>
+        {website && (
+          <>
+            <dt>Website</dt>
+            <dd>
+              <a href={website} target="_blank" rel="noopener noreferrer">
+                {displayWebsite(website)}
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </dd>
+          </>
+        )}
+        {entry?.locationAddress && (
+          <>
+            <dt>Location</dt>
+            <dd>{entry.locationAddress}</dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+/** The public link to share, with a copy button (spec part 2 section 2). */
+function InvitePanel({ path }: { path: string }) {
+  const headingId = useId();
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const link = `${window.location.origin}${path}`;
+
+  // 'Copied!' is feedback, not a new state of the page: it fades after a few seconds.
+  useEffect(() => {
+    if (status !== 'copied') return;
+    const timer = setTimeout(() => setStatus('idle'), 4000);
+    return () => clearTimeout(timer);
+  }, [status]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+      setStatus('copied');
+    } catch {
+      // No clipboard permission (or an old browser): select the text so the user copies it by hand.
+      inputRef.current?.select();
+      setStatus('failed');
+    }
+  }
+
+  return (
+    <section className="card stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>Send personalized invites</h2>
+      <p>
+        Share this link with friends and fans by email or message, with a few words of your own about why it matters.
+      </p>
+      <div className="field">
+        <label htmlFor={inputId}>Public link</label>
+        <div className="invite-row">
+          <input
+            ref={inputRef}
+            id={inputId}
+            className="invite-link"
+            type="text"
+            readOnly
+            value={link}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <button type="button" className="button button-primary" onClick={() => void copy()}>
+            Copy link
+          </button>
+          <span className="invite-status" role="status">
+            {status === 'copied'
+              ? 'Copied!'
+              : status === 'failed'
+                ? 'Press Ctrl+C (or ⌘C) to copy the selected link.'
+                : ''}
+          </span>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+function DonorTable({ fundraiser }: { fundraiser: Fundraiser }) {
+  const headingId = useId();
+  const [searchParams] = useSearchParams();
+  const page = Math.max(0, Number.parseInt(searchParams.get('page') ?? '0', 10) || 0);
+  const donors = useQuery(fundraiserTransactionsQueryOptions(fundraiser.id, page));
+  // The donor list fails silently (spec part 2 section 8): a failure reads as no donations.
+  const rows = donors.data?.results ?? [];
+  const totalPages = Math.ceil((donors.data?.totalCount ?? 0) / PAGE_SIZE);
+  return (
+    <section className="stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>Donors</h2>
+      {donors.isPending ? (
+        <Spinner label="Loading donors" />
+      ) : rows.length === 0 ? (
+        <p className="empty-state">No donations yet!</p>
+      ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={headingId}>
+          <table className="donor-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col" className="number">
+                  Donation
+                </th>
+                <th scope="col" className="number">
+                  Tip
+                </th>
+                <th scope="col">Date</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, index) => (
+                <tr key={`${row.createdAt}-${index}`}>
+                  <td>{row.name}</td>
+                  <td>{row.email}</td>
+                  <td className="number">{formatCents(row.amountCents)}</td>
+                  <td className="number">{formatCents(row.tipCents)}</td>
+                  <td>
+                    <time dateTime={row.createdAt}>{dateFormat.format(new Date(row.createdAt))}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} totalPages={totalPages} label="Donors" />
+    </section>
+  );
+}

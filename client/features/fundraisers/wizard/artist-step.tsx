@@ -1,0 +1,199 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { limits, UPLOAD_LIMITS_MB } from '../../../../shared/constants';
+import { messages } from '../../../../shared/messages';
+import type { User } from '../../../../shared/schemas/accounts';
+import { type Artist, createArtistSchema } from '../../../../shared/schemas/artists';
+import { trackEvent } from '../../../lib/analytics';
+import { Alert } from '../../../ui/alert';
+import { FormField, TextareaField } from '../../../ui/form-field';
+import { ImageUpload } from '../../../ui/image-upload';
+import { Spinner } from '../../../ui/spinner';
+import { UploadedPicture } from '../../../ui/uploaded-picture';
+import { applyServerFormErrors, useZodForm } from '../../../ui/use-zod-form';
+import { describeFailure, type FormFailure, FormFailureDialog } from '../form-failure';
+import { userArtistsQueryOptions } from '../../../api/artists';
+import { useCreateArtist } from '../fundraiser-form-api';
+import { useSaveDraft } from './use-save-draft';
+import type { WizardData } from './wizard-store';
+import { WIZARD_BASE } from './wizard-steps';
+
+/**
+ * 'About you or your band' (spec part 2 section 2): pick one of the user's artists (one is chosen
+ * for them when it is the only one; choosing the chosen one again deselects it), or create one in
+ * place. With no artists yet the create form is all there is.
+ */
+export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
+  const navigate = useNavigate();
+  const artists = useQuery(userArtistsQueryOptions);
+  const { saveDraft, isPending } = useSaveDraft(user, data);
+  const [creating, setCreating] = useState(false);
+  /** undefined until the user picks: the stored or the only artist is chosen meanwhile. */
+  const [selection, setSelection] = useState<number | null | undefined>(undefined);
+  const [missing, setMissing] = useState(false);
+  const [failure, setFailure] = useState<FormFailure | null>(null);
+
+  if (artists.isPending) return <Spinner label="Loading your artists" />;
+  if (artists.isError) return <Alert tone="error">Oops, something went wrong!</Alert>;
+
+  const list = artists.data;
+  const stored = list.some((artist) => artist.id === data.artistId) ? data.artistId : null;
+  const selected = selection !== undefined ? selection : (stored ?? (list.length === 1 ? list[0]!.id : null));
+
+  async function proceed(artistId: number) {
+    try {
+      await saveDraft({ artistId });
+      navigate(`${WIZARD_BASE}/charity`);
+    } catch (error) {
+      setFailure(describeFailure(error, (formErrors) => formErrors));
+    }
+  }
+
+  const failureDialog = (
+    <FormFailureDialog title="Unable to create fundraiser" failure={failure} onClose={() => setFailure(null)} />
+  );
+
+  if (list.length === 0 || creating) {
+    return (
+      <>
+        {list.length > 0 && (
+          <button type="button" className="link-button wizard-switch" onClick={() => setCreating(false)}>
+            ← Choose existing artist
+          </button>
+        )}
+        <h2>Create a new artist</h2>
+        <p className="muted">
+          An artist profile is how fans find you. It stays a draft, visible only to you, until you publish it.
+        </p>
+        <InlineArtistForm onCreated={(artist) => proceed(artist.id)} />
+        {failureDialog}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <h2 id="artist-choice-heading">Choose your artist</h2>
+      <p className="muted">Which of your artists is this fundraiser by?</p>
+      <ul className="artist-choices" aria-labelledby="artist-choice-heading">
+        {list.map((artist) => (
+          <li key={artist.id}>
+            <button
+              type="button"
+              className="artist-choice"
+              aria-pressed={selected === artist.id}
+              onClick={() => {
+                setMissing(false);
+                setSelection(selected === artist.id ? null : artist.id);
+              }}
+            >
+              <UploadedPicture className="artist-choice-image" uploadId={artist.profileImage} alt="" sizes="56px" />
+              <span className="artist-choice-name">{artist.name}</span>
+              {artist.status === 'DRAFT' && <span className="chip chip-warning">Draft</span>}
+              <span className="artist-choice-check" aria-hidden="true">
+                {selected === artist.id ? '✓' : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <p>
+        Or{' '}
+        <button type="button" className="link-button" onClick={() => setCreating(true)}>
+          create a new artist
+        </button>
+      </p>
+      <div aria-live="polite">{missing && <p className="field-error">Please choose an artist first.</p>}</div>
+      <div className="wizard-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={isPending}
+          onClick={() => (selected === null ? setMissing(true) : void proceed(selected))}
+        >
+          {isPending ? 'Saving...' : 'Next'}
+        </button>
+      </div>
+      {failureDialog}
+    </>
+  );
+}
+
+const artistFields = ['name', 'description', 'website', 'profileImage'] as const;
+
+/** The artist form of spec part 1, compact, for the wizard: creates the artist and moves on. */
+function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promise<void> }) {
+  const create = useCreateArtist();
+  const form = useZodForm(createArtistSchema, { name: '', description: '', website: '', profileImage: '' });
+  const [uploading, setUploading] = useState(false);
+  const [failure, setFailure] = useState<FormFailure | null>(null);
+  const { errors, isSubmitting } = form.formState;
+
+  return (
+    <>
+      <form
+        className="form"
+        noValidate
+        onSubmit={form.handleSubmit(async (input) => {
+          try {
+            const artist = await create.mutateAsync(input);
+            // Spec part 1 section 4: artist creation is counted (sent in the background here).
+            void trackEvent('Submit');
+            await onCreated(artist);
+          } catch (error) {
+            setFailure(describeFailure(error, (formErrors) => applyServerFormErrors(form, formErrors, artistFields)));
+          }
+        })}
+      >
+        <FormField
+          label="Artist name"
+          autoComplete="off"
+          hint={messages.maxHint(limits.artistName)}
+          error={errors.name?.message}
+          {...form.register('name')}
+        />
+        <TextareaField
+          label="About the artist"
+          rows={6}
+          hint={messages.maxHint(limits.artistDescription)}
+          error={errors.description?.message}
+          {...form.register('description')}
+        />
+        <FormField
+          label="Website"
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          placeholder="https://"
+          hint={`Optional. ${messages.maxHint(limits.url)}`}
+          error={errors.website?.message}
+          {...form.register('website')}
+        />
+        <Controller
+          control={form.control}
+          name="profileImage"
+          render={({ field, fieldState }) => (
+            <ImageUpload
+              label="Profile image"
+              hint={`A JPEG or PNG image, less than ${UPLOAD_LIMITS_MB.image} MB. A square picture looks best.`}
+              error={fieldState.error?.message}
+              imageId={field.value || undefined}
+              previewAlt="Profile image preview"
+              onUploaded={field.onChange}
+              onUploadingChange={setUploading}
+              buttonRef={field.ref}
+            />
+          )}
+        />
+        <div className="wizard-actions">
+          <button type="submit" className="button button-primary" disabled={uploading || isSubmitting}>
+            {isSubmitting ? 'Creating artist...' : 'Create artist and continue'}
+          </button>
+        </div>
+      </form>
+      <FormFailureDialog title="Unable to create artist" failure={failure} onClose={() => setFailure(null)} />
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { User } from '../../../../shared/schemas/accounts';
+import { applyServerFormErrors, useZodForm } from '../../../ui/use-zod-form';
+import { CHARITY_FIELDS, CharityFields, charityDefaults, charityFormSchema } from '../charity-fields';
+import { describeFailure, type FormFailure, FormFailureDialog } from '../form-failure';
+import { useSaveDraft } from './use-save-draft';
+import { WizardActions } from './wizard-actions';
+import type { WizardData } from './wizard-store';
+import { WIZARD_BASE } from './wizard-steps';
+
+/** 'Choose a charity': goal, minimum and nonprofit; the draft is created (or updated) here. */
+export function CharityStep({ user, data }: { user: User; data: WizardData }) {
+  const navigate = useNavigate();
+  const form = useZodForm(charityFormSchema, data.charity ?? charityDefaults({}));
+  const { saveDraft, isPending } = useSaveDraft(user, data);
+  const [failure, setFailure] = useState<FormFailure | null>(null);
+
+  return (
+    <FormProvider {...form}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={form.handleSubmit(async () => {
+          try {
+            await saveDraft({ charity: form.getValues() });
+            navigate(`${WIZARD_BASE}/details`);
+          } catch (error) {
+            setFailure(describeFailure(error, (formErrors) => applyServerFormErrors(form, formErrors, CHARITY_FIELDS)));
+          }
+        })}
+      >
+        <p className="muted">
+          Every donation goes to the charity you choose, minus card fees. Fans give at least your minimum; the goal is
+          shown on your fundraiser's page.
+        </p>
+        <CharityFields />
+        <WizardActions back="artist" label="Next" pendingLabel="Saving..." pending={isPending} />
+      </form>
+      <FormFailureDialog title="Unable to create fundraiser" failure={failure} onClose={() => setFailure(null)} />
+    </FormProvider>
+  );
+}

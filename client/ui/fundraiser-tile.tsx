@@ -1,0 +1,75 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { Fundraiser } from '../../shared/schemas/fundraisers';
+import { UploadedPicture } from './uploaded-picture';
+import './fundraiser-tile.css';
+
+/** What a tile needs: a fundraiser from any list (search, featured, an artist's, the user's own). */
+export type FundraiserTileData = Pick<Fundraiser, 'id' | 'urlSlug' | 'name' | 'albumCover' | 'supportedOrg'> & {
+  artist: Pick<Fundraiser['artist'], 'name'>;
+};
+
+/** The public fundraiser page: by slug, or by id for a fundraiser without one (spec part 2 section 2). */
+export function fundraiserPath(fundraiser: Pick<Fundraiser, 'id' | 'urlSlug'>): string {
+  return `/projects/${fundraiser.urlSlug ? encodeURIComponent(fundraiser.urlSlug) : fundraiser.id}`;
+}
+
+type FundraiserTileProps = {
+  fundraiser: FundraiserTileData;
+  /** The tile's heading level under the list's own heading. */
+  headingLevel: 2 | 3;
+  /** Where the tile leads; the public page unless a list says otherwise (the user's list manages). */
+  to?: string;
+  /** The word shown over the cover on hover and focus: 'View' on public lists, 'Manage' on the user's. */
+  hoverText?: string;
+  /** How wide the tile is drawn, so the cover's smallest sharp rendition is fetched. */
+  sizes?: string;
+  /** Extra lines under the charity (a status chip, say); they sit above the tile's link. */
+  children?: ReactNode;
+};
+
+/**
+ * A fundraiser as a card: album cover, name, artist and charity, all one link (the heading's link
+ * stretches over the card, so anything passed as children stays a separate control).
+ */
+export function FundraiserTile({
+  fundraiser,
+  headingLevel,
+  to = fundraiserPath(fundraiser),
+  hoverText = 'View',
+  sizes = '(min-width: 1024px) 280px, (min-width: 480px) 50vw, 100vw',
+  children,
+}: FundraiserTileProps) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article className="card fundraiser-tile">
+      <div className="fundraiser-tile-media">
+        <UploadedPicture uploadId={fundraiser.albumCover} alt="" sizes={sizes} />
+        <span className="fundraiser-tile-hover" aria-hidden="true">
+          {hoverText}
+        </span>
+      </div>
+      <div className="fundraiser-tile-body">
+        <Heading className="fundraiser-tile-name">
+          <Link className="fundraiser-tile-link" to={to}>
+            {fundraiser.name}
+          </Link>
+        </Heading>
+        <p className="fundraiser-tile-artist">{fundraiser.artist.name}</p>
+        {fundraiser.supportedOrg && (
+          <p className="fundraiser-tile-charity">
+            <span className="visually-hidden">Supports </span>
+            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+              <path
+                fill="currentColor"
+                d="M12 21.35l-1.45-1.32C5.4 15.36 2 12.28 2 8.5 2 5.42 4.42 3 7.5 3c1.74 0 3.41.81 4.5 2.09C13.09 3.81 14.76 3 16.5 3 19.58 3 22 5.42 22 8.5c0 3.78-3.4 6.86-8.55 11.54L12 21.35z"
+              />
+            </svg>
+            <span>{fundraiser.supportedOrg}</span>
+          </p>
+        )}
+        {children && <div className="fundraiser-tile-extra">{children}</div>}
+      </div>
+    </article>
+  );
+}

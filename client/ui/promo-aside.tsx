@@ -1,0 +1,108 @@
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useId, useSyncExternalStore } from 'react';
+import { Link, useLocation } from 'react-router';
+import type { Fundraiser } from '../../shared/schemas/fundraisers';
+import { fundraiserQueryOptions } from '../api/fundraisers';
+import { siteQueryOptions } from '../lib/site';
+import { fundraiserPath } from './fundraiser-tile';
+import { UploadedPicture } from './uploaded-picture';
+import './promo-aside.css';
+
+/**
+ * The pages that carry the 'Greatest Hits' promo (spec part 1 section 2: 'desktop content pages').
+ * It invites people to discover music, so it goes where they browse and read: browse, the public
+ * artist and fundraiser pages, and the static pages. It stays off the home page (which has its own
+ * featured list), and off every page where someone is completing a task, so nothing competes with
+ * the form in front of them: log in, sign up, password reset, account, verify email, the wizard,
+ * edit pages, donate and its success page, the support page (itself a donation), the user's own
+ * lists and library, and admin.
+ */
+export function isPromoPage(pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (/^\/(howitworks|about|contact|terms)$/.test(path)) return true;
+  if (/^\/browse(\/[^/]+)?$/.test(path)) return true;
+  // Public artist pages, not /artists/new or /artists/user/...
+  if (/^\/artists\/[^/]+$/.test(path)) return !/^\/artists\/(new|user)$/.test(path);
+  // The fundraiser page itself, not its donate and success steps.
+  return /^\/projects\/[^/]+$/.test(path);
+}
+
+const desktopQuery = '(min-width: 1024px)';
+
+function subscribeToDesktop(onChange: () => void) {
+  const list = window.matchMedia(desktopQuery);
+  list.addEventListener('change', onChange);
+  return () => list.removeEventListener('change', onChange);
+}
+
+/** Whether the window is desktop-wide (spec part 1 section 9: 1024px), following resizes. */
+function useIsDesktop(): boolean {
+  return useSyncExternalStore(subscribeToDesktop, () => window.matchMedia(desktopQuery).matches);
+}
+
+/**
+ * Wraps the routed page. On promo pages at desktop widths it adds the promo: at 1280px and wider as
+ * a narrow sticky column beside the page, from 1024px to 1279px as a card after the page's content,
+ * so the content itself is never narrowed or moved there. It is fetched only where it is shown, and
+ * is left out when the fundraiser fails to load, is not found or is not public.
+ */
+export function WithPromo({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const isDesktop = useIsDesktop();
+  // Wait for the real site settings: the placeholder's default id may not be this site's promo.
+  const site = useQuery(siteQueryOptions);
+  const promoId = site.isPlaceholderData ? undefined : site.data?.promoProjectId;
+  const wanted = isDesktop && isPromoPage(pathname) && promoId !== undefined;
+  const promo = useQuery({
+    ...fundraiserQueryOptions(String(promoId)),
+    enabled: wanted,
+    // A missing promo is an operator's setting, not a blip: do not ask again and again.
+    retry: false,
+    staleTime: 5 * 60 * 1000,
+  });
+  const fundraiser = promo.data?.status === 'PUBLISHED' ? promo.data : undefined;
+  // Not beside its own page.
+  const path = pathname.replace(/\/+$/, '');
+  const onItsOwnPage =
+    fundraiser !== undefined && (path === fundraiserPath(fundraiser) || path === `/projects/${fundraiser.id}`);
+  // The column is held while the promo loads, so the page does not jump sideways when it arrives.
+  const shown = wanted && !promo.isError && !onItsOwnPage && (promo.isPending || fundraiser !== undefined);
+
+  return (
+    <div className={shown ? 'with-promo with-promo-shown' : 'with-promo'}>
+      <div className="with-promo-content">{children}</div>
+      {shown &&
+        (fundraiser ? (
+          <PromoAside fundraiser={fundraiser} />
+        ) : (
+          <div className="promo-aside promo-aside-loading" aria-hidden="true" />
+        ))}
+    </div>
+  );
+}
+
+function PromoAside({ fundraiser }: { fundraiser: Fundraiser }) {
+  const headingId = useId();
+  const path = fundraiserPath(fundraiser);
+  return (
+    <aside className="promo-aside card" aria-labelledby={headingId}>
+      <UploadedPicture
+        className="promo-aside-cover"
+        uploadId={fundraiser.albumCover}
+        alt=""
+        sizes="(min-width: 1280px) 160px, 128px"
+      />
+      <div className="promo-aside-text">
+        <p className="promo-aside-eyebrow">Featured album</p>
+        <h2 id={headingId} className="promo-aside-name">
+          {fundraiser.name}
+        </h2>
+        <p className="promo-aside-artist">{fundraiser.artist.name}</p>
+        <p className="promo-aside-charity">Supports {fundraiser.supportedOrg}</p>
+        <Link className="button button-primary promo-aside-button" to={path}>
+          Listen &amp; donate<span className="visually-hidden">: {fundraiser.name}</span>
+        </Link>
+      </div>
+    </aside>
+  );
+}

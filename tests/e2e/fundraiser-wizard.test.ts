@@ -1,0 +1,214 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { fundraiserListSchema, fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { wav } from '../fixtures/audio';
+import { seriousViolations } from '../fixtures/axe';
+import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { png } from '../fixtures/images';
+import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
+
+let server: TestServer;
+let browser: Browser;
+useAppAndBrowser((startedServer, startedBrowser) => {
+  server = startedServer;
+  browser = startedBrowser;
+});
+
+async function logIn(page: Page, email: string) {
+  await page.goto(`${server.baseUrl}/login`);
+  await fillForm(page, { Email: email, Password: strongPassword });
+  await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(`${server.baseUrl}/`);
+}
+
+/** Uploads through a field's hidden file input and waits until the upload is done. */
+async function upload(field: Locator, file: { name: string; mimeType: string; buffer: Buffer }) {
+  await field.locator('input[type=file]').setInputFiles(file);
+  await field.getByRole('button', { name: /^(Choose another image|Replace file)$/ }).waitFor({ timeout: 20_000 });
+}
+
+const track = (name: string, frequency: number) => ({ name, mimeType: 'audio/wav', buffer: wav({ frequency }) });
+
+/** Nothing sticks out sideways: the page fits a phone's width. */
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+describe('fundraiser creation wizard in Chromium', () => {
+  it('walks a guest through sign-up and email verification to the artist step, at phone width', async () => {
+    const { page, assertNoErrors } = await newPage(browser, { width: 390, height: 844 });
+    const email = 'wizard-guest@example.org';
+
+    await page.goto(`${server.baseUrl}/fundraisers/new?email=${encodeURIComponent(email)}`);
+    await page.waitForURL('**/fundraisers/new/signup?email=*');
+    await expect.poll(() => page.title()).toBe('Create a fundraiser - The basics | Soundcause');
+    await page.getByRole('heading', { name: 'Create an account' }).waitFor();
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(email);
+    await page.getByText('Step 1 of 6').waitFor();
+    await expectNoSidewaysScroll(page);
+
+    await fillForm(page, {
+      'First name': 'Nina',
+      'Last name': 'Simone',
+      Password: strongPassword,
+      'Confirm password': 'Different!1',
+    });
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText("Passwords don't match!").waitFor();
+    await page.getByLabel('Confirm password').fill(strongPassword);
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.waitForURL('**/fundraisers/new/verify-email');
+    await expect.poll(() => page.title()).toBe('Create a fundraiser - Verify email address | Soundcause');
+    await page.getByText('You need it to create artists, fundraisers and more.').waitFor();
+    await page.getByLabel('Verification code').fill(server.outbox.latestCode(email));
+    await page.getByRole('button', { name: 'Verify email' }).click();
+
+    await page.waitForURL('**/fundraisers/new/artist');
+    await expect.poll(() => page.title()).toBe('Create a fundraiser - About you or your band | Soundcause');
+    // With no artists yet the create form is all there is.
+    await page.getByRole('heading', { name: 'Create a new artist' }).waitFor();
+    await page.getByText('Step 3 of 6').waitFor();
+    // Sign-up and verification are done and cannot be visited again.
+    const steps = page.getByRole('navigation', { name: 'Steps' });
+    expect(await steps.getByRole('link').count()).toBe(0);
+    await page.goto(`${server.baseUrl}/fundraisers/new/signup`);
+    await page.waitForURL('**/fundraisers/new/artist');
+    await expectNoSidewaysScroll(page);
+    assertNoErrors();
+  });
+
+  it('creates an artist, a draft and its music, reorders a track by keyboard, lands on the fundraiser, then edits it', async () => {
+    const email = 'wizard-artist@example.org';
+    const api = await verifiedUser(server, email);
+    const { page, assertNoErrors } = await newPage(browser);
+    await logIn(page, email);
+
+    await page.goto(`${server.baseUrl}/fundraisers/new/nowhere`);
+    await page.waitForURL('**/fundraisers/new/artist');
+    await expect.poll(() => page.title()).toBe('Create a fundraiser - About you or your band | Soundcause');
+    await page.getByText('Step 1 of 4').waitFor();
+    // Steps ahead cannot be skipped to.
+    await page.goto(`${server.baseUrl}/fundraisers/new/music`);
+    await page.waitForURL('**/fundraisers/new/artist');
+
+    // Artist, created inside the wizard.
+    await page.getByRole('heading', { name: 'Create a new artist' }).waitFor();
+    await fillForm(page, { 'Artist name': 'The Wizard Quartet', 'About the artist': 'Four players, one cause.' });
+    await upload(page.getByRole('group', { name: 'Profile image' }), {
+      name: 'quartet.png',
+      mimeType: 'image/png',
+      buffer: await png(),
+    });
+    await page.getByRole('button', { name: 'Create artist and continue' }).click();
+
+    // Charity: the minimum must be whole dollars, and a nonprofit is required.
+    await page.waitForURL('**/fundraisers/new/charity');
+    await expect.poll(() => page.title()).toBe('Create a fundraiser - Choose a charity | Soundcause');
+    await page.getByText('Must be $2 or more').waitFor();
+    await fillForm(page, { 'Fundraising goal': '5000', 'Donation minimum': '2.50' });
+    // Enter submits from the field (a click would first blur it, showing its error, which moves the button).
+    await page.getByLabel('Donation minimum').press('Enter');
+    await page.getByText('Donation minimum must be a whole dollar amount (no cents)').waitFor();
+    await page.getByText('Nonprofit is required').waitFor();
+    await page.getByLabel('Donation minimum').fill('10');
+    await page.getByLabel('Search by EIN or name').fill('99-9999999');
+    await page.getByText('No charity found with EIN 99-9999999').waitFor();
+    await page.getByLabel('Search by EIN or name').fill('53-0196605');
+    await page.getByRole('button', { name: /American National Red Cross/ }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: /American National Red Cross/ }).click();
+    await page.getByText('EIN 53-0196605').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // The draft exists now.
+    await page.waitForURL('**/fundraisers/new/details');
+    const drafts = fundraiserListSchema.parse((await api.get('/api/fundraisers/user')).json);
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]).toMatchObject({ status: 'DRAFT', donationMinimumCents: 1000, fundraisingGoalCents: 500_000 });
+
+    // Details: every required field says so.
+    await expect.poll(() => page.title()).toBe('Create a fundraiser - Set up your fundraiser | Soundcause');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Name is required.').waitFor();
+    await page.getByText('Description is required.').waitFor();
+    await page.getByText('Please select one of the options.').waitFor();
+    await page.getByText('Maximum 75 characters').waitFor();
+    await fillForm(page, { Name: 'Songs for Shelter', Description: 'Every song raises money for disaster relief.' });
+    await page.getByLabel('Primary genre').selectOption('Jazz');
+    await page.getByLabel('YouTube code').fill('dQw4w9WgXcQ');
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // Music: cover, preview and three tracks.
+    await page.waitForURL('**/fundraisers/new/music');
+    await expect.poll(() => page.title()).toBe('Create a fundraiser - Add your music tracks | Soundcause');
+    // Earlier steps can be visited again from the step list.
+    await page
+      .getByRole('navigation', { name: 'Steps' })
+      .getByRole('link', { name: /Choose a charity/ })
+      .waitFor();
+    await upload(page.getByRole('group', { name: 'Album cover' }), {
+      name: 'cover.png',
+      mimeType: 'image/png',
+      buffer: await png(600, 600),
+    });
+    await page.getByLabel('Preview track name').fill('Preview');
+    await upload(page.getByRole('group', { name: 'Preview track file' }), track('preview.wav', 330));
+    await page.getByRole('button', { name: '+ Add track' }).click();
+    await page.getByRole('button', { name: '+ Add track' }).click();
+    const names = ['First light', 'Second wind', 'Third time'];
+    for (const [index, name] of names.entries()) {
+      const row = page.getByRole('group', { name: `Track ${index + 1}`, exact: true });
+      await row.getByLabel('Track name').fill(name);
+      await upload(row.getByRole('group', { name: 'Track file' }), track(`track-${index + 1}.wav`, 440 + index * 110));
+    }
+
+    // Keyboard reordering: pick up track 1, move it down one place, drop it.
+    // Each move waits for what a screen reader hears (the sensor listens from the next tick on).
+    await page.getByRole('button', { name: 'Reorder track 1, First light' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByText('Picked up Track 1, First light.').waitFor({ state: 'attached' });
+    await page.keyboard.press('ArrowDown');
+    await page.getByText('Track 1, First light is over position 2 of 3.').waitFor({ state: 'attached' });
+    await page.keyboard.press('Space');
+    await page.getByText('Track 1, First light dropped at position 2 of 3.').waitFor({ state: 'attached' });
+    await expect
+      .poll(() => page.getByRole('group', { name: 'Track 1', exact: true }).getByLabel('Track name').inputValue())
+      .toBe('Second wind');
+    expect(await page.getByRole('group', { name: 'Track 2', exact: true }).getByLabel('Track name').inputValue()).toBe(
+      'First light',
+    );
+
+    // The filled-in track list still fits a phone.
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoSidewaysScroll(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole('button', { name: 'Create fundraiser' }).click();
+    await page.waitForURL('**/projects/songs-for-shelter', { timeout: 20_000 });
+    const created = fundraiserSchema.parse((await api.get(`/api/fundraisers/${drafts[0]!.id}`)).json);
+    expect(created.tracksList.map((item) => item.name)).toEqual(['Second wind', 'First light', 'Third time']);
+    expect(created).toMatchObject({ name: 'Songs for Shelter', genre: 'Jazz', previewTrackName: 'Preview' });
+    // The wizard starts afresh after a fundraiser is created.
+    expect(await page.evaluate(() => sessionStorage.getItem('soundcause-fundraiser-wizard'))).not.toContain(
+      String(created.id),
+    );
+
+    // Edit the draft through the edit page.
+    await page.goto(`${server.baseUrl}/fundraisers/user/${created.id}/edit`);
+    await page.getByRole('heading', { name: 'Edit fundraiser' }).waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Songs for Shelter');
+    expect(await page.getByLabel('Donation minimum').inputValue()).toBe('10');
+    await page.getByText('American National Red Cross').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Name', { exact: true }).fill('More Songs for Shelter');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL(`**/fundraisers/user/${created.id}`);
+    const edited = fundraiserSchema.parse((await api.get(`/api/fundraisers/${created.id}`)).json);
+    expect(edited.name).toBe('More Songs for Shelter');
+    expect(edited.tracksList.map((item) => item.name)).toEqual(['Second wind', 'First light', 'Third time']);
+    assertNoErrors();
+  });
+});
