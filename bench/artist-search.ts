@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { startTestServer } from '../tests/fixtures/test-server';
 import { searchArtists } from '../server/features/artists/service';
 import { load, report } from './http-load';
-import { fmt, seeded, timeEach, vocabulary } from './measure';
+import { benchSetup, fmt, timeEach } from './measure';
 
 // Issue 3: search latency over 100,000 artists. FTS5 (what the API runs) against a LIKE scan of
 // names and descriptions (what one would write without an index), measured in the same run.
@@ -11,14 +10,7 @@ import { fmt, seeded, timeEach, vocabulary } from './measure';
 const NOUNS = 'band collective trio quartet project ensemble choir singers club brothers sisters crew'.split(' ');
 
 export async function benchArtistSearch(count = 100_000) {
-  const server = await startTestServer();
-  const random = seeded(42);
-  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  const words = vocabulary(random);
-  const started = performance.now();
-  const userId = server.sqlite
-    .prepare("INSERT INTO users (email, password_hash) VALUES ('bench@example.org', 'x')")
-    .run().lastInsertRowid;
+  const { server, random, pick, words, userId, started } = await benchSetup(42);
   const insert = server.sqlite.prepare(
     `INSERT INTO artists (user_id, name, description, status, url_slug, published_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );

@@ -3,23 +3,15 @@ import { sql } from 'drizzle-orm';
 import { type Genre, GENRES } from '../shared/constants';
 import { searchFundraisers } from '../server/features/fundraisers/service';
 import { BUNDLED_CHARITIES } from '../server/features/charities/bundled';
-import { startTestServer } from '../tests/fixtures/test-server';
 import { load, report } from './http-load';
-import { fmt, seeded, timeEach, vocabulary } from './measure';
+import { benchSetup, fmt, timeEach } from './measure';
 
 // Issue 4: search latency over 100,000 fundraisers, with and without the genre and charity
 // filters. FTS5 (what the API runs) against a LIKE scan of name, description, artist and charity
 // names (what one would write without an index), measured in the same run.
 
 export async function benchFundraiserSearch(count = 100_000) {
-  const server = await startTestServer();
-  const random = seeded(7);
-  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  const words = vocabulary(random);
-  const started = performance.now();
-  const userId = server.sqlite
-    .prepare("INSERT INTO users (email, password_hash) VALUES ('bench@example.org', 'x')")
-    .run().lastInsertRowid;
+  const { server, random, pick, words, userId, started } = await benchSetup(7);
   const insertArtist = server.sqlite.prepare(
     `INSERT INTO artists (user_id, name, description, status, url_slug, published_at) VALUES (?, ?, '', 'PUBLISHED', ?, ?)`,
   );

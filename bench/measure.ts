@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { startTestServer } from '../tests/fixtures/test-server';
 
 // Shared by the benchmarks: a repeatable random source, percentile timing and a word list.
 
@@ -49,4 +50,16 @@ export function vocabulary(random: () => number, size = 4000) {
       Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(syllables)).join(''),
     ),
   ];
+}
+
+/** A fresh server on its own database, a seeded random source over the vocabulary, and one user. */
+export async function benchSetup(seed: number) {
+  const server = await startTestServer();
+  const random = seeded(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const words = vocabulary(random);
+  const userId = server.sqlite
+    .prepare("INSERT INTO users (email, password_hash) VALUES ('bench@example.org', 'x')")
+    .run().lastInsertRowid;
+  return { server, random, pick, words, userId, started: performance.now() };
 }

@@ -9,6 +9,14 @@ export type FundraiserTileData = Pick<Fundraiser, 'id' | 'urlSlug' | 'name' | 'a
   artist: Pick<Fundraiser['artist'], 'name'>;
 };
 
+/**
+ * The name to show: drafts have none until the wizard's details step (the server saves ''), and an
+ * empty heading, link or page title reads as nothing at all.
+ */
+export function fundraiserTitle(fundraiser: Pick<Fundraiser, 'name'>): string {
+  return fundraiser.name.trim() || 'Untitled fundraiser';
+}
+
 /** The public fundraiser page: by slug, or by id for a fundraiser without one (spec part 2 section 2). */
 export function fundraiserPath(fundraiser: Pick<Fundraiser, 'id' | 'urlSlug'>): string {
   return `/projects/${fundraiser.urlSlug ? encodeURIComponent(fundraiser.urlSlug) : fundraiser.id}`;
@@ -52,7 +60,7 @@ export function FundraiserTile({
       <div className="fundraiser-tile-body">
         <Heading className="fundraiser-tile-name">
           <Link className="fundraiser-tile-link" to={to}>
-            {fundraiser.name}
+            {fundraiserTitle(fundraiser)}
           </Link>
         </Heading>
         <p className="fundraiser-tile-artist">{fundraiser.artist.name}</p>

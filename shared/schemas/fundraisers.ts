@@ -88,6 +88,8 @@ export const fundraiserSchema = z.object({
   hasV1Tracks: z.boolean(),
   hasTracksZip: z.boolean(),
   isPublishable: z.boolean(),
+  /** Whether the caller may manage it (its owner or an admin): decided by the server, per caller. */
+  canManage: z.boolean(),
   totalRaised: z.number().int().optional(),
   /** Number of donations, for the stats on the detail page. */
   donationCount: z.number().int(),

@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artistSchema, artistSearchResultSchema } from '../../shared/schemas/artists';
 import { artists } from '../../server/db/schema';
-import { ensureAdmin } from '../../server/features/accounts/service';
 import { imageForm, png } from '../fixtures/images';
 import {
+  adminClient,
+  fieldErrors,
   registerUser,
   startTestServer,
-  strongPassword,
   type TestClient,
   type TestServer,
   verifiedUser,
@@ -17,9 +17,7 @@ let server: TestServer;
 let admin: TestClient;
 beforeAll(async () => {
   server = await startTestServer();
-  await ensureAdmin({ db: server.db }, 'admin@example.org', strongPassword);
-  admin = server.client();
-  await admin.post('/api/login', { form: { email: 'admin@example.org', password: strongPassword } });
+  admin = await adminClient(server);
 });
 afterAll(() => server.close());
 
@@ -46,11 +44,6 @@ async function createArtist(client: TestClient, fields: Partial<Record<string, s
   if (response.status !== 201) throw new Error(`create failed: ${response.status} ${response.text}`);
   return artistSchema.parse(response.json);
 }
-
-const fieldErrors = (json: unknown) =>
-  Object.fromEntries(
-    (json as { formErrors: { field: string; message: string }[] }).formErrors.map((e) => [e.field, e.message]),
-  );
 
 describe('POST /api/artists/new', () => {
   it('creates a draft with a readable slug and the image renditions', async () => {

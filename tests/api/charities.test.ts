@@ -4,15 +4,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formErrorsSchema } from '../../shared/api';
 import {
   featuredCharitiesSchema,
   nonprofitDetailSchema,
   nonprofitSearchResultSchema,
 } from '../../shared/schemas/charities';
-import { ensureAdmin } from '../../server/features/accounts/service';
 import { findCharity } from '../../server/features/charities/queries';
-import { registerUser, startTestServer, strongPassword, type TestServer } from '../fixtures/test-server';
+import { adminClient, fieldErrors, registerUser, startTestServer, type TestServer } from '../fixtures/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -112,14 +110,10 @@ describe('featured charities', () => {
     expect(response.status).toBe(200);
     return featuredCharitiesSchema.parse(response.json).nonprofits.map((nonprofit) => nonprofit.name);
   };
-  const fieldErrors = (json: unknown) =>
-    formErrorsSchema.parse(json).formErrors.map((error) => [error.field, error.message]);
 
   let admin: ReturnType<TestServer['client']>;
   beforeAll(async () => {
-    await ensureAdmin({ db: server.db }, 'charity-admin@example.org', strongPassword);
-    admin = server.client();
-    await admin.post('/api/login', { form: { email: 'charity-admin@example.org', password: strongPassword } });
+    admin = await adminClient(server, 'charity-admin@example.org');
   });
 
   it('lists ten well-known bundled charities until an admin chooses', async () => {
@@ -144,13 +138,13 @@ describe('featured charities', () => {
   it('refuses EINs not in the directory, malformed ones and duplicates, on their place in the list', async () => {
     const malformed = await put(admin, ['53-0196605', '99-9999999', 'abc']);
     expect(malformed.status).toBe(400);
-    expect(fieldErrors(malformed.json)).toEqual([['eins.2', 'Nonprofit is not valid']]);
+    expect(fieldErrors(malformed.json)).toEqual({ 'eins.2': 'Nonprofit is not valid' });
     const notInDirectory = await put(admin, ['53-0196605', '99-9999999']);
     expect(notInDirectory.status).toBe(400);
-    expect(fieldErrors(notInDirectory.json)).toEqual([['eins.1', 'Nonprofit is not valid']]);
+    expect(fieldErrors(notInDirectory.json)).toEqual({ 'eins.1': 'Nonprofit is not valid' });
     const twice = await put(admin, ['530196605', '13-1788491', '53-0196605']);
     expect(twice.status).toBe(400);
-    expect(fieldErrors(twice.json)).toEqual([['eins.2', 'Nonprofit is already in the list.']]);
+    expect(fieldErrors(twice.json)).toEqual({ 'eins.2': 'Nonprofit is already in the list.' });
     expect((await put(admin, [])).status).toBe(400);
     expect(
       (
@@ -374,9 +368,7 @@ describe('with Every.org configured', () => {
   });
 
   it('accepts a featured charity only Every.org knew', async () => {
-    await ensureAdmin({ db: app.db }, 'every-admin@example.org', strongPassword);
-    const admin = app.client();
-    await admin.post('/api/login', { form: { email: 'every-admin@example.org', password: strongPassword } });
+    const admin = await adminClient(app, 'every-admin@example.org');
     LOOKUPS['950000005'] = {
       data: { nonprofit: { ein: '950000005', name: 'Valley Music Therapy', locationAddress: 'Fresno, CA' } },
     };

@@ -9,7 +9,6 @@ import {
 } from '../../shared/schemas/fundraisers';
 import { artists, donations, fundraisers, uploads } from '../../server/db/schema';
 import { cleanupUnusedUploads } from '../../server/features/uploads/service';
-import { ensureAdmin } from '../../server/features/accounts/service';
 import { fileForm, mp3Frames, wav } from '../fixtures/audio';
 import {
   CANCER_SOCIETY_EIN,
@@ -23,9 +22,10 @@ import {
 } from '../fixtures/fundraisers';
 import { imageForm, png } from '../fixtures/images';
 import {
+  adminClient,
+  fieldErrors,
   registerUser,
   startTestServer,
-  strongPassword,
   type TestClient,
   type TestServer,
   verifiedUser,
@@ -35,20 +35,13 @@ let server: TestServer;
 let admin: TestClient;
 beforeAll(async () => {
   server = await startTestServer();
-  await ensureAdmin({ db: server.db }, 'admin@example.org', strongPassword);
-  admin = server.client();
-  await admin.post('/api/login', { form: { email: 'admin@example.org', password: strongPassword } });
+  admin = await adminClient(server);
 });
 afterAll(() => server.close());
 
 let counter = 0;
 const nextEmail = (label: string) => `${label}-${++counter}@example.org`;
 const newUser = (label: string) => verifiedUser(server, nextEmail(label));
-
-const fieldErrors = (json: unknown) =>
-  Object.fromEntries(
-    (json as { formErrors: { field: string; message: string }[] }).formErrors.map((e) => [e.field, e.message]),
-  );
 
 const money = { donationMinimumCents: 500, fundraisingGoalCents: 100_000 };
 
@@ -316,6 +309,9 @@ describe('publishing', () => {
     // Now public, and the owner's upload ids are not.
     const asGuest = fundraiserSchema.parse((await server.client().get(`/api/fundraisers/${draft.id}`)).json);
     expect(asGuest.previewTrackFile).toBeUndefined();
+    expect(asGuest.canManage).toBe(false);
+    expect(fundraiserSchema.parse((await other.get(`/api/fundraisers/${draft.id}`)).json).canManage).toBe(false);
+    expect(fundraiser.canManage).toBe(true);
     expect(asGuest.tracksList.every((track) => track.uploadId === undefined)).toBe(true);
     expect((await other.patch(`/api/fundraisers/${draft.id}/publish`)).status).toBe(403);
   });

@@ -106,7 +106,8 @@ describe('browse fundraisers', () => {
     await tile.getByText('American National Red Cross').waitFor();
     expect(await tile.getByRole('link').getAttribute('href')).toBe(`/projects/${newest.urlSlug}`);
     expect(await tile.locator('img').getAttribute('srcset')).toMatch(/-400\.jpg 400w/);
-    await page.screenshot({ path: '/tmp/browse-fundraisers-1280.png', fullPage: true });
+    if (process.env.SHOT_DIR)
+      await page.screenshot({ path: `${process.env.SHOT_DIR}/browse-fundraisers-1280.png`, fullPage: true });
 
     await page.getByRole('link', { name: 'Next' }).click();
     await page.waitForURL('**/browse/projects?page=1');
@@ -164,6 +165,14 @@ describe('browse fundraisers', () => {
     assertNoErrors();
   });
 
+  it('says the same when a page without a filter is empty (spec part 1 section 2)', async () => {
+    const { page, assertNoErrors } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/browse/projects?page=9`);
+    await page.getByRole('heading', { name: 'Recent fundraisers' }).waitFor();
+    await page.getByText('No results found! Please try a different query.').waitFor();
+    assertNoErrors();
+  });
+
   it('says something went wrong when the search fails', async () => {
     const { page } = await newPage(browser);
     await page.route('**/api/fundraisers/search?**', (route) =>
@@ -185,7 +194,7 @@ describe('browse fundraisers', () => {
     expect(second?.top).toBe(first?.top);
     expect(third?.top).toBeGreaterThan(first?.bottom ?? 0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: '/tmp/browse-fundraisers-390.png' });
+    if (process.env.SHOT_DIR) await page.screenshot({ path: `${process.env.SHOT_DIR}/browse-fundraisers-390.png` });
     assertNoErrors();
   });
 
@@ -225,7 +234,8 @@ describe('home', () => {
     await expect.poll(() => charities.count()).toBe(10);
     const redCross = charities.filter({ hasText: 'American National Red Cross' });
     expect(await redCross.getByRole('link').getAttribute('href')).toBe('https://www.redcross.org');
-    await page.screenshot({ path: '/tmp/browse-home-1280.png', fullPage: true });
+    if (process.env.SHOT_DIR)
+      await page.screenshot({ path: `${process.env.SHOT_DIR}/browse-home-1280.png`, fullPage: true });
 
     await page.getByRole('link', { name: 'Browse recent fundraisers' }).click();
     await page.waitForURL('**/browse/projects');
@@ -244,7 +254,8 @@ describe('home', () => {
     await expect
       .poll(() => page.getByRole('region', { name: 'Featured charities' }).getByRole('listitem').count())
       .toBe(10);
-    await page.screenshot({ path: '/tmp/browse-home-390.png', fullPage: true });
+    if (process.env.SHOT_DIR)
+      await page.screenshot({ path: `${process.env.SHOT_DIR}/browse-home-390.png`, fullPage: true });
     assertNoErrors();
   });
 });
@@ -295,7 +306,8 @@ describe('featured charities admin', () => {
     await page.keyboard.press('Enter');
     const order = await rows.locator('.featured-charity-name').allTextContents();
     expect(order.at(-3)).toBe('The Nature Conservancy');
-    await page.screenshot({ path: '/tmp/browse-admin-charities-1280.png', fullPage: true });
+    if (process.env.SHOT_DIR)
+      await page.screenshot({ path: `${process.env.SHOT_DIR}/browse-admin-charities-1280.png`, fullPage: true });
 
     await save.click();
     await page.getByRole('dialog').getByText('Featured charities updated successfully.').waitFor();
@@ -322,7 +334,8 @@ describe('featured charities admin', () => {
       .poll(() => page.getByRole('form', { name: 'Featured charities' }).getByRole('listitem').count())
       .toBe(10);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: '/tmp/browse-admin-charities-390.png', fullPage: true });
+    if (process.env.SHOT_DIR)
+      await page.screenshot({ path: `${process.env.SHOT_DIR}/browse-admin-charities-390.png`, fullPage: true });
     assertNoErrors();
   });
 });

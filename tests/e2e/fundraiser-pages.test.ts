@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fundraiserRefSchema, fundraiserSchema } from '../../shared/schemas/fundraisers';
@@ -68,6 +69,21 @@ async function stubVideoSites(page: Page) {
   );
 }
 
+/** Slows the page's uplink (bytes per second) so an upload stays in flight; returns the undo. */
+async function slowUplink(page: Page, bytesPerSecond: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const conditions = (upload: number) =>
+    cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: upload,
+    });
+  await conditions(bytesPerSecond);
+  return () => conditions(-1);
+}
+
 async function fundraiser(client: TestClient, id: number) {
   return fundraiserSchema.parse((await client.get(`/api/fundraisers/${id}`)).json);
 }
@@ -119,6 +135,7 @@ describe('fundraiser pages in Chromium', () => {
     expect(await video.getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
     expect(await video.getAttribute('title')).toContain('Songs for the Flood');
     // Drafts take no donations yet.
+    await main.getByText('Donations open once this fundraiser is published.').waitFor();
     expect(await main.getByRole('link', { name: 'Donate' }).count()).toBe(0);
     expect(await main.getByRole('button', { name: 'Admin menu' }).count()).toBe(0);
 
@@ -137,11 +154,11 @@ describe('fundraiser pages in Chromium', () => {
     await event;
     await artistStep.waitFor({ state: 'detached' });
 
-    await main.getByRole('link', { name: 'Donate' }).waitFor();
-    expect(await main.getByText('status: Draft').count()).toBe(0);
-    expect(await main.getByRole('link', { name: 'Donate' }).getAttribute('href')).toBe(
-      `/projects/${draft.urlSlug}/donate`,
-    );
+    await main.getByText('status: Draft').waitFor({ state: 'detached' });
+    // The donation facts, but no Donate button until the donations issue brings its page.
+    await main.getByText('Donations open once this fundraiser is published.').waitFor({ state: 'detached' });
+    expect(await main.locator('.fundraiser-stats-list').innerText()).toMatch(/Minimum donation\s+\$5\.00/);
+    expect(await main.getByRole('link', { name: 'Donate' }).count()).toBe(0);
     const published = await fundraiser(owner, draft.id);
     expect(published.status).toBe('PUBLISHED');
     expect(published.artist.status).toBe('PUBLISHED');
@@ -165,7 +182,8 @@ describe('fundraiser pages in Chromium', () => {
       const stats = main.locator('.fundraiser-stats-list');
       expect(await stats.innerText()).toMatch(/Donations\s+0/);
       expect(await stats.innerText()).toMatch(/Minimum donation\s+\$5\.00/);
-      await main.getByRole('link', { name: 'Donate' }).waitFor();
+      expect(await main.getByRole('link', { name: 'Donate' }).count()).toBe(0);
+      expect(await main.getByText('Donations open once this fundraiser is published.').count()).toBe(0);
       expect(await main.getByText('status: Draft').count()).toBe(0);
       expect(await main.getByRole('button', { name: 'Publish' }).count()).toBe(0);
       // Nothing sticks out sideways on a phone.
@@ -303,7 +321,7 @@ describe('fundraiser pages in Chromium', () => {
     assertNoErrors();
   });
 
-  it('gives admins the admin menu: edit, download and delete (then back to browse)', async () => {
+  it('gives admins the admin menu: publish, edit and delete (then back to browse)', async () => {
     const admin = await verifiedUser(server, 'fundraiser-admin@example.org');
     server.sqlite.prepare('UPDATE users SET is_admin = 1 WHERE email = ?').run('fundraiser-admin@example.org');
     const artist = await createArtist(owner, { name: 'Admin Watched' });
@@ -321,9 +339,8 @@ describe('fundraiser pages in Chromium', () => {
     expect(await menu.getByRole('menuitem', { name: 'Edit' }).getAttribute('href')).toBe(
       `/fundraisers/user/${target.id}/edit`,
     );
-    expect(await menu.getByRole('menuitem', { name: 'Download tracks' }).getAttribute('href')).toBe(
-      `/api/fundraisers/${target.id}/download`,
-    );
+    // No 'Download tracks' until the audio issue builds its route.
+    expect(await menu.getByRole('menuitem', { name: 'Download tracks' }).count()).toBe(0);
     await menu.getByRole('menuitem', { name: 'Delete' }).click();
     await page
       .getByRole('dialog', { name: 'Delete this fundraiser?' })
@@ -331,6 +348,98 @@ describe('fundraiser pages in Chromium', () => {
       .click();
     await page.waitForURL(`${server.baseUrl}/browse`);
     expect((await owner.get(`/api/fundraisers/${target.id}`)).status).toBe(404);
+    assertNoErrors();
+  });
+  it("calls a draft without a name 'Untitled fundraiser' on the list, the manage page and its own page", async () => {
+    const maker = await verifiedUser(server, 'untitled@example.org');
+    const artist = await createArtist(maker, { name: 'Nameless Few' });
+    // The wizard's first save, before its details step: the server keeps the name empty.
+    const saved = await maker.post('/api/fundraisers/save', {
+      json: { artistId: artist.id, charityEin: RED_CROSS_EIN, donationMinimumCents: 500, fundraisingGoalCents: 1000 },
+    });
+    expect(saved.status).toBe(201);
+    const { id } = fundraiserRefSchema.parse(saved.json);
+    expect((await fundraiser(maker, id)).name).toBe('');
+
+    const { page, assertNoErrors } = await newPage(browser);
+    await logIn(page, 'untitled@example.org');
+    await page.goto(`${server.baseUrl}/fundraisers/user`);
+    const main = page.locator('main');
+    const tile = main.getByRole('link', { name: 'Untitled fundraiser' });
+    expect(await tile.getAttribute('href')).toBe(`/fundraisers/user/${id}`);
+    await tile.click();
+    await main.getByRole('heading', { level: 1, name: 'Untitled fundraiser' }).waitFor();
+    await expect.poll(() => page.title()).toBe('Manage Untitled fundraiser | Soundcause');
+
+    await page.goto(`${server.baseUrl}/projects/${id}`);
+    await main.getByRole('heading', { level: 1, name: 'Untitled fundraiser' }).waitFor();
+    await expect.poll(() => page.title()).toBe('Untitled fundraiser | Soundcause');
+    await main.getByRole('img', { name: 'Album cover of Untitled fundraiser' }).waitFor();
+    assertNoErrors();
+  });
+
+  it('lets the owner cancel a legacy album upload, and stops it when they leave the page', async () => {
+    const maker = await verifiedUser(server, 'legacy@example.org');
+    const artist = await createArtist(maker, { name: 'Old Tapes' });
+    const legacy = await createDraft(maker, { name: 'From the Archive', artistId: artist.id });
+    // A fundraiser from before streaming: names only, the music one zip (none stored yet).
+    server.sqlite.prepare('UPDATE fundraisers SET has_v1_tracks = 1 WHERE id = ?').run(legacy.id);
+    // Random bytes do not shrink on the way; at 100 kB/s this takes half a minute to send.
+    const album = { name: 'album.zip', mimeType: 'application/zip', buffer: randomBytes(3 * 1024 * 1024) };
+
+    const { page, assertNoErrors } = await newPage(browser);
+    await stubVideoSites(page);
+    await logIn(page, 'legacy@example.org');
+    const restoreUplink = await slowUplink(page, 100 * 1024);
+    const main = page.locator('main');
+    const editPath = `/fundraisers/user/${legacy.id}/edit`;
+    await page.goto(`${server.baseUrl}${editPath}`);
+    await main.getByRole('heading', { level: 1, name: 'Edit fundraiser' }).waitFor();
+    await fillForm(page, { Name: 'Renamed Archive' });
+    await main.getByLabel('Album zip file').setInputFiles(album);
+    // The overlay's live region is there, empty, before anything is sent.
+    const live = page.locator('body > .submit-overlay-layer > [role="status"]');
+    expect(await live.textContent()).toBe('');
+    const save = main.getByRole('button', { name: 'Save changes' });
+    await save.click();
+
+    // The overlay: announced through a live region that was there before it, the page under it inert.
+    const status = page.getByRole('status').filter({ hasText: 'Updating your fundraiser...' });
+    await status.waitFor();
+    expect(await status.innerText()).toBe('Updating your fundraiser... Please do not leave this page!');
+    await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
+    expect(await page.locator('#root').getAttribute('inert')).not.toBeNull();
+    for (let press = 0; press < 3; press += 1) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.getElementById('root')?.contains(document.activeElement))).toBe(false);
+    }
+    if (process.env.SHOT_DIR) await page.screenshot({ path: `${process.env.SHOT_DIR}/legacy-upload-1280.png` });
+    await page.getByRole('button', { name: 'Cancel upload' }).click();
+    await main.getByText('Upload cancelled. Your changes have not been saved.').waitFor();
+    await page.getByRole('button', { name: 'Cancel upload' }).waitFor({ state: 'detached' });
+    expect(await page.locator('[inert]').count()).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // Focus is back where it was: the form can be sent again at once.
+    expect(await save.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(page.url()).toBe(`${server.baseUrl}${editPath}`);
+
+    // Leaving (here with Back, inside the app) stops the upload too, and nothing pulls the user back.
+    await page.goto(`${server.baseUrl}/projects/${legacy.urlSlug}`);
+    await main.getByRole('link', { name: 'Edit', exact: true }).click();
+    await page.waitForURL(`**${editPath}`);
+    await main.getByLabel('Album zip file').setInputFiles(album);
+    const aborted = page.waitForEvent('requestfailed', (request) => request.url().endsWith('/updatev1'));
+    await main.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('button', { name: 'Cancel upload' }).waitFor();
+    await page.evaluate(() => history.back());
+    await page.waitForURL(`**/projects/${legacy.urlSlug}`);
+    await aborted;
+    await main.getByRole('heading', { level: 1, name: 'From the Archive' }).waitFor();
+    expect(await page.locator('[inert]').count()).toBe(0);
+    await page.waitForTimeout(1500);
+    expect(page.url()).toBe(`${server.baseUrl}/projects/${legacy.urlSlug}`);
+    await restoreUplink();
+    expect((await fundraiser(maker, legacy.id)).name).toBe('From the Archive');
     assertNoErrors();
   });
 });

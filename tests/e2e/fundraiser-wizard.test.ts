@@ -1,10 +1,11 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { artistSchema } from '../../shared/schemas/artists';
 import { fundraiserListSchema, fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { wav } from '../fixtures/audio';
 import { seriousViolations } from '../fixtures/axe';
 import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
-import { png } from '../fixtures/images';
+import { imageForm, png } from '../fixtures/images';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
 
 let server: TestServer;
@@ -79,7 +80,7 @@ describe('fundraiser creation wizard in Chromium', () => {
     assertNoErrors();
   });
 
-  it('creates an artist, a draft and its music, reorders a track by keyboard, lands on the fundraiser, then edits it', async () => {
+  it('creates an artist, a draft and its music, reorders a track by keyboard, edits, publishes, finds it by genre and EIN, and keeps others out', async () => {
     const email = 'wizard-artist@example.org';
     const api = await verifiedUser(server, email);
     const { page, assertNoErrors } = await newPage(browser);
@@ -169,6 +170,9 @@ describe('fundraiser creation wizard in Chromium', () => {
     await page.getByRole('button', { name: 'Reorder track 1, First light' }).focus();
     await page.keyboard.press('Space');
     await page.getByText('Picked up Track 1, First light.').waitFor({ state: 'attached' });
+    // dnd-kit's keyboard sensor starts listening for arrows in a zero-delay timer queued on pickup;
+    // a timer queued now runs after it, so the arrow below is never pressed too early.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     await page.keyboard.press('ArrowDown');
     await page.getByText('Track 1, First light is over position 2 of 3.').waitFor({ state: 'attached' });
     await page.keyboard.press('Space');
@@ -209,6 +213,197 @@ describe('fundraiser creation wizard in Chromium', () => {
     const edited = fundraiserSchema.parse((await api.get(`/api/fundraisers/${created.id}`)).json);
     expect(edited.name).toBe('More Songs for Shelter');
     expect(edited.tracksList.map((item) => item.name)).toEqual(['Second wind', 'First light', 'Third time']);
+
+    // Publish it, and its draft artist, through the two-step dialog on the fundraiser page.
+    await page.getByRole('link', { name: 'View fundraiser' }).click();
+    await page.waitForURL('**/projects/more-songs-for-shelter');
+    await page.getByText('status: Draft').waitFor();
+    await page.locator('main').getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('dialog', { name: 'Publish this fundraiser?' }).getByRole('button', { name: 'Next' }).click();
+    await page
+      .getByRole('dialog', { name: 'Publish the artist too?' })
+      .getByRole('button', { name: 'Yes, publish both!' })
+      .click();
+    await page.getByText('status: Draft').waitFor({ state: 'detached' });
+    expect((await api.get(`/api/fundraisers/${created.id}`)).json).toMatchObject({
+      status: 'PUBLISHED',
+      artist: { status: 'PUBLISHED' },
+    });
+
+    // Anyone finds it in Search fundraisers, by genre and by the charity's EIN.
+    await page.goto(`${server.baseUrl}/browse/projects`);
+    const search = page.getByRole('search', { name: 'Search fundraisers' });
+    await search.getByLabel('Genre').selectOption('Jazz');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL('**/browse/projects?genre=Jazz');
+    await page.locator('main').getByRole('heading', { name: 'More Songs for Shelter' }).waitFor();
+    await search.getByLabel('Genre').selectOption('Folk');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL('**/browse/projects?genre=Folk');
+    await page.locator('main').getByText('No results found! Please try a different query.').waitFor();
+    await search.getByLabel('Genre').selectOption('');
+    await search.getByLabel('Charity EIN').fill('530196605');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL('**/browse/projects?charityEin=530196605');
+    await page.locator('main').getByRole('heading', { name: 'More Songs for Shelter' }).waitFor();
+
+    // The owner sees it, published, among their fundraisers and on its manage page.
+    await page.goto(`${server.baseUrl}/fundraisers/user`);
+    await page
+      .locator('main')
+      .getByRole('link', { name: /More Songs for Shelter/ })
+      .click();
+    await page.waitForURL(`**/fundraisers/user/${created.id}`);
+    await page.locator('main').getByRole('heading', { name: 'More Songs for Shelter' }).waitFor();
+    await page.locator('main').getByText('Published', { exact: true }).waitFor();
+    assertNoErrors();
+
+    // Another user can neither manage nor edit it, in the browser or through the API.
+    const otherEmail = 'wizard-other@example.org';
+    const other = await verifiedUser(server, otherEmail);
+    const { page: otherPage, assertNoErrors: otherNoErrors } = await newPage(browser);
+    await logIn(otherPage, otherEmail);
+    for (const path of [`/fundraisers/user/${created.id}/edit`, `/fundraisers/user/${created.id}`]) {
+      await otherPage.goto(`${server.baseUrl}${path}`);
+      await otherPage.getByRole('heading', { name: 'Fundraiser not found' }).waitFor();
+      expect(await otherPage.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
+    }
+    const refused = await other.patch(`/api/fundraisers/${created.id}/update`, { json: { name: 'Mine now' } });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(fundraiserSchema.parse((await api.get(`/api/fundraisers/${created.id}`)).json).name).toBe(
+      'More Songs for Shelter',
+    );
+    otherNoErrors();
+  });
+  it('keeps the music across Back, step links and a reload, recovers when its draft is deleted elsewhere, and starts over', async () => {
+    const email = 'wizard-recover@example.org';
+    const api = await verifiedUser(server, email);
+    const profile = await api.post('/api/uploads/image', {
+      multipart: imageForm(await png(), 'face.png', 'image/png'),
+    });
+    const created = await api.post('/api/artists/new', {
+      json: { name: 'The Comebacks', description: 'Back again.', profileImage: (profile.json as { id: string }).id },
+    });
+    const artist = artistSchema.parse(created.json);
+    const { page, assertNoErrors } = await newPage(browser);
+    await logIn(page, email);
+
+    const drafts = async () => fundraiserListSchema.parse((await api.get('/api/fundraisers/user')).json);
+    const stored = () => page.evaluate(() => sessionStorage.getItem('soundcause-fundraiser-wizard') ?? '');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    const steps = page.getByRole('navigation', { name: 'Steps' });
+    const notice = page.getByRole('status').filter({ hasText: 'Your draft is no longer available' });
+
+    /** The artist step (the only artist is chosen already) and the charity step: the draft is made. */
+    async function throughCharity() {
+      await page.waitForURL('**/fundraisers/new/artist');
+      await page.getByRole('button', { name: /The Comebacks/, pressed: true }).waitFor();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.waitForURL('**/fundraisers/new/charity');
+      await fillForm(page, { 'Fundraising goal': '800', 'Donation minimum': '5' });
+      await page.getByLabel('Search by EIN or name').fill('53-0196605');
+      await page.getByRole('button', { name: /American National Red Cross/ }).click();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.waitForURL('**/fundraisers/new/details');
+    }
+
+    // Parts swapped in place take the focus with them.
+    await page.goto(`${server.baseUrl}/fundraisers/new`);
+    await page.waitForURL('**/fundraisers/new/artist');
+    await page.getByRole('button', { name: 'create a new artist' }).click();
+    await expect.poll(focused).toBe('Create a new artist');
+    await page.getByRole('button', { name: '← Choose existing artist' }).click();
+    await expect.poll(focused).toBe('Choose your artist');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/fundraisers/new/charity');
+    // An unknown EIN is named as typed.
+    await page.getByLabel('Search by EIN or name').fill('999999999');
+    await page.getByText('No charity found with EIN 999999999').waitFor();
+    await page.getByLabel('Search by EIN or name').fill('53-0196605');
+    await page.getByRole('button', { name: /American National Red Cross/ }).click();
+    await expect.poll(focused).toBe('Choose a different charity');
+    await page.getByRole('button', { name: 'Choose a different charity' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
+    await page.getByRole('button', { name: /^Keep / }).click();
+    await expect.poll(focused).toBe('Choose a different charity');
+    await fillForm(page, { 'Fundraising goal': '800', 'Donation minimum': '5' });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/fundraisers/new/details');
+    await fillForm(page, { Name: 'Back Again', Description: 'Songs that keep coming back.' });
+    await page.getByLabel('Primary genre').selectOption('Folk');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/fundraisers/new/music');
+    const [draft] = await drafts();
+    expect(draft).toMatchObject({ status: 'DRAFT', name: 'Back Again', artist: { id: artist.id } });
+
+    // Music typed and uploaded, then the step is left three ways.
+    await upload(page.getByRole('group', { name: 'Album cover' }), {
+      name: 'cover.png',
+      mimeType: 'image/png',
+      buffer: await png(400, 400),
+    });
+    await page.getByLabel('Preview track name').fill('Teaser');
+    await upload(page.getByRole('group', { name: 'Preview track file' }), track('teaser.wav', 300));
+    const firstTrack = page.getByRole('group', { name: 'Track 1', exact: true });
+    await firstTrack.getByLabel('Track name').fill('Only song');
+    await upload(firstTrack.getByRole('group', { name: 'Track file' }), track('only-song.wav', 500));
+
+    async function expectMusicKept() {
+      await page.waitForURL('**/fundraisers/new/music');
+      await page.getByRole('img', { name: 'Album cover preview' }).waitFor();
+      expect(await page.getByLabel('Preview track name').inputValue()).toBe('Teaser');
+      await page.getByRole('group', { name: 'Preview track file' }).getByText('teaser.wav').waitFor();
+      expect(await firstTrack.getByLabel('Track name').inputValue()).toBe('Only song');
+      await firstTrack.getByRole('group', { name: 'Track file' }).getByText('only-song.wav').waitFor();
+    }
+
+    await page.getByRole('link', { name: '← Back' }).click();
+    await page.waitForURL('**/fundraisers/new/details');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Back Again');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expectMusicKept();
+    // At phone width the step links keep their names.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await steps.getByRole('link', { name: /Choose a charity/ }).click();
+    await page.waitForURL('**/fundraisers/new/charity');
+    await steps.getByRole('link', { name: /Add your music tracks/ }).click();
+    await expectMusicKept();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload();
+    await expectMusicKept();
+
+    // The draft is deleted elsewhere: submitting the music starts the wizard again, saying why.
+    expect((await api.delete(`/api/fundraisers/${draft!.id}`)).status).toBe(200);
+    await page.getByRole('button', { name: 'Create fundraiser' }).click();
+    await page.waitForURL('**/fundraisers/new/artist');
+    await notice.waitFor();
+    await expect.poll(focused).toContain('Your draft is no longer available');
+    expect(await stored()).not.toContain(String(draft!.id));
+    expect(await stored()).not.toContain('Teaser');
+    expect(await drafts()).toEqual([]);
+
+    // A stored draft deleted while the wizard was away is dropped on arrival.
+    await throughCharity();
+    const [second] = await drafts();
+    expect(second!.id).not.toBe(draft!.id);
+    expect(await notice.count()).toBe(0);
+    expect((await api.delete(`/api/fundraisers/${second!.id}`)).status).toBe(200);
+    await page.goto(`${server.baseUrl}/fundraisers/new/details`);
+    await page.waitForURL('**/fundraisers/new/artist');
+    await notice.waitFor();
+    expect(await stored()).not.toContain(String(second!.id));
+
+    // 'Start over' forgets the draft the wizard is on (the draft itself stays among the user's).
+    await throughCharity();
+    const [third] = await drafts();
+    await page.getByRole('button', { name: 'Start over' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Start over?' });
+    await dialog.getByRole('button', { name: 'Start over' }).click();
+    await page.waitForURL('**/fundraisers/new/artist');
+    await expect.poll(focused).toContain('About you or your band');
+    expect(await stored()).not.toContain(String(third!.id));
+    expect(await page.getByRole('button', { name: 'Start over' }).count()).toBe(0);
+    expect((await drafts()).map((item) => item.id)).toEqual([third!.id]);
     assertNoErrors();
   });
 });

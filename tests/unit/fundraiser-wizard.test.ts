@@ -12,6 +12,7 @@ const fresh: WizardData = {
   artistId: null,
   charity: null,
   details: null,
+  music: null,
   finished: false,
 };
 const user = (isEmailVerified: boolean): User => ({

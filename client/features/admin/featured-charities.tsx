@@ -32,9 +32,10 @@ export function FeaturedCharitiesAdmin() {
   if (current.isError) return <Alert tone="error">Something went wrong!</Alert>;
   return (
     <>
-      {/* Keyed on the stored list, so a save (or a refetch) starts the editor again from it. */}
+      {/* Keyed on the stored list's EINs: a save that changes it starts the editor again from it, while
+          a refetch that brings the same list (window focus, say) keeps unsaved edits. */}
       <FeaturedCharitiesForm
-        key={current.dataUpdatedAt}
+        key={current.data.nonprofits.map((charity) => einKey(charity.ein)).join()}
         saved={current.data.nonprofits}
         update={update}
         onSave={(eins) => update.mutate(eins, { onSuccess: () => setSavedDialog(true) })}

@@ -182,9 +182,8 @@ function FundraiserResults({ search, hasFilter }: { search: FundraiserSearchPara
       ) : results.isError ? (
         <Alert tone="error">something went wrong!</Alert>
       ) : results.data.results.length === 0 ? (
-        <p className="empty-state">
-          {hasFilter ? 'No results found! Please try a different query.' : 'No fundraisers yet.'}
-        </p>
+        // The spec's one empty text (part 1 section 2), with or without a filter.
+        <p className="empty-state">No results found! Please try a different query.</p>
       ) : (
         <ul className="grid fundraiser-tiles" role="list">
           {results.data.results.map((fundraiser) => (

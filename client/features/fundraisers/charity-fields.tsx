@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type Ref, useId, useState } from 'react';
+import { type Ref, useCallback, useId, useRef, useState } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { SEARCH_DEBOUNCE_MS } from '../../../shared/constants';
@@ -125,11 +125,33 @@ function NonprofitPicker({ locked }: { locked: boolean }) {
   } = useController({ control: form.control, name: 'charityEin' });
   const name = form.watch('charityName');
   const location = form.watch('charityLocation');
-  const [searching, setSearching] = useState(false);
+  const [searching, setSearchingState] = useState(false);
   const chosen = value && !searching;
   const digits = normaliseEin(value);
   const error = fieldState.error?.message;
   const errorId = error ? `${id}-error` : undefined;
+  const chosenId = `${id}-chosen`;
+
+  /**
+   * The chosen charity and the search replace each other in place; the one that appears takes the
+   * focus (its button, or the search field), which would otherwise drop to the page. Both carry
+   * the field's ref, so this is where they arrive.
+   */
+  const focusAfterSwap = useRef(false);
+  const setSearching = (next: boolean) => {
+    focusAfterSwap.current = true;
+    setSearchingState(next);
+  };
+  const fieldRef = useCallback(
+    (node: HTMLInputElement | HTMLButtonElement | null) => {
+      ref(node);
+      if (node && focusAfterSwap.current) {
+        focusAfterSwap.current = false;
+        node.focus();
+      }
+    },
+    [ref],
+  );
 
   function choose(nonprofit: Nonprofit) {
     form.setValue('charityName', nonprofit.name);
@@ -143,22 +165,31 @@ function NonprofitPicker({ locked }: { locked: boolean }) {
       <legend>Nonprofit</legend>
       {chosen ? (
         <div className="nonprofit-chosen">
-          <p className="nonprofit-name">{name || 'Chosen charity'}</p>
-          <p className="muted">
+          <p className="nonprofit-name" id={`${chosenId}-name`}>
+            {name || 'Chosen charity'}
+          </p>
+          <p className="muted" id={`${chosenId}-ein`}>
             EIN {digits ? formatEin(digits) : value}
             {location ? ` · ${location}` : ''}
           </p>
           {locked ? (
             <p className="field-hint">The charity of a published fundraiser can only be changed by an admin.</p>
           ) : (
-            <button ref={ref} type="button" className="button button-secondary" onClick={() => setSearching(true)}>
+            // Described by the charity, so landing on it after a choice says what was chosen.
+            <button
+              ref={fieldRef}
+              type="button"
+              className="button button-secondary"
+              aria-describedby={`${chosenId}-name ${chosenId}-ein`}
+              onClick={() => setSearching(true)}
+            >
               Choose a different charity
             </button>
           )}
         </div>
       ) : (
         <NonprofitSearch
-          ref={ref}
+          ref={fieldRef}
           onBlur={onBlur}
           errorId={errorId}
           onChoose={choose}
@@ -206,7 +237,8 @@ function NonprofitSearch({ ref, onBlur, errorId, onChoose, onCancel, keepName }:
     const failure = active.error;
     status =
       ein !== null && failure instanceof ApiError && failure.status === 404
-        ? `No charity found with EIN ${formatEin(ein)}`
+        ? // As typed (spec part 2 section 8), so the user recognises what they searched for.
+          `No charity found with EIN ${debounced}`
         : 'Something went wrong!';
   } else if (!waiting && active?.isSuccess) {
     status = results.length === 0 ? `No charities match “${debounced}”.` : `${results.length} found`;

@@ -5,6 +5,7 @@ import { fundraiserKeys } from '../../api/fundraisers';
 import { apiRequest } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
+import { fundraiserTitle } from '../../ui/fundraiser-tile';
 
 function useDeleteFundraiser() {
   const queryClient = useQueryClient();
@@ -49,8 +50,8 @@ export function DeleteFundraiserDialog({ fundraiser, open, onClose, onDeleted }:
     >
       <div className="dialog-body stack">
         <p>
-          <strong>{fundraiser.name}</strong> will be removed and will take no more donations. Donations already made are
-          still delivered to the charity. This cannot be undone.
+          <strong>{fundraiserTitle(fundraiser)}</strong> will be removed and will take no more donations. Donations
+          already made are still delivered to the charity. This cannot be undone.
         </p>
         {remove.isError && <Alert tone="error">Something went wrong! Unable to delete this project.</Alert>}
         <div className="dialog-actions">

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { FormProvider, useController, useFieldArray, useFormContext } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
@@ -13,10 +13,12 @@ import {
   trackNameField,
 } from '../../../shared/schemas/fundraisers';
 import { fundraiserKeys, fundraiserQueryOptions } from '../../api/fundraisers';
+import { UploadCancelled } from '../../api/xhr-upload';
 import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
+import { fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { CHARITY_FIELDS, CharityFields, charityDefaults, charityFormShape } from './charity-fields';
@@ -52,7 +54,7 @@ export function EditFundraiserPage() {
     query.data ? `Edit ${query.data.name || 'fundraiser'}` : notFound ? 'Fundraiser not found' : 'Edit fundraiser',
   );
 
-  if (notFound) return <FundraiserNotFound forManaging />;
+  if (notFound || query.data?.canManage === false) return <FundraiserNotFound forManaging />;
   if (query.isPending) return <Spinner label="Loading the fundraiser" />;
   if (query.isError) {
     return (
@@ -66,7 +68,7 @@ export function EditFundraiserPage() {
   return (
     <div className="page narrow stack edit-fundraiser">
       <p>
-        <Link to={`/fundraisers/user/${fundraiser.id}`}>← Back to {fundraiser.name || 'your fundraiser'}</Link>
+        <Link to={`/fundraisers/user/${fundraiser.id}`}>← Back to {fundraiserTitle(fundraiser)}</Link>
       </p>
       <h1>Edit fundraiser</h1>
       {fundraiser.status === 'PUBLISHED' && !isAdmin ? (
@@ -145,13 +147,29 @@ function formFieldNames(formErrors: FormErrorItem[]): string[] {
   );
 }
 
-/** After a save: fresh data everywhere, then the project view (spec part 2 section 2). */
+/** False once the form has gone: an answer that arrives later must not navigate or open dialogs. */
+function useMountedRef() {
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  return mounted;
+}
+
+/**
+ * After a save: fresh data everywhere, then the project view (spec part 2 section 2); unless the
+ * user has left the page meanwhile, who is not to be pulled back.
+ */
 function useAfterSave(id: number) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const mounted = useMountedRef();
   return async () => {
     await queryClient.invalidateQueries({ queryKey: fundraiserKeys.all });
-    await navigate(`/fundraisers/user/${id}`);
+    if (mounted.current) await navigate(`/fundraisers/user/${id}`);
   };
 }
 
@@ -299,8 +317,10 @@ function LegacyForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; cha
   const [percent, setPercent] = useState(0);
   const update = useUpdateFundraiserV1(fundraiser.id, setPercent);
   const afterSave = useAfterSave(fundraiser.id);
+  const mounted = useMountedRef();
   const [uploading, onUploadingChange] = useUploadCounter();
   const [failure, setFailure] = useState<FormFailure | null>(null);
+  const [notice, setNotice] = useState('');
   const names = fundraiser.tracksList.map((track) => ({ name: track.name }));
   const form = useZodForm(
     legacySchema(fundraiser.hasTracksZip),
@@ -338,10 +358,17 @@ function LegacyForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; cha
           body.append('trackList', JSON.stringify(values.trackList.map((track) => track.name)));
           if (values.albumZip) body.append('albumZip', values.albumZip);
           setPercent(0);
+          setNotice('');
           try {
             await update.mutateAsync(body);
             await afterSave();
           } catch (error) {
+            if (!mounted.current) return;
+            // Stopped on purpose: nothing to explain beyond what did not happen.
+            if (error instanceof UploadCancelled) {
+              setNotice('Upload cancelled. Your changes have not been saved.');
+              return;
+            }
             setFailure(
               describeFailure(error, (formErrors) =>
                 applyServerFormErrors(form, formErrors, formFieldNames(formErrors)),
@@ -367,9 +394,18 @@ function LegacyForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; cha
         </section>
         <EditActions fundraiserId={fundraiser.id} disabled={uploading || sending} sending={sending} />
         {uploading && <p className="field-hint">Please wait for the uploads to finish.</p>}
+        <p className="field-hint" role="status">
+          {notice}
+        </p>
       </form>
       <FormFailureDialog title="Unable to save changes" failure={failure} onClose={() => setFailure(null)} />
-      <SlowSubmitOverlay active={sending} text="Updating your fundraiser..." percent={percent} />
+      <SlowSubmitOverlay
+        active={sending}
+        text="Updating your fundraiser..."
+        percent={percent}
+        // Once the whole body has gone the server is saving it: too late to take it back.
+        onCancel={update.isPending && percent < 100 ? update.cancel : undefined}
+      />
     </FormProvider>
   );
 }

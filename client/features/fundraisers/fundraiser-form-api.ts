@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { artistSchema, type CreateArtistInput } from '../../../shared/schemas/artists';
 import type { z } from 'zod';
 import {
@@ -55,19 +56,28 @@ export function useUpdateFundraiser(id: number) {
 
 /**
  * PATCH /api/fundraisers/{id}/updatev1: the legacy form as multipart (it may carry an album zip
- * of up to 1000 MB), sent with XMLHttpRequest so the overlay can show how much has gone.
+ * of up to 1000 MB), sent with XMLHttpRequest so the overlay can show how much has gone. `cancel`
+ * stops the request (the mutation then fails with UploadCancelled), and so does leaving the page:
+ * a gigabyte upload must not carry on unseen.
  */
 export function useUpdateFundraiserV1(id: number, onProgress: (percent: number) => void) {
-  return useMutation({
+  const abortRef = useRef<(() => void) | null>(null);
+  useEffect(() => () => abortRef.current?.(), []);
+  const mutation = useMutation({
     mutationFn: async (body: FormData) => {
+      const request = sendWithProgress(`/api/fundraisers/${id}/updatev1`, body, onProgress, 'PATCH');
+      abortRef.current = request.abort;
       try {
-        const answer = await sendWithProgress(`/api/fundraisers/${id}/updatev1`, body, onProgress, 'PATCH').done;
+        const answer = await request.done;
         const parsed = fundraiserRefSchema.safeParse(answer);
         if (!parsed.success) throw new UnexpectedDataError();
         return parsed.data;
       } catch (error) {
         throw error instanceof UploadRequestError ? toApiError(error) : error;
+      } finally {
+        abortRef.current = null;
       }
     },
   });
+  return { ...mutation, cancel: () => abortRef.current?.() };
 }

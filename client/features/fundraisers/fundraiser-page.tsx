@@ -9,7 +9,7 @@ import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { artistPath } from '../../ui/artist-tile';
-import { fundraiserPath } from '../../ui/fundraiser-tile';
+import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
@@ -38,7 +38,7 @@ function FundraiserLoader({ slugOrId }: { slugOrId: string }) {
         .find((data) => data !== undefined && data.urlSlug === slugOrId),
   });
   const notFound = isNotFound(query.error);
-  usePageTitle(query.data?.name ?? (notFound ? 'Fundraiser not found' : 'Fundraiser'));
+  usePageTitle(query.data ? fundraiserTitle(query.data) : notFound ? 'Fundraiser not found' : 'Fundraiser');
 
   // Slugs are never purely numeric, so digits are an id: replaced by the slug once it is known.
   if (/^\d+$/.test(slugOrId) && query.data?.urlSlug) {
@@ -67,6 +67,7 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
   const aboutId = useId();
   const tracksId = useId();
   const previewId = useId();
+  const title = fundraiserTitle(fundraiser);
 
   return (
     <div className="page stack fundraiser-page">
@@ -87,13 +88,13 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
         <UploadedPicture
           className="fundraiser-cover"
           uploadId={fundraiser.albumCover}
-          alt={`Album cover of ${fundraiser.name}`}
+          alt={`Album cover of ${title}`}
           sizes="(min-width: 1024px) 400px, calc(100vw - 32px)"
           eager
         />
         <div className="fundraiser-summary">
           <div className="fundraiser-title-row">
-            <h1>{fundraiser.name}</h1>
+            <h1>{title}</h1>
             {isAdmin && (
               <AdminMenu
                 fundraiser={fundraiser}
@@ -122,8 +123,7 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
           {fundraiser.previewTrackPreview && (
             <figure className="fundraiser-preview">
               <figcaption id={previewId}>
-                <span className="fundraiser-preview-label">Preview</span>{' '}
-                {fundraiser.previewTrackName || fundraiser.name}
+                <span className="fundraiser-preview-label">Preview</span> {fundraiser.previewTrackName || title}
               </figcaption>
               <audio controls preload="metadata" src={fundraiser.previewTrackPreview} aria-labelledby={previewId}>
                 <a href={fundraiser.previewTrackPreview}>Listen to the preview</a>
@@ -165,7 +165,7 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
   );
 }
 
-/** Raised, goal (with its bar), count, minimum and the donate button (spec part 2 section 2). */
+/** Raised, goal (with its bar), count and minimum (spec part 2 section 2). */
 function DonationStats({ fundraiser }: { fundraiser: Fundraiser }) {
   const raised = fundraiser.totalRaised ?? 0;
   const goal = fundraiser.donationGoal ?? fundraiser.fundraisingGoalCents ?? 0;
@@ -191,14 +191,8 @@ function DonationStats({ fundraiser }: { fundraiser: Fundraiser }) {
           <dd>{formatCents(fundraiser.minimumDonation)}</dd>
         </div>
       </dl>
-      {fundraiser.status === 'PUBLISHED' ? (
-        <Link
-          className="button button-primary button-block fundraiser-donate"
-          to={`${fundraiserPath(fundraiser)}/donate`}
-        >
-          Donate
-        </Link>
-      ) : (
+      {/* The Donate button comes with the donations issue, which adds its page (/projects/:slug/donate). */}
+      {fundraiser.status !== 'PUBLISHED' && (
         <p className="fundraiser-donate-note">Donations open once this fundraiser is published.</p>
       )}
     </section>
@@ -235,7 +229,7 @@ function Video({ fundraiser }: { fundraiser: Fundraiser }) {
     <div className="fundraiser-video">
       <iframe
         src={video.src}
-        title={`${fundraiser.name}: video on ${video.site}`}
+        title={`${fundraiserTitle(fundraiser)}: video on ${video.site}`}
         loading="lazy"
         allow="autoplay; encrypted-media; fullscreen; picture-in-picture"
         allowFullScreen
@@ -291,11 +285,7 @@ function AdminMenu({ fundraiser, editPath, onPublish, onDelete }: AdminMenuProps
           <DropdownMenu.Item asChild className="menu-item">
             <Link to={editPath}>Edit</Link>
           </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className="menu-item">
-            <a href={`/api/fundraisers/${fundraiser.id}/download`} download>
-              Download tracks
-            </a>
-          </DropdownMenu.Item>
+          {/* 'Download tracks' comes back with the audio issue, together with its download route. */}
           <DropdownMenu.Separator className="menu-separator" />
           <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
             Delete

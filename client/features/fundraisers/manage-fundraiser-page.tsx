@@ -13,7 +13,7 @@ import {
 import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
-import { fundraiserPath } from '../../ui/fundraiser-tile';
+import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Pagination } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';
@@ -29,8 +29,11 @@ export function ManageFundraiserPage() {
   const valid = /^\d+$/.test(projectId);
   const query = useQuery({ ...fundraiserQueryOptions(projectId), enabled: valid });
   const notFound = !valid || isNotFound(query.error);
-  usePageTitle(query.data ? `Manage ${query.data.name}` : notFound ? 'Fundraiser not found' : 'Manage fundraiser');
-  if (notFound) return <FundraiserNotFound forManaging />;
+  usePageTitle(
+    query.data ? `Manage ${fundraiserTitle(query.data)}` : notFound ? 'Fundraiser not found' : 'Manage fundraiser',
+  );
+  // Someone else's published fundraiser is public, but not theirs to manage.
+  if (notFound || query.data?.canManage === false) return <FundraiserNotFound forManaging />;
   if (query.isPending) return <Spinner label="Loading project details" />;
   if (query.isError) {
     return (
@@ -67,7 +70,7 @@ function ManageFundraiser({ fundraiser }: { fundraiser: Fundraiser }) {
           eager
         />
         <div className="manage-summary-text">
-          <h1>{fundraiser.name}</h1>
+          <h1>{fundraiserTitle(fundraiser)}</h1>
           <p className="manage-artist">{fundraiser.artist.name}</p>
           <p>
             <span className="visually-hidden">Status: </span>

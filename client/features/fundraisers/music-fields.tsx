@@ -18,7 +18,7 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useRef, useState } from 'react';
+import { createContext, use, useMemo, useRef, useState } from 'react';
 import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
 import type { z } from 'zod';
 import { fundraiserLimits, UPLOAD_LIMITS_MB } from '../../../shared/constants';
@@ -56,14 +56,36 @@ export function useUploadCounter() {
 
 type UploadingProps = { onUploadingChange: (uploading: boolean) => void };
 
+/** Upload id → the name of the file the user picked for it. */
+export type FileNames = Record<string, string>;
+
+type FileNamesContextValue = { names: FileNames; onNamed: (uploadId: string, fileName: string) => void };
+
+/**
+ * Names of files uploaded before this form was mounted (the wizard keeps them across its steps),
+ * and where to report new ones. Without it a file field remembers its name only while mounted.
+ */
+const FileNamesContext = createContext<FileNamesContextValue | null>(null);
+
+type MusicFieldsProps = UploadingProps & {
+  /** Names of files uploaded earlier, shown instead of 'Current file'. */
+  fileNames?: FileNames;
+  /** Told each file's name once it is uploaded, to keep it with the form's values. */
+  onFileNamed?: (uploadId: string, fileName: string) => void;
+};
+
 /** Album cover, preview track and track list: the wizard's last step and the streaming edit form. */
-export function MusicFields({ onUploadingChange }: UploadingProps) {
+export function MusicFields({ onUploadingChange, fileNames, onFileNamed }: MusicFieldsProps) {
+  const fileNamesValue = useMemo(
+    () => ({ names: fileNames ?? {}, onNamed: onFileNamed ?? (() => undefined) }),
+    [fileNames, onFileNamed],
+  );
   return (
-    <>
+    <FileNamesContext value={fileNamesValue}>
       <AlbumCoverField onUploadingChange={onUploadingChange} />
       <PreviewTrackFields onUploadingChange={onUploadingChange} />
       <TrackList onUploadingChange={onUploadingChange} />
-    </>
+    </FileNamesContext>
   );
 }
 
@@ -122,6 +144,7 @@ type TrackFileFieldProps = UploadingProps & {
 /** An uploaded audio file held as its upload id; shows the name of a file uploaded in this visit. */
 function TrackFileField({ name, label, hint, compact, onUploadingChange }: TrackFileFieldProps) {
   const form = useFormContext<MusicFormValues>();
+  const fileNames = use(FileNamesContext);
   const [fileName, setFileName] = useState<string>();
   return (
     <Controller
@@ -134,9 +157,10 @@ function TrackFileField({ name, label, hint, compact, onUploadingChange }: Track
           hint={hint}
           error={fieldState.error?.message}
           // A file saved before this visit is known by its id only.
-          currentFile={field.value ? (fileName ?? 'Current file') : undefined}
+          currentFile={field.value ? (fileName ?? fileNames?.names[field.value] ?? 'Current file') : undefined}
           onUploaded={(uploadId, file) => {
             setFileName(file.name);
+            fileNames?.onNamed(uploadId, file.name);
             field.onChange(uploadId);
           }}
           onUploadingChange={onUploadingChange}

@@ -8,6 +8,7 @@ import { ApiError, apiRequest, errorMessage } from '../../api/http';
 import { trackEvent } from '../../lib/analytics';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
+import { fundraiserTitle } from '../../ui/fundraiser-tile';
 
 // Publishing a fundraiser (spec part 2 section 4, 'Publish dialog'; section 8 for the failure text).
 
@@ -90,8 +91,8 @@ export function PublishFundraiserDialog({ fundraiser, open, onClose, onPublished
       {step === 'project' ? (
         <div className="dialog-body stack">
           <p>
-            Once published, <strong>{fundraiser.name}</strong> becomes public: anyone can find it, and donations can
-            start.
+            Once published, <strong>{fundraiserTitle(fundraiser)}</strong> becomes public: anyone can find it, and
+            donations can start.
           </p>
           <p>
             The supported charity, <strong>{fundraiser.supportedOrg}</strong>, cannot be changed afterwards.

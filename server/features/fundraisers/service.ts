@@ -91,6 +91,7 @@ export function toFundraiser(record: FundraiserRecord, session: Session | null):
     hasV1Tracks: row.hasV1Tracks,
     hasTracksZip: Boolean(row.tracksZipUploadId),
     isPublishable: isPublishable(record),
+    canManage: editor,
     totalRaised: record.totalRaised,
     donationCount: record.donationCount,
     artist: {
@@ -301,6 +302,11 @@ function checkMusicUploads(deps: Deps, session: Session, row: FundraiserRow | nu
   if (errors.length) throw new FormError(errors);
 }
 
+/** The track list of a streaming form: each track an uploaded file (an existing one keeps its id). */
+function streamingTracks(input: MusicInput) {
+  return input.trackList.map((track) => ({ id: track.id, name: track.name, uploadId: track.file }));
+}
+
 function musicValues(input: MusicInput) {
   return {
     albumCoverId: input.albumCover,
@@ -317,11 +323,7 @@ export function saveMusic(deps: Deps, session: Session, input: FundraiserMusicIn
   return deps.db.transaction((tx) => {
     const updated = queries.updateOwnFundraiser(tx, row.id, editorOf(session), musicValues(input));
     if (!updated) throw notFound(say.notFound);
-    queries.replaceTracks(
-      tx,
-      row.id,
-      input.trackList.map((track) => ({ id: track.id, name: track.name, uploadId: track.file })),
-    );
+    queries.replaceTracks(tx, row.id, streamingTracks(input));
     return toRef(updated);
   });
 }
@@ -361,11 +363,7 @@ export function updateFundraiser(deps: Deps, session: Session, id: number, input
       urlSlug,
     });
     if (!updated) throw notFound(say.notFound);
-    queries.replaceTracks(
-      tx,
-      row.id,
-      input.trackList.map((track) => ({ id: track.id, name: track.name, uploadId: track.file })),
-    );
+    queries.replaceTracks(tx, row.id, streamingTracks(input));
     return toRef(updated);
   });
 }

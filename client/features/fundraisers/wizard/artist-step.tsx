@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { limits, UPLOAD_LIMITS_MB } from '../../../../shared/constants';
@@ -16,7 +16,7 @@ import { applyServerFormErrors, useZodForm } from '../../../ui/use-zod-form';
 import { describeFailure, type FormFailure, FormFailureDialog } from '../form-failure';
 import { userArtistsQueryOptions } from '../../../api/artists';
 import { useCreateArtist } from '../fundraiser-form-api';
-import { useSaveDraft } from './use-save-draft';
+import { useSaveDraft, useSubmitOnce } from './use-save-draft';
 import type { WizardData } from './wizard-store';
 import { WIZARD_BASE } from './wizard-steps';
 
@@ -28,12 +28,30 @@ import { WIZARD_BASE } from './wizard-steps';
 export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
   const navigate = useNavigate();
   const artists = useQuery(userArtistsQueryOptions);
-  const { saveDraft, isPending } = useSaveDraft(user, data);
+  const saveDraft = useSaveDraft(user, data);
   const [creating, setCreating] = useState(false);
   /** undefined until the user picks: the stored or the only artist is chosen meanwhile. */
   const [selection, setSelection] = useState<number | null | undefined>(undefined);
   const [missing, setMissing] = useState(false);
   const [failure, setFailure] = useState<FormFailure | null>(null);
+  // A ref as well as state: a second click must be refused before React re-renders the button.
+  const savingRef = useRef(false);
+  const [saving, setSaving] = useState(false);
+  /**
+   * The heading to focus once its part has replaced the other one in place: focus would otherwise
+   * drop to the page with the button that was pressed.
+   */
+  const focusAfterSwap = useRef<'list' | 'form' | null>(null);
+  const headingRef = (part: 'list' | 'form') => (node: HTMLHeadingElement | null) => {
+    if (node && focusAfterSwap.current === part) {
+      focusAfterSwap.current = null;
+      node.focus();
+    }
+  };
+  const switchTo = (part: 'list' | 'form') => {
+    focusAfterSwap.current = part;
+    setCreating(part === 'form');
+  };
 
   if (artists.isPending) return <Spinner label="Loading your artists" />;
   if (artists.isError) return <Alert tone="error">Oops, something went wrong!</Alert>;
@@ -43,12 +61,27 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
   const selected = selection !== undefined ? selection : (stored ?? (list.length === 1 ? list[0]!.id : null));
 
   async function proceed(artistId: number) {
+    if (savingRef.current) return;
+    savingRef.current = true;
+    setSaving(true);
     try {
-      await saveDraft({ artistId });
-      navigate(`${WIZARD_BASE}/charity`);
+      if (await saveDraft({ artistId })) await navigate(`${WIZARD_BASE}/charity`);
     } catch (error) {
       setFailure(describeFailure(error, (formErrors) => formErrors));
+    } finally {
+      savingRef.current = false;
+      setSaving(false);
     }
+  }
+
+  /**
+   * The new artist is one of the user's now: it is shown chosen in the list, so should saving the
+   * draft fail, trying again (Next) saves with it instead of creating another artist.
+   */
+  async function created(artist: Artist) {
+    setSelection(artist.id);
+    switchTo('list');
+    await proceed(artist.id);
   }
 
   const failureDialog = (
@@ -59,15 +92,17 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
     return (
       <>
         {list.length > 0 && (
-          <button type="button" className="link-button wizard-switch" onClick={() => setCreating(false)}>
+          <button type="button" className="link-button wizard-switch" onClick={() => switchTo('list')}>
             ← Choose existing artist
           </button>
         )}
-        <h2>Create a new artist</h2>
+        <h2 ref={headingRef('form')} tabIndex={-1}>
+          Create a new artist
+        </h2>
         <p className="muted">
           An artist profile is how fans find you. It stays a draft, visible only to you, until you publish it.
         </p>
-        <InlineArtistForm onCreated={(artist) => proceed(artist.id)} />
+        <InlineArtistForm onCreated={created} />
         {failureDialog}
       </>
     );
@@ -75,7 +110,9 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
 
   return (
     <>
-      <h2 id="artist-choice-heading">Choose your artist</h2>
+      <h2 ref={headingRef('list')} tabIndex={-1} id="artist-choice-heading">
+        Choose your artist
+      </h2>
       <p className="muted">Which of your artists is this fundraiser by?</p>
       <ul className="artist-choices" aria-labelledby="artist-choice-heading">
         {list.map((artist) => (
@@ -101,7 +138,7 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
       </ul>
       <p>
         Or{' '}
-        <button type="button" className="link-button" onClick={() => setCreating(true)}>
+        <button type="button" className="link-button" onClick={() => switchTo('form')}>
           create a new artist
         </button>
       </p>
@@ -110,10 +147,10 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
         <button
           type="button"
           className="button button-primary"
-          disabled={isPending}
+          disabled={saving}
           onClick={() => (selected === null ? setMissing(true) : void proceed(selected))}
         >
-          {isPending ? 'Saving...' : 'Next'}
+          {saving ? 'Saving...' : 'Next'}
         </button>
       </div>
       {failureDialog}
@@ -129,6 +166,7 @@ function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promis
   const form = useZodForm(createArtistSchema, { name: '', description: '', website: '', profileImage: '' });
   const [uploading, setUploading] = useState(false);
   const [failure, setFailure] = useState<FormFailure | null>(null);
+  const once = useSubmitOnce();
   const { errors, isSubmitting } = form.formState;
 
   return (
@@ -136,16 +174,20 @@ function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promis
       <form
         className="form"
         noValidate
-        onSubmit={form.handleSubmit(async (input) => {
-          try {
-            const artist = await create.mutateAsync(input);
+        onSubmit={once(
+          form.handleSubmit(async (input) => {
+            let artist: Artist;
+            try {
+              artist = await create.mutateAsync(input);
+            } catch (error) {
+              setFailure(describeFailure(error, (formErrors) => applyServerFormErrors(form, formErrors, artistFields)));
+              return;
+            }
             // Spec part 1 section 4: artist creation is counted (sent in the background here).
             void trackEvent('Submit');
             await onCreated(artist);
-          } catch (error) {
-            setFailure(describeFailure(error, (formErrors) => applyServerFormErrors(form, formErrors, artistFields)));
-          }
-        })}
+          }),
+        )}
       >
         <FormField
           label="Artist name"

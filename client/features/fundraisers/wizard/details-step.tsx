@@ -6,7 +6,7 @@ import { fundraiserDetailsSchema } from '../../../../shared/schemas/fundraisers'
 import { applyServerFormErrors, useZodForm } from '../../../ui/use-zod-form';
 import { DETAILS_FIELDS, DetailsFields, detailsDefaults } from '../details-fields';
 import { describeFailure, type FormFailure, FormFailureDialog } from '../form-failure';
-import { useSaveDraft } from './use-save-draft';
+import { useSaveDraft, useSubmitOnce } from './use-save-draft';
 import { WizardActions } from './wizard-actions';
 import type { WizardData } from './wizard-store';
 import { WIZARD_BASE } from './wizard-steps';
@@ -15,7 +15,8 @@ import { WIZARD_BASE } from './wizard-steps';
 export function DetailsStep({ user, data }: { user: User; data: WizardData }) {
   const navigate = useNavigate();
   const form = useZodForm(fundraiserDetailsSchema, data.details ?? detailsDefaults({}));
-  const { saveDraft, isPending } = useSaveDraft(user, data);
+  const saveDraft = useSaveDraft(user, data);
+  const once = useSubmitOnce();
   const [failure, setFailure] = useState<FormFailure | null>(null);
 
   return (
@@ -23,17 +24,20 @@ export function DetailsStep({ user, data }: { user: User; data: WizardData }) {
       <form
         className="form"
         noValidate
-        onSubmit={form.handleSubmit(async () => {
-          try {
-            await saveDraft({ details: form.getValues() });
-            navigate(`${WIZARD_BASE}/music`);
-          } catch (error) {
-            setFailure(describeFailure(error, (formErrors) => applyServerFormErrors(form, formErrors, DETAILS_FIELDS)));
-          }
-        })}
+        onSubmit={once(
+          form.handleSubmit(async () => {
+            try {
+              if (await saveDraft({ details: form.getValues() })) await navigate(`${WIZARD_BASE}/music`);
+            } catch (error) {
+              setFailure(
+                describeFailure(error, (formErrors) => applyServerFormErrors(form, formErrors, DETAILS_FIELDS)),
+              );
+            }
+          }),
+        )}
       >
         <DetailsFields />
-        <WizardActions back="charity" label="Next" pendingLabel="Saving..." pending={isPending} />
+        <WizardActions back="charity" label="Next" pendingLabel="Saving..." pending={form.formState.isSubmitting} />
       </form>
       <FormFailureDialog title="Unable to create fundraiser" failure={failure} onClose={() => setFailure(null)} />
     </FormProvider>

@@ -2,15 +2,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { okSchema } from '../../../../shared/api';
 import { type User, userSchema, verifyEmailSchema } from '../../../../shared/schemas/accounts';
 import { ApiError, apiRequest, errorMessage } from '../../../api/http';
-import { userQueryOptions } from '../../../lib/session-api';
+import { sessionKeys } from '../../../lib/session-api';
+import { useSessionStore } from '../../../lib/session-store';
 import { Alert } from '../../../ui/alert';
 import { FormField } from '../../../ui/form-field';
 import { useZodForm } from '../../../ui/use-zod-form';
 import { useWizardStore } from './wizard-store';
 
 /**
- * Email verification inside the wizard (spec part 2 sections 4 and 8): on success the user is
- * reloaded, and the wizard, seeing a verified email, moves on by itself.
+ * Email verification inside the wizard (spec part 2 sections 4 and 8): on success the verified
+ * user the server answers with is stored, and the wizard, seeing a verified email, moves on by
+ * itself.
  */
 export function VerifyEmailStep({ user }: { user: User }) {
   const queryClient = useQueryClient();
@@ -19,10 +21,13 @@ export function VerifyEmailStep({ user }: { user: User }) {
   const verify = useMutation({
     mutationFn: (verificationCode: string) =>
       apiRequest('/api/verify-email', userSchema, { method: 'POST', json: { verificationCode } }),
-    onSuccess: async () => {
+    onSuccess: (verified) => {
       // The step stays in the list, done, for the rest of this run.
       updateWizard(user.email, { hadVerify: true });
-      await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+      // The answer is the user, now verified: stored as it is ("the user is reloaded", spec part 2
+      // section 4), so no second request can fail after the code was accepted.
+      queryClient.setQueryData(sessionKeys.user, verified);
+      useSessionStore.getState().setUser(verified);
     },
     onError: (error) => {
       form.setError('verificationCode', {
