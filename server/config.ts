@@ -38,6 +38,8 @@ const envSchema = z
     SEED_DEMO: optionalString,
     TRUST_PROXY: flag(false),
     PROMO_PROJECT_ID: z.coerce.number().int().positive().default(DEFAULT_PROMO_PROJECT_ID),
+    /** Track-processing jobs run at once; each ffmpeg takes about a core (the VM has two). */
+    JOB_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIST_DIR: z.string().default('dist'),
   })
@@ -102,5 +104,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     promoProjectId: e.PROMO_PROJECT_ID,
     logLevel: e.LOG_LEVEL,
+    jobWorkers: e.JOB_WORKERS,
   };
 }

@@ -13,6 +13,9 @@ import { mediaStore } from './infra/storage/media';
 import { cleanupUnusedUploads } from './features/uploads/service';
 import { pruneExpiredSessions } from './infra/security/session-store';
 import { pruneThrottleEvents } from './infra/security/throttle';
+import { trackJobHandlers } from './features/fundraisers/track-processing';
+import { pruneFinishedJobs } from './infra/jobs/queue';
+import { createJobRunner } from './infra/jobs/runner';
 
 // Start-up: config → database and migrations → admin and demo content → listen.
 
@@ -34,10 +37,20 @@ if (config.admin) {
 }
 const demoAdmin = config.seedDemo ? await seedDemoContent(db, config, media) : undefined;
 
+// Track processing runs in the background (issue 5); jobs a crash left running are taken up again.
+const jobs = createJobRunner({
+  db,
+  logger,
+  handlers: trackJobHandlers({ db, logger, media }),
+  workers: config.jobWorkers,
+});
+await jobs.start();
+
 const maintenance = setInterval(
   () => {
     pruneExpiredSessions(db);
     pruneThrottleEvents(db);
+    pruneFinishedJobs(db, new Date(Date.now() - 7 * 24 * 60 * 60 * 1000));
     cleanupUnusedUploads({ db, logger, media }).catch((error: unknown) =>
       logger.error({ err: error }, 'upload cleanup failed'),
     );
@@ -72,8 +85,11 @@ const server = serve(
 function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');
   server.close(() => {
-    sqlite.close();
-    process.exit(0);
+    // A job cut short here is taken up again at the next start.
+    void jobs.stop().finally(() => {
+      sqlite.close();
+      process.exit(0);
+    });
   });
   setTimeout(() => process.exit(0), 5000).unref();
 }

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Artist } from '../../shared/schemas/artists';
 import { UploadedPicture } from './uploaded-picture';
+import './tile.css';
 import './artist-tile.css';
 
 /** Where an artist's public page is: by slug, or by id for the rare artist without one. */
@@ -23,26 +24,26 @@ type ArtistTileProps = {
 export function ArtistTile({ artist, headingLevel, onDelete }: ArtistTileProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
-    <article className="card artist-tile">
-      <div className="artist-tile-media">
+    <article className="card tile artist-tile">
+      <div className="tile-media">
         <UploadedPicture
           uploadId={artist.profileImage}
           alt=""
           sizes="(min-width: 1024px) 280px, (min-width: 480px) 50vw, 100vw"
         />
-        <span className="artist-tile-hover" aria-hidden="true">
+        <span className="tile-hover" aria-hidden="true">
           View
         </span>
       </div>
-      <div className="artist-tile-body">
-        <Heading className="artist-tile-name">
-          <Link className="artist-tile-link" to={artistPath(artist)}>
+      <div className="tile-body">
+        <Heading className="tile-name">
+          <Link className="tile-link" to={artistPath(artist)}>
             {artist.name}
           </Link>
         </Heading>
         <p className="artist-tile-description">{artist.description}</p>
         {onDelete && (
-          <div className="artist-tile-manage">
+          <div className="tile-extra artist-tile-manage">
             <span className={`chip ${artist.status === 'PUBLISHED' ? 'chip-success' : 'chip-warning'}`}>
               {artist.status}
             </span>

@@ -1,5 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { Alert } from './alert';
 
 type DialogProps = {
   open: boolean;
@@ -50,6 +51,48 @@ export function MessageDialog({
         <button type="button" className="button button-primary" onClick={onClose}>
           OK
         </button>
+      </div>
+    </Dialog>
+  );
+}
+
+type DeleteDialogProps = {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  /** What is removed, what is kept. */
+  children: ReactNode;
+  /** Why the last try failed, if it did. */
+  error?: string;
+  confirmLabel: string;
+  pending: boolean;
+  onConfirm: () => void;
+};
+
+/** Asks before deleting something for good: Cancel, or the danger button ('Deleting...' while it runs). */
+export function DeleteDialog({
+  open,
+  onClose,
+  title,
+  children,
+  error,
+  confirmLabel,
+  pending,
+  onConfirm,
+}: DeleteDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()} title={title} className="dialog-narrow">
+      <div className="dialog-body stack">
+        {children}
+        {error && <Alert tone="error">{error}</Alert>}
+        <div className="dialog-actions">
+          <button type="button" className="button button-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="button button-danger" disabled={pending} onClick={onConfirm}>
+            {pending ? 'Deleting...' : confirmLabel}
+          </button>
+        </div>
       </div>
     </Dialog>
   );

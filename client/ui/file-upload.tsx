@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import { UPLOAD_LIMITS_MB } from '../../shared/constants';
+import { UploadFrame, UploadProgressRow } from './upload-frame';
 import { invalidDragMessage, type UploadKind, useFileUpload } from './use-file-upload';
 import './file-upload.css';
 
@@ -42,54 +42,33 @@ export function FileUpload({
   buttonRef,
   compact = false,
 }: FileUploadProps) {
-  const id = useId();
-  const labelId = `${id}-label`;
-  const hintId = hint ? `${id}-hint` : undefined;
-  const progressId = `${id}-progress`;
-  const {
-    rootRef,
-    cancelRef,
-    chooseRef,
-    progress,
-    uploadError,
-    drag,
-    announcement,
-    cancel,
-    chooseFile,
-    inputProps,
-    zoneProps,
-  } = useFileUpload({ kind: trackUploadKind, onUploaded, onUploadingChange, buttonRef });
-  const shownError = uploadError ?? error;
-  const errorId = shownError ? `${id}-error` : undefined;
-  const describedBy = [labelId, hintId, errorId].filter(Boolean).join(' ') || undefined;
-  const classes = ['field', 'file-upload', compact && 'file-upload-compact', shownError && 'field-invalid'];
+  const { progress, drag, chooseRef, chooseFile, cancelRef, cancel, ...frame } = useFileUpload({
+    kind: trackUploadKind,
+    onUploaded,
+    onUploadingChange,
+    buttonRef,
+  });
 
   return (
-    <div ref={rootRef} className={classes.filter(Boolean).join(' ')} role="group" aria-labelledby={labelId}>
-      <span className="field-label" id={labelId}>
-        {label}
-      </span>
-      <div className={`file-upload-zone${drag === 'none' ? '' : ` file-upload-zone-${drag}`}`} {...zoneProps}>
-        {progress ? (
-          <div className="file-upload-progress">
-            <label htmlFor={progressId} className="file-upload-name">
-              Uploading {progress.fileName}: {progress.percent}%
-            </label>
-            <progress id={progressId} max={100} value={progress.percent}>
-              {progress.percent}%
-            </progress>
-            <button ref={cancelRef} type="button" className="button button-secondary" onClick={cancel}>
-              Cancel
-            </button>
-          </div>
+    <UploadFrame
+      {...frame}
+      drag={drag}
+      className={`file-upload${compact ? ' file-upload-compact' : ''}`}
+      label={label}
+      hint={hint}
+      error={error}
+    >
+      {({ labelId, hintId, errorId }) =>
+        progress ? (
+          <UploadProgressRow progress={progress} cancelRef={cancelRef} cancel={cancel} />
         ) : (
           <>
             {drag === 'invalid' ? (
-              <p className="file-upload-drag-error">{invalidDragMessage}</p>
+              <p className="upload-drag-error">{invalidDragMessage}</p>
             ) : drag === 'valid' ? (
               <p>Drop the file to upload it</p>
             ) : currentFile ? (
-              <p className="file-upload-name file-upload-done">
+              <p className="file-upload-done">
                 <span aria-hidden="true">✓ </span>
                 {currentFile}
               </p>
@@ -100,31 +79,15 @@ export function FileUpload({
               ref={chooseRef}
               type="button"
               className="button button-secondary"
-              aria-describedby={describedBy}
+              // The label too: in a track row the button is one of many alike.
+              aria-describedby={[labelId, hintId, errorId].filter(Boolean).join(' ')}
               onClick={chooseFile}
             >
               {currentFile ? 'Replace file' : 'Choose a file'}
             </button>
           </>
-        )}
-        <input {...inputProps} aria-label={label} />
-      </div>
-      {hint && (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {/* Live, since an upload fails long after the user acted. */}
-      <div aria-live="polite">
-        {shownError && (
-          <p className="field-error" id={errorId}>
-            {shownError}
-          </p>
-        )}
-      </div>
-      <p className="visually-hidden" aria-live="polite">
-        {announcement}
-      </p>
-    </div>
+        )
+      }
+    </UploadFrame>
   );
 }

@@ -1,4 +1,11 @@
-import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, forwardRef, useId } from 'react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  forwardRef,
+  useId,
+} from 'react';
 
 type FieldText = { label: string; hint?: string; error?: string };
 type ControlProps = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
@@ -59,6 +66,21 @@ export const TextareaField = forwardRef<HTMLTextAreaElement, TextareaHTMLAttribu
     return (
       <FieldFrame label={label} hint={hint} error={error} id={id} className={className}>
         {(control) => <textarea ref={ref} {...control} {...textareaProps} />}
+      </FieldFrame>
+    );
+  },
+);
+
+/** The same for a select; its options are the children. */
+export const SelectField = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement> & FieldText>(
+  function SelectField({ label, hint, error, id, className, children, ...selectProps }, ref) {
+    return (
+      <FieldFrame label={label} hint={hint} error={error} id={id} className={className}>
+        {(control) => (
+          <select ref={ref} {...control} {...selectProps}>
+            {children}
+          </select>
+        )}
       </FieldFrame>
     );
   },

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Fundraiser } from '../../shared/schemas/fundraisers';
 import { UploadedPicture } from './uploaded-picture';
+import './tile.css';
 import './fundraiser-tile.css';
 
 /** What a tile needs: a fundraiser from any list (search, featured, an artist's, the user's own). */
@@ -50,16 +51,16 @@ export function FundraiserTile({
 }: FundraiserTileProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
-    <article className="card fundraiser-tile">
-      <div className="fundraiser-tile-media">
+    <article className="card tile fundraiser-tile">
+      <div className="tile-media">
         <UploadedPicture uploadId={fundraiser.albumCover} alt="" sizes={sizes} />
-        <span className="fundraiser-tile-hover" aria-hidden="true">
+        <span className="tile-hover" aria-hidden="true">
           {hoverText}
         </span>
       </div>
-      <div className="fundraiser-tile-body">
-        <Heading className="fundraiser-tile-name">
-          <Link className="fundraiser-tile-link" to={to}>
+      <div className="tile-body">
+        <Heading className="tile-name">
+          <Link className="tile-link" to={to}>
             {fundraiserTitle(fundraiser)}
           </Link>
         </Heading>
@@ -76,7 +77,7 @@ export function FundraiserTile({
             <span>{fundraiser.supportedOrg}</span>
           </p>
         )}
-        {children && <div className="fundraiser-tile-extra">{children}</div>}
+        {children && <div className="tile-extra">{children}</div>}
       </div>
     </article>
   );

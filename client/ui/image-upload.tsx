@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import { UPLOAD_LIMITS_MB } from '../../shared/constants';
+import { UploadFrame, UploadProgressRow } from './upload-frame';
 import { UploadedPicture } from './uploaded-picture';
 import {
   invalidDragMessage,
@@ -55,95 +55,50 @@ export function ImageUpload({
   onUploadingChange,
   buttonRef,
 }: ImageUploadProps) {
-  const id = useId();
-  const labelId = `${id}-label`;
-  const hintId = hint ? `${id}-hint` : undefined;
-  const progressId = `${id}-progress`;
-  const {
-    rootRef,
-    cancelRef,
-    chooseRef,
-    progress,
-    uploadError,
-    drag,
-    announcement,
-    cancel,
-    chooseFile,
-    inputProps,
-    zoneProps,
-  } = useFileUpload({ kind: imageKind, onUploaded: (uploadId) => onUploaded(uploadId), onUploadingChange, buttonRef });
-  const shownError = uploadError ?? error;
-  const errorId = shownError ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  const { progress, drag, chooseRef, chooseFile, cancelRef, cancel, ...frame } = useFileUpload({
+    kind: imageKind,
+    onUploaded: (uploadId) => onUploaded(uploadId),
+    onUploadingChange,
+    buttonRef,
+  });
 
   return (
-    <div
-      ref={rootRef}
-      className={`field image-upload${shownError ? ' field-invalid' : ''}`}
-      role="group"
-      aria-labelledby={labelId}
-    >
-      <span className="field-label" id={labelId}>
-        {label}
-      </span>
-      <div className={`image-upload-zone${drag === 'none' ? '' : ` image-upload-zone-${drag}`}`} {...zoneProps}>
-        <UploadedPicture
-          className="image-upload-preview"
-          uploadId={imageId}
-          alt={imageId ? previewAlt : ''}
-          sizes="96px"
-          eager
-        />
-        <div className="image-upload-body">
-          {progress ? (
-            <div className="image-upload-progress">
-              <label htmlFor={progressId} className="image-upload-file">
-                Uploading {progress.fileName}: {progress.percent}%
-              </label>
-              <progress id={progressId} max={100} value={progress.percent}>
-                {progress.percent}%
-              </progress>
-              <button ref={cancelRef} type="button" className="button button-secondary" onClick={cancel}>
-                Cancel
-              </button>
-            </div>
-          ) : (
-            <>
-              {drag === 'invalid' ? (
-                <p className="image-upload-drag-error">{invalidDragMessage}</p>
-              ) : (
-                <p>{drag === 'valid' ? 'Drop the image to upload it' : 'Drag and drop a JPEG or PNG image here, or'}</p>
-              )}
-              <button
-                ref={chooseRef}
-                type="button"
-                className="button button-secondary"
-                aria-describedby={describedBy}
-                onClick={chooseFile}
-              >
-                {imageId ? 'Choose another image' : 'Choose an image'}
-              </button>
-            </>
-          )}
-          <input {...inputProps} aria-label={label} />
-        </div>
-      </div>
-      {hint && (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
+    <UploadFrame {...frame} drag={drag} className="image-upload" label={label} hint={hint} error={error}>
+      {({ hintId, errorId }) => (
+        <>
+          <UploadedPicture
+            className="image-upload-preview"
+            uploadId={imageId}
+            alt={imageId ? previewAlt : ''}
+            sizes="96px"
+            eager
+          />
+          <div className="image-upload-body">
+            {progress ? (
+              <UploadProgressRow progress={progress} cancelRef={cancelRef} cancel={cancel} />
+            ) : (
+              <>
+                {drag === 'invalid' ? (
+                  <p className="upload-drag-error">{invalidDragMessage}</p>
+                ) : (
+                  <p>
+                    {drag === 'valid' ? 'Drop the image to upload it' : 'Drag and drop a JPEG or PNG image here, or'}
+                  </p>
+                )}
+                <button
+                  ref={chooseRef}
+                  type="button"
+                  className="button button-secondary"
+                  aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+                  onClick={chooseFile}
+                >
+                  {imageId ? 'Choose another image' : 'Choose an image'}
+                </button>
+              </>
+            )}
+          </div>
+        </>
       )}
-      {/* Live, since an upload fails long after the user acted. */}
-      <div aria-live="polite">
-        {shownError && (
-          <p className="field-error" id={errorId}>
-            {shownError}
-          </p>
-        )}
-      </div>
-      <p className="visually-hidden" aria-live="polite">
-        {announcement}
-      </p>
-    </div>
+    </UploadFrame>
   );
 }

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { renderImage } from '../features/uploads/images';
 import { slugify } from '../infra/slugs';
 import { type MediaStore, newUploadId } from '../infra/storage/media';
+import { queuePreviewProcessing, queueTrackProcessing } from '../features/fundraisers/track-processing';
 import type { Db } from './client';
 import {
   artists,
@@ -51,7 +52,7 @@ const DEMO_FUNDRAISERS: DemoFundraiser[] = [
     goalCents: 500_000,
     colors: ['#ff7a59', '#4c2a85'],
     tracks: ['Night Train to Astoria', 'Riverlight', 'The People Who Wait Up', 'Cello in the Kitchen'],
-    raisedCents: [2500, 1000, 5000, 1500, 12000],
+    raisedCents: [25_000, 10_000, 50_000, 15_000, 120_000],
   },
   {
     artist: 'Mira Okafor',
@@ -65,7 +66,7 @@ const DEMO_FUNDRAISERS: DemoFundraiser[] = [
     goalCents: 200_000,
     colors: ['#f2c14e', '#1f6f78'],
     tracks: ['Four A.M. Rounds', 'Paper Stars', 'Quiet Corridor'],
-    raisedCents: [500, 2000, 700],
+    raisedCents: [5_000, 20_000, 7_000, 40_000],
   },
   {
     artist: 'Night Shift Jazz Trio',
@@ -99,13 +100,15 @@ const SEEDED = 'demo-fundraisers-seeded';
 
 function coverSvg(title: string, artist: string, [from, to]: [string, string]) {
   const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  // Long titles get a smaller size so they fit the 1200 px cover with a margin.
+  const titleSize = Math.min(84, Math.floor(1900 / title.length));
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1200">
 <defs><linearGradient id="g" x1="0" y1="1" x2="1" y2="0"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
 <rect width="1200" height="1200" fill="url(#g)"/>
 <g fill="none" stroke="#ffffff" stroke-opacity="0.22" stroke-width="6">
 <circle cx="600" cy="520" r="120"/><circle cx="600" cy="520" r="220"/><circle cx="600" cy="520" r="320"/></g>
 <circle cx="600" cy="520" r="36" fill="#ffffff" fill-opacity="0.85"/>
-<text x="600" y="980" font-family="DejaVu Sans, Arial, sans-serif" font-size="84" font-weight="700" fill="#ffffff" text-anchor="middle">${escape(title)}</text>
+<text x="600" y="980" font-family="DejaVu Sans, Arial, sans-serif" font-size="${titleSize}" font-weight="700" fill="#ffffff" text-anchor="middle">${escape(title)}</text>
 <text x="600" y="1070" font-family="DejaVu Sans, Arial, sans-serif" font-size="52" fill="#ffffff" fill-opacity="0.85" text-anchor="middle">${escape(artist)}</text>
 </svg>`);
 }
@@ -225,7 +228,8 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
         .returning({ id: fundraisers.id })
         .get();
       if (!row) return null;
-      tx.insert(fundraiserTracks)
+      const trackRows = tx
+        .insert(fundraiserTracks)
         .values(
           tracks.map((file, position) => ({
             fundraiserId: row.id,
@@ -234,7 +238,14 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
             uploadId: file.id,
           })),
         )
-        .run();
+        .returning({ id: fundraiserTracks.id })
+        .all();
+      // The track pipeline renders them in the background once the server runs (issue 5).
+      queueTrackProcessing(
+        tx,
+        trackRows.map((track) => track.id),
+      );
+      queuePreviewProcessing(tx, row.id, preview!.id);
       if (demo.raisedCents.length) {
         tx.insert(donations)
           .values(

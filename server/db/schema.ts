@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 // Timestamps are stored as integer milliseconds since the epoch.
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
@@ -203,6 +203,15 @@ export const fundraisers = sqliteTable(
     /** Legacy v1 projects: tracks are names only and the music is one uploaded zip. */
     hasV1Tracks: integer('has_v1_tracks', { mode: 'boolean' }).notNull().default(false),
     tracksZipUploadId: text('tracks_zip_upload_id').references(() => uploads.id, { onDelete: 'set null' }),
+    /** The preview track's processing, as for a track (see fundraiser_tracks). */
+    previewTrackStatus: text('preview_track_status', { enum: ['processing', 'ready', 'failed'] })
+      .notNull()
+      .default('processing'),
+    previewTrackStreamFile: text('preview_track_stream_file'),
+    previewTrackPreviewFile: text('preview_track_preview_file'),
+    previewTrackLoudnessLufs: real('preview_track_loudness_lufs'),
+    previewTrackDurationSeconds: integer('preview_track_duration_seconds'),
+    previewTrackError: text('preview_track_error'),
     /** Given when the draft first gets a name; fixed once published so shared links last. */
     urlSlug: text('url_slug').unique(),
     publishedAt: timestamp('published_at'),
@@ -229,7 +238,11 @@ export const fundraisers = sqliteTable(
   ],
 );
 
-/** A fundraiser's tracks in album order. Processing (duration, renditions) comes with the audio issue. */
+/**
+ * A fundraiser's tracks in album order. A track with an upload is 'processing' until its job
+ * (server/features/fundraisers/track-processing.ts) has made the renditions, then 'ready' or
+ * 'failed' with a message for the owner.
+ */
 export const fundraiserTracks = sqliteTable(
   'fundraiser_tracks',
   {
@@ -245,6 +258,13 @@ export const fundraiserTracks = sqliteTable(
       .notNull()
       .default('processing'),
     durationSeconds: integer('duration_seconds'),
+    /** Generated names of the renditions under DATA_DIR/media/streams and /previews. */
+    streamFile: text('stream_file'),
+    previewFile: text('preview_file'),
+    /** Integrated loudness of the original (EBU R128), so a player can normalise. */
+    loudnessLufs: real('loudness_lufs'),
+    /** Why processing failed, in words for the owner. */
+    error: text('error'),
     createdAt: createdAt(),
   },
   (table) => [index('fundraiser_tracks_fundraiser_idx').on(table.fundraiserId, table.position)],
@@ -283,3 +303,29 @@ export const featuredFundraisers = sqliteTable('featured_fundraisers', {
     .references(() => fundraisers.id, { onDelete: 'cascade' }),
   position: integer('position').notNull(),
 });
+
+/**
+ * The durable job queue (DESIGN.md section 3, Media): work that must not run on the request path
+ * and must survive a restart. See server/infra/jobs/queue.ts.
+ */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind').notNull(),
+    /** JSON; each kind's handler parses its own payload. */
+    payload: text('payload').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('queued'),
+    /** Claims so far, counted when claimed so a job that crashes the process still runs out. */
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    runAt: defaultNow('run_at'),
+    lockedAt: timestamp('locked_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('jobs_due_idx').on(table.status, table.runAt)],
+);

@@ -42,6 +42,8 @@ export const fundraiserTrackSchema = z.object({
   file: z.string().optional(),
   /** The track's upload id, only for those who may edit the fundraiser (to resubmit the form). */
   uploadId: z.string().optional(),
+  /** Why processing failed (status 'failed'), only for those who may manage the fundraiser. */
+  error: z.string().optional(),
 });
 export type FundraiserTrack = z.infer<typeof fundraiserTrackSchema>;
 
@@ -77,6 +79,9 @@ export const fundraiserSchema = z.object({
   previewTrackFile: z.string().optional(),
   /** Public URL the detail page's preview player plays. */
   previewTrackPreview: z.string().optional(),
+  /** The preview track's processing state and failure message, only for those who may manage it. */
+  previewTrackStatus: trackStatusSchema.optional(),
+  previewTrackError: z.string().optional(),
   tracksList: z.array(fundraiserTrackSchema),
   createdAt: z.string(),
   updatedAt: z.string(),

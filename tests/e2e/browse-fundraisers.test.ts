@@ -352,7 +352,7 @@ describe('artist page', () => {
     await expect
       .poll(() =>
         main(page)
-          .locator('.fundraiser-tile-hover')
+          .locator('.fundraiser-tile .tile-hover')
           .evaluate((hover) => [hover.textContent, getComputedStyle(hover).opacity]),
       )
       .toEqual(['View', '1']);
@@ -382,8 +382,9 @@ describe('Greatest Hits promo', () => {
       .getByRole('link', { name: /Listen & donate/ })
       .click();
     await page.waitForURL(`**/projects/${greatestHits.urlSlug}`);
-    // Not beside its own page.
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    // Not beside its own page. Its own heading, not any: the browse page may still be on screen
+    // for a moment after the URL has changed.
+    await page.getByRole('heading', { level: 1, name: greatestHits.name }).waitFor();
     expect(await promo(page).count()).toBe(0);
 
     for (const path of ['/about', '/howitworks', `/artists/${shanties.artist.urlSlug}`]) {

@@ -4,7 +4,7 @@ import { okSchema } from '../../../shared/api';
 import { newPasswordFormSchema } from '../../../shared/schemas/accounts';
 import { apiRequest, errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
-import { NewPasswordFields } from './new-password-fields';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';

@@ -4,7 +4,7 @@ import { okSchema, serverMessages } from '../../../shared/api';
 import { newPasswordFormSchema } from '../../../shared/schemas/accounts';
 import { ApiError, apiRequest } from '../../api/http';
 import { Alert } from '../../ui/alert';
-import { NewPasswordFields } from './new-password-fields';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useFlash } from '../../lib/flash';
 import { useLogin } from '../../lib/session-api';

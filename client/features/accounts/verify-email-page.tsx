@@ -1,11 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { okSchema } from '../../../shared/api';
-import { userSchema, verifyEmailSchema } from '../../../shared/schemas/accounts';
-import { ApiError, apiRequest, errorMessage } from '../../api/http';
-import { Alert } from '../../ui/alert';
-import { FormField } from '../../ui/form-field';
-import { useZodForm } from '../../ui/use-zod-form';
+import { VerifyEmailForm } from '../../ui/verify-email-form';
 import { userQueryOptions } from '../../lib/session-api';
 import { fromState } from '../../lib/return-to';
 import { useUser } from '../../lib/session-store';
@@ -47,67 +42,17 @@ function VerifyForm({ email }: { email: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const from = fromState(useLocation());
-  const form = useZodForm(verifyEmailSchema, { verificationCode: '' });
-  const verify = useMutation({
-    mutationFn: (verificationCode: string) =>
-      apiRequest('/api/verify-email', userSchema, { method: 'POST', json: { verificationCode } }),
-    onSuccess: async () => {
-      // Spec: after success the user is reloaded and the app returns to the saved route.
-      await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
-      if (from) navigate(from, { replace: true });
-    },
-    onError: (error) => {
-      form.setError('verificationCode', {
-        type: 'server',
-        message: error instanceof ApiError && error.code ? error.message : 'Something went wrong',
-      });
-    },
-  });
-  const resend = useMutation({
-    mutationFn: () => apiRequest('/api/send-email-verification', okSchema, { method: 'POST' }),
-  });
-
   return (
     <>
       <h1>Verify your email</h1>
-      <p>
-        We sent a 6-digit verification code to <strong>{email}</strong>. You need it to create artists, fundraisers and
-        more.
-      </p>
-      <form
-        className="form"
-        noValidate
-        onSubmit={form.handleSubmit(({ verificationCode }) => verify.mutate(verificationCode))}
-      >
-        <FormField
-          label="Verification code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          className="code-field"
-          error={form.formState.errors.verificationCode?.message}
-          {...form.register('verificationCode')}
-        />
-        <button type="submit" className="button button-primary button-block" disabled={verify.isPending}>
-          {verify.isPending ? 'Verifying...' : 'Verify email'}
-        </button>
-      </form>
-      <div className="resend">
-        <p>Didn't get the email? Check your spam folder, or ask for a new code.</p>
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => resend.mutate()}
-          disabled={resend.isPending}
-        >
-          Send a new code
-        </button>
-        <div aria-live="polite">
-          {resend.isPending && <p>Sending email...</p>}
-          {resend.isSuccess && <Alert tone="success">Verification code sent! Please check your inbox</Alert>}
-          {resend.isError && <Alert tone="error">{errorMessage(resend.error, 'Something went wrong')}</Alert>}
-        </div>
-      </div>
+      <VerifyEmailForm
+        email={email}
+        onVerified={async () => {
+          // Spec: after success the user is reloaded and the app returns to the saved route.
+          await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+          if (from) navigate(from, { replace: true });
+        }}
+      />
     </>
   );
 }

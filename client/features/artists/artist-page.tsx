@@ -97,7 +97,7 @@ function ArtistProfile({ artist }: { artist: Artist }) {
           eager
         />
         <div className="artist-profile-text">
-          <div className="artist-title-row">
+          <div className="page-heading">
             <h1>{artist.name}</h1>
             {isAdmin && (
               <AdminMenu

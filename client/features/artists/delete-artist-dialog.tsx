@@ -1,6 +1,5 @@
 import type { Artist } from '../../../shared/schemas/artists';
-import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { DeleteDialog } from '../../ui/dialog';
 import { useDeleteArtist } from './api';
 
 type DeleteArtistDialogProps = {
@@ -18,42 +17,30 @@ export function DeleteArtistDialog({ artist, onClose, onDeleted }: DeleteArtistD
     onClose();
   }
   return (
-    <Dialog
+    <DeleteDialog
       open={artist !== null}
-      onOpenChange={(open) => !open && close()}
+      onClose={close}
       title="Delete this artist?"
-      className="dialog-narrow"
+      error={remove.isError ? 'Something went wrong! Unable to delete this artist.' : undefined}
+      confirmLabel="Delete artist"
+      pending={remove.isPending}
+      onConfirm={() =>
+        artist &&
+        remove.mutate(artist, {
+          onSuccess: () => {
+            remove.reset();
+            onClose();
+            onDeleted?.();
+          },
+        })
+      }
     >
       {artist && (
-        <div className="dialog-body stack">
-          <p>
-            <strong>{artist.name}</strong> and its fundraisers will be removed. Donations already made are kept. This
-            cannot be undone.
-          </p>
-          {remove.isError && <Alert tone="error">Something went wrong! Unable to delete this artist.</Alert>}
-          <div className="dialog-actions">
-            <button type="button" className="button button-ghost" onClick={close}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button button-danger"
-              disabled={remove.isPending}
-              onClick={() =>
-                remove.mutate(artist, {
-                  onSuccess: () => {
-                    remove.reset();
-                    onClose();
-                    onDeleted?.();
-                  },
-                })
-              }
-            >
-              {remove.isPending ? 'Deleting...' : 'Delete artist'}
-            </button>
-          </div>
-        </div>
+        <p>
+          <strong>{artist.name}</strong> and its fundraisers will be removed. Donations already made are kept. This
+          cannot be undone.
+        </p>
       )}
-    </Dialog>
+    </DeleteDialog>
   );
 }

@@ -1,5 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { type ReactNode, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { GENRES, type Genre, limits, PAGE_SIZE } from '../../../shared/constants';
 import { artistSearchQueryOptions } from '../../api/artists';
@@ -131,31 +131,17 @@ function ArtistSearch() {
 type ArtistSearch = ReturnType<typeof readArtistSearch>;
 
 function ArtistResults({ search, heading }: { search: ArtistSearch; heading: string }) {
-  const headingId = useId();
   // The previous page stays on screen while the next one loads.
   const results = useQuery({ ...artistSearchQueryOptions(search), placeholderData: keepPreviousData });
   return (
-    <section className="section stack" aria-labelledby={headingId} aria-busy={results.isFetching}>
-      <h2 id={headingId}>{heading}</h2>
-      {results.isPending ? (
-        <Spinner label="Loading artists" />
-      ) : results.isError ? (
-        <Alert tone="error">something went wrong!</Alert>
-      ) : results.data.results.length === 0 ? (
-        <p className="empty-state">No results found! Please try a different query.</p>
-      ) : (
-        <ul className="grid artist-tiles" role="list">
-          {results.data.results.map((artist) => (
-            <li key={artist.id}>
-              <ArtistTile artist={artist} headingLevel={3} />
-            </li>
-          ))}
-        </ul>
-      )}
-      {results.data && (
-        <Pagination page={search.page} totalPages={Math.ceil(results.data.totalCount / PAGE_SIZE)} label={heading} />
-      )}
-    </section>
+    <ResultsSection
+      heading={heading}
+      page={search.page}
+      results={results}
+      loadingLabel="Loading artists"
+      listClassName="artist-tiles"
+      renderTile={(artist) => <ArtistTile artist={artist} headingLevel={3} />}
+    />
   );
 }
 
@@ -165,36 +151,66 @@ function countText(count: number): string {
 }
 
 function FundraiserResults({ search, hasFilter }: { search: FundraiserSearchParams; hasFilter: boolean }) {
-  const headingId = useId();
   // The previous page stays on screen while the next one loads.
   const results = useQuery({ ...fundraiserSearchQueryOptions(search), placeholderData: keepPreviousData });
-  const heading = hasFilter ? 'Search results' : 'Recent fundraisers';
+  const showCount = hasFilter && results.data && !results.isPlaceholderData;
+  return (
+    <ResultsSection
+      heading={hasFilter ? 'Search results' : 'Recent fundraisers'}
+      count={showCount && <span className="browse-count">{countText(results.data.totalCount)}</span>}
+      page={search.page}
+      results={results}
+      loadingLabel="Loading fundraisers"
+      listClassName="fundraiser-tiles"
+      renderTile={(fundraiser) => <FundraiserTile fundraiser={fundraiser} headingLevel={3} />}
+    />
+  );
+}
+
+type ResultsSectionProps<T extends { id: number }> = {
+  heading: string;
+  /** Shown after the heading, inside it. */
+  count?: ReactNode;
+  page: number;
+  results: UseQueryResult<{ results: T[]; totalCount: number }>;
+  loadingLabel: string;
+  listClassName: string;
+  renderTile: (item: T) => ReactNode;
+};
+
+/** One page of search results as tiles, with the spec's empty and error texts and the pagination. */
+function ResultsSection<T extends { id: number }>({
+  heading,
+  count,
+  page,
+  results,
+  loadingLabel,
+  listClassName,
+  renderTile,
+}: ResultsSectionProps<T>) {
+  const headingId = useId();
   return (
     <section className="section stack" aria-labelledby={headingId} aria-busy={results.isFetching}>
       <h2 id={headingId}>
-        {heading}{' '}
-        {hasFilter && results.data && !results.isPlaceholderData && (
-          <span className="browse-count">{countText(results.data.totalCount)}</span>
-        )}
+        {heading}
+        {count && <> {count}</>}
       </h2>
       {results.isPending ? (
-        <Spinner label="Loading fundraisers" />
+        <Spinner label={loadingLabel} />
       ) : results.isError ? (
         <Alert tone="error">something went wrong!</Alert>
       ) : results.data.results.length === 0 ? (
         // The spec's one empty text (part 1 section 2), with or without a filter.
         <p className="empty-state">No results found! Please try a different query.</p>
       ) : (
-        <ul className="grid fundraiser-tiles" role="list">
-          {results.data.results.map((fundraiser) => (
-            <li key={fundraiser.id}>
-              <FundraiserTile fundraiser={fundraiser} headingLevel={3} />
-            </li>
+        <ul className={`grid ${listClassName}`} role="list">
+          {results.data.results.map((item) => (
+            <li key={item.id}>{renderTile(item)}</li>
           ))}
         </ul>
       )}
       {results.data && (
-        <Pagination page={search.page} totalPages={Math.ceil(results.data.totalCount / PAGE_SIZE)} label={heading} />
+        <Pagination page={page} totalPages={Math.ceil(results.data.totalCount / PAGE_SIZE)} label={heading} />
       )}
     </section>
   );

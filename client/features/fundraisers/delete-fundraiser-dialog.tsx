@@ -3,8 +3,7 @@ import { okSchema } from '../../../shared/api';
 import type { Fundraiser } from '../../../shared/schemas/fundraisers';
 import { fundraiserKeys } from '../../api/fundraisers';
 import { apiRequest } from '../../api/http';
-import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { DeleteDialog } from '../../ui/dialog';
 import { fundraiserTitle } from '../../ui/fundraiser-tile';
 
 function useDeleteFundraiser() {
@@ -42,40 +41,27 @@ export function DeleteFundraiserDialog({ fundraiser, open, onClose, onDeleted }:
     onClose();
   }
   return (
-    <Dialog
+    <DeleteDialog
       open={open}
-      onOpenChange={(next) => !next && close()}
+      onClose={close}
       title="Delete this fundraiser?"
-      className="dialog-narrow"
+      error={remove.isError ? 'Something went wrong! Unable to delete this project.' : undefined}
+      confirmLabel="Delete fundraiser"
+      pending={remove.isPending}
+      onConfirm={() =>
+        remove.mutate(fundraiser.id, {
+          onSuccess: () => {
+            remove.reset();
+            onClose();
+            onDeleted();
+          },
+        })
+      }
     >
-      <div className="dialog-body stack">
-        <p>
-          <strong>{fundraiserTitle(fundraiser)}</strong> will be removed and will take no more donations. Donations
-          already made are still delivered to the charity. This cannot be undone.
-        </p>
-        {remove.isError && <Alert tone="error">Something went wrong! Unable to delete this project.</Alert>}
-        <div className="dialog-actions">
-          <button type="button" className="button button-ghost" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() =>
-              remove.mutate(fundraiser.id, {
-                onSuccess: () => {
-                  remove.reset();
-                  onClose();
-                  onDeleted();
-                },
-              })
-            }
-          >
-            {remove.isPending ? 'Deleting...' : 'Delete fundraiser'}
-          </button>
-        </div>
-      </div>
-    </Dialog>
+      <p>
+        <strong>{fundraiserTitle(fundraiser)}</strong> will be removed and will take no more donations. Donations
+        already made are still delivered to the charity. This cannot be undone.
+      </p>
+    </DeleteDialog>
   );
 }

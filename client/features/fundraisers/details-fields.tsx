@@ -1,10 +1,10 @@
-import { type Ref, type SelectHTMLAttributes, useId } from 'react';
+import type { ComponentProps } from 'react';
 import { type DefaultValues, useFormContext } from 'react-hook-form';
 import type { z } from 'zod';
 import { fundraiserLimits, type Genre, GENRES } from '../../../shared/constants';
 import { messages } from '../../../shared/messages';
 import type { fundraiserDetailsSchema } from '../../../shared/schemas/fundraisers';
-import { FormField, TextareaField } from '../../ui/form-field';
+import { FormField, SelectField, TextareaField } from '../../ui/form-field';
 
 // The details step's fields (spec part 2 sections 2 and 5): name, description, genres and the
 // optional video codes. Shared by the wizard and the edit page.
@@ -37,8 +37,6 @@ export function detailsDefaults(
 export function DetailsFields() {
   const form = useFormContext<DetailsFormValues>();
   const { errors } = form.formState;
-  const genreId = useId();
-  const secondaryId = useId();
   const videoHint = (example: string, code: string) =>
     `Optional. Only the video code, not the URL: for ${example} enter ${code}. ${messages.maxHint(fundraiserLimits.videoCode)}`;
   return (
@@ -59,14 +57,12 @@ export function DetailsFields() {
       />
       <div className="form-row">
         <GenreSelect
-          id={genreId}
           label="Primary genre"
           emptyLabel="Choose a genre"
           error={errors.genre?.message}
           {...form.register('genre')}
         />
         <GenreSelect
-          id={secondaryId}
           label="Secondary genre"
           emptyLabel="None"
           hint="Optional."
@@ -94,45 +90,18 @@ export function DetailsFields() {
   );
 }
 
-type GenreSelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
-  id: string;
-  label: string;
-  emptyLabel: string;
-  hint?: string;
-  error?: string;
-  ref?: Ref<HTMLSelectElement>;
-};
+type GenreSelectProps = ComponentProps<typeof SelectField> & { emptyLabel: string };
 
 /** One of the 16 genres (shared/constants.ts GENRES), with an empty first choice. */
-function GenreSelect({ id, label, emptyLabel, hint, error, ...selectProps }: GenreSelectProps) {
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
+function GenreSelect({ emptyLabel, ...fieldProps }: GenreSelectProps) {
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        {...selectProps}
-      >
-        <option value="">{emptyLabel}</option>
-        {GENRES.map((genre) => (
-          <option key={genre} value={genre}>
-            {genre}
-          </option>
-        ))}
-      </select>
-      {hint && (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </div>
+    <SelectField {...fieldProps}>
+      <option value="">{emptyLabel}</option>
+      {GENRES.map((genre) => (
+        <option key={genre} value={genre}>
+          {genre}
+        </option>
+      ))}
+    </SelectField>
   );
 }

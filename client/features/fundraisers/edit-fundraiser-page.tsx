@@ -1,6 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
-import { FormProvider, useController, useFieldArray, useFormContext } from 'react-hook-form';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import {
+  type FieldValues,
+  FormProvider,
+  useController,
+  useFieldArray,
+  useFormContext,
+  type UseFormReturn,
+} from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import type { FormErrorItem } from '../../../shared/api';
@@ -18,13 +25,13 @@ import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
+import { describeFailure, type FormFailure, FormFailureDialog } from '../../ui/form-failure-dialog';
 import { fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { CHARITY_FIELDS, CharityFields, charityDefaults, charityFormShape } from './charity-fields';
 import { isNotFound } from './detail-helpers';
 import { DETAILS_FIELDS, DetailsFields, detailsDefaults } from './details-fields';
-import { describeFailure, type FormFailure, FormFailureDialog, SlowSubmitOverlay } from './form-failure';
 import { useUpdateFundraiser, useUpdateFundraiserV1 } from './fundraiser-form-api';
 import { FundraiserNotFound } from './fundraiser-not-found';
 import {
@@ -36,6 +43,7 @@ import {
   PreviewTrackFields,
   useUploadCounter,
 } from './music-fields';
+import { SlowSubmitOverlay } from './slow-submit-overlay';
 import './fundraisers-form.css';
 
 // The fundraiser edit page, /fundraisers/user/{projectId}/edit (spec part 2 sections 2, 4 and 8):
@@ -119,9 +127,12 @@ function EditForms({ fundraiser, isAdmin }: { fundraiser: Fundraiser; isAdmin: b
   );
 }
 
-/** What the details and charity parts start with. */
+/** What both forms start with: details, charity, album cover and preview track. */
 function commonDefaults(fundraiser: Fundraiser) {
   return {
+    albumCover: fundraiser.albumCover ?? '',
+    previewTrackName: fundraiser.previewTrackName ?? '',
+    previewTrackFile: fundraiser.previewTrackFile ?? '',
     ...detailsDefaults({
       name: fundraiser.name,
       description: fundraiser.description,
@@ -139,12 +150,13 @@ function commonDefaults(fundraiser: Fundraiser) {
   };
 }
 
-/** Field names the server's formErrors may use on these forms. */
-function formFieldNames(formErrors: FormErrorItem[]): string[] {
+/** Puts the server's formErrors on the fields these forms have; returns those that match none. */
+function putOnFields<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, formErrors: FormErrorItem[]) {
   const known: readonly string[] = [...DETAILS_FIELDS, ...CHARITY_FIELDS, 'albumZip'];
-  return formErrors.flatMap((item) =>
+  const names = formErrors.flatMap((item) =>
     item.field && (known.includes(item.field) || isMusicField(item.field)) ? [item.field] : [],
   );
+  return applyServerFormErrors(form, formErrors, names);
 }
 
 /** False once the form has gone: an answer that arrives later must not navigate or open dialogs. */
@@ -190,9 +202,6 @@ function StreamingForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; 
     streamingSchema,
     {
       ...commonDefaults(fundraiser),
-      albumCover: fundraiser.albumCover ?? '',
-      previewTrackName: fundraiser.previewTrackName ?? '',
-      previewTrackFile: fundraiser.previewTrackFile ?? '',
       trackList: tracks.length > 0 ? tracks : [emptyTrack()],
     },
     { mode: 'onSubmit' },
@@ -224,28 +233,14 @@ function StreamingForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; 
             });
             await afterSave();
           } catch (error) {
-            setFailure(
-              describeFailure(error, (formErrors) =>
-                applyServerFormErrors(form, formErrors, formFieldNames(formErrors)),
-              ),
-            );
+            setFailure(describeFailure(error, (formErrors) => putOnFields(form, formErrors)));
           }
         })}
       >
-        <section className="form-section stack" aria-labelledby="edit-details">
-          <h2 id="edit-details">Details</h2>
-          <DetailsFields />
-        </section>
-        <section className="form-section stack" aria-labelledby="edit-charity">
-          <h2 id="edit-charity">Charity</h2>
-          <CharityFields charityLocked={charityLocked} />
-        </section>
-        <section className="form-section stack" aria-labelledby="edit-music">
-          <h2 id="edit-music">Music</h2>
+        <EditSections charityLocked={charityLocked}>
           <MusicFields onUploadingChange={onUploadingChange} />
-        </section>
-        <EditActions fundraiserId={fundraiser.id} disabled={uploading || sending} sending={sending} />
-        {uploading && <p className="field-hint">Please wait for the uploads to finish.</p>}
+        </EditSections>
+        <EditActions fundraiserId={fundraiser.id} uploading={uploading} sending={sending} />
       </form>
       <FormFailureDialog title="Unable to save changes" failure={failure} onClose={() => setFailure(null)} />
       <SlowSubmitOverlay active={sending} text="Updating your fundraiser..." />
@@ -253,24 +248,47 @@ function StreamingForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; 
   );
 }
 
+/** Details and charity, as in the wizard, then the form's own music fields. */
+function EditSections({ charityLocked, children }: { charityLocked: boolean; children: ReactNode }) {
+  return (
+    <>
+      <section className="form-section stack" aria-labelledby="edit-details">
+        <h2 id="edit-details">Details</h2>
+        <DetailsFields />
+      </section>
+      <section className="form-section stack" aria-labelledby="edit-charity">
+        <h2 id="edit-charity">Charity</h2>
+        <CharityFields charityLocked={charityLocked} />
+      </section>
+      <section className="form-section stack" aria-labelledby="edit-music">
+        <h2 id="edit-music">Music</h2>
+        {children}
+      </section>
+    </>
+  );
+}
+
 function EditActions({
   fundraiserId,
-  disabled,
+  uploading,
   sending,
 }: {
   fundraiserId: number;
-  disabled: boolean;
+  uploading: boolean;
   sending: boolean;
 }) {
   return (
-    <div className="wizard-actions">
-      <Link className="button button-ghost" to={`/fundraisers/user/${fundraiserId}`}>
-        Cancel
-      </Link>
-      <button type="submit" className="button button-primary" disabled={disabled}>
-        {sending ? 'Saving...' : 'Save changes'}
-      </button>
-    </div>
+    <>
+      <div className="wizard-actions">
+        <Link className="button button-ghost" to={`/fundraisers/user/${fundraiserId}`}>
+          Cancel
+        </Link>
+        <button type="submit" className="button button-primary" disabled={uploading || sending}>
+          {sending ? 'Saving...' : 'Save changes'}
+        </button>
+      </div>
+      {uploading && <p className="field-hint">Please wait for the uploads to finish.</p>}
+    </>
   );
 }
 
@@ -326,9 +344,6 @@ function LegacyForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; cha
     legacySchema(fundraiser.hasTracksZip),
     {
       ...commonDefaults(fundraiser),
-      albumCover: fundraiser.albumCover ?? '',
-      previewTrackName: fundraiser.previewTrackName ?? '',
-      previewTrackFile: fundraiser.previewTrackFile ?? '',
       trackList: names.length > 0 ? names : [{ name: '' }],
       albumZip: null,
     },
@@ -369,31 +384,17 @@ function LegacyForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; cha
               setNotice('Upload cancelled. Your changes have not been saved.');
               return;
             }
-            setFailure(
-              describeFailure(error, (formErrors) =>
-                applyServerFormErrors(form, formErrors, formFieldNames(formErrors)),
-              ),
-            );
+            setFailure(describeFailure(error, (formErrors) => putOnFields(form, formErrors)));
           }
         })}
       >
-        <section className="form-section stack" aria-labelledby="edit-details">
-          <h2 id="edit-details">Details</h2>
-          <DetailsFields />
-        </section>
-        <section className="form-section stack" aria-labelledby="edit-charity">
-          <h2 id="edit-charity">Charity</h2>
-          <CharityFields charityLocked={charityLocked} />
-        </section>
-        <section className="form-section stack" aria-labelledby="edit-music">
-          <h2 id="edit-music">Music</h2>
+        <EditSections charityLocked={charityLocked}>
           <AlbumCoverField onUploadingChange={onUploadingChange} />
           <PreviewTrackFields onUploadingChange={onUploadingChange} />
           <TrackNames />
           <AlbumZipField required={!fundraiser.hasTracksZip} />
-        </section>
-        <EditActions fundraiserId={fundraiser.id} disabled={uploading || sending} sending={sending} />
-        {uploading && <p className="field-hint">Please wait for the uploads to finish.</p>}
+        </EditSections>
+        <EditActions fundraiserId={fundraiser.id} uploading={uploading} sending={sending} />
         <p className="field-hint" role="status">
           {notice}
         </p>
@@ -456,38 +457,22 @@ function TrackNames() {
 }
 
 function AlbumZipField({ required }: { required: boolean }) {
-  const id = useId();
   const form = useFormContext<LegacyFormValues>();
   const {
     field: { ref, name, onBlur, onChange },
     fieldState,
   } = useController({ control: form.control, name: 'albumZip' });
-  const error = fieldState.error?.message;
-  const hintId = `${id}-hint`;
-  const errorId = error ? `${id}-error` : undefined;
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>Album zip file</label>
-      <input
-        ref={ref}
-        id={id}
-        name={name}
-        type="file"
-        accept=".zip,application/zip"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}
-        onBlur={onBlur}
-        onChange={(event) => onChange(event.currentTarget.files?.[0] ?? null)}
-      />
-      <p className="field-hint" id={hintId}>
-        One .zip file with every track, less than {UPLOAD_LIMITS_MB.zip} MB.{' '}
-        {required ? 'Required.' : 'Optional: leave empty to keep the current album zip.'}
-      </p>
-      {error && (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </div>
+    <FormField
+      ref={ref}
+      name={name}
+      label="Album zip file"
+      type="file"
+      accept=".zip,application/zip"
+      hint={`One .zip file with every track, less than ${UPLOAD_LIMITS_MB.zip} MB. ${required ? 'Required.' : 'Optional: leave empty to keep the current album zip.'}`}
+      error={fieldState.error?.message}
+      onBlur={onBlur}
+      onChange={(event) => onChange(event.currentTarget.files?.[0] ?? null)}
+    />
   );
 }

@@ -93,7 +93,7 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
           eager
         />
         <div className="fundraiser-summary">
-          <div className="fundraiser-title-row">
+          <div className="page-heading">
             <h1>{title}</h1>
             {isAdmin && (
               <AdminMenu

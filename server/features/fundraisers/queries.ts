@@ -80,16 +80,18 @@ export function listTracks(db: Db, fundraiserIds: number[]): TrackRow[] {
 }
 
 /**
- * Replaces a fundraiser's track list. Tracks that keep their id keep their row (and, once audio
- * processing exists, their renditions); the rest are removed.
+ * Replaces a fundraiser's track list. Tracks that keep their id and upload keep their row (and
+ * their renditions); the rest are removed. Answers the new rows and the removed ones, for the
+ * track pipeline to process and clean up.
  */
 export function replaceTracks(
   db: Db,
   fundraiserId: number,
   tracks: { id?: number; name: string; uploadId: string | null; status?: TrackRow['status'] }[],
-) {
+): { added: { id: number; uploadId: string | null }[]; removed: TrackRow[] } {
   const existing = new Map(listTracks(db, [fundraiserId]).map((track) => [track.id, track]));
   const kept = new Set<number>();
+  const added: { id: number; uploadId: string | null }[] = [];
   tracks.forEach((track, position) => {
     const current = track.id === undefined ? undefined : existing.get(track.id);
     if (current && current.uploadId === track.uploadId && !kept.has(current.id)) {
@@ -106,12 +108,23 @@ export function replaceTracks(
         uploadId: track.uploadId,
         status: track.status ?? 'processing',
       })
-      .returning({ id: fundraiserTracks.id })
+      .returning({ id: fundraiserTracks.id, uploadId: fundraiserTracks.uploadId })
       .get();
     kept.add(inserted.id);
+    added.push(inserted);
   });
-  const removed = [...existing.keys()].filter((id) => !kept.has(id));
-  if (removed.length) db.delete(fundraiserTracks).where(inArray(fundraiserTracks.id, removed)).run();
+  const removed = [...existing.values()].filter((track) => !kept.has(track.id));
+  if (removed.length) {
+    db.delete(fundraiserTracks)
+      .where(
+        inArray(
+          fundraiserTracks.id,
+          removed.map((track) => track.id),
+        ),
+      )
+      .run();
+  }
+  return { added, removed };
 }
 
 function artistSummaries(db: Db, ids: number[]): Map<number, ArtistSummary> {

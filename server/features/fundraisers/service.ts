@@ -23,6 +23,12 @@ import { newUploadId } from '../../infra/storage/media';
 import { findUpload, insertUpload } from '../../infra/storage/upload-records';
 import * as queries from './queries';
 import type { FundraiserRecord, FundraiserRow } from './queries';
+import {
+  freshPreviewTrack,
+  queuePreviewProcessing,
+  queueRenditionRemoval,
+  queueTrackProcessing,
+} from './track-processing';
 
 // Fundraiser rules (spec part 2 sections 4 and 6; issue 4): owners and admins change a fundraiser;
 // drafts are visible only to them; non-admins edit only drafts; only admins change the charity of
@@ -74,12 +80,15 @@ export function toFundraiser(record: FundraiserRecord, session: Session | null):
     previewTrackName: row.previewTrackName || undefined,
     previewTrackFile: editor ? (row.previewTrackUploadId ?? undefined) : undefined,
     previewTrackPreview: row.previewTrackUploadId ? `/api/fundraisers/${row.id}/preview` : undefined,
+    previewTrackStatus: editor && row.previewTrackUploadId ? row.previewTrackStatus : undefined,
+    previewTrackError: editor ? (row.previewTrackError ?? undefined) : undefined,
     tracksList: tracks.map((track) => ({
       id: track.id,
       name: track.name,
       durationSeconds: track.durationSeconds,
       status: track.status,
       uploadId: editor ? (track.uploadId ?? undefined) : undefined,
+      error: editor ? (track.error ?? undefined) : undefined,
     })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -315,15 +324,53 @@ function musicValues(input: MusicInput) {
   };
 }
 
+type Db = Deps['db'];
+
+/**
+ * Writes a fundraiser's music. A new preview track starts processing afresh (and the old one's
+ * renditions go); new track uploads are processed and the renditions of removed tracks go, all
+ * queued in this transaction so that no change is left without its job (issue 5).
+ */
+function writeMusic(
+  tx: Db,
+  id: number,
+  owner: Owner,
+  values: Partial<FundraiserRow>,
+  tracks: Parameters<typeof queries.replaceTracks>[2],
+) {
+  const before = queries.findFundraiserById(tx, id);
+  if (!before) return undefined;
+  const newPreview =
+    values.previewTrackUploadId !== undefined && values.previewTrackUploadId !== before.previewTrackUploadId;
+  const updated = queries.updateOwnFundraiser(tx, id, owner, newPreview ? { ...values, ...freshPreviewTrack } : values);
+  if (!updated) return undefined;
+  if (newPreview) {
+    queueRenditionRemoval(tx, {
+      streams: [before.previewTrackStreamFile],
+      previews: [before.previewTrackPreviewFile],
+    });
+    if (updated.previewTrackUploadId) queuePreviewProcessing(tx, id, updated.previewTrackUploadId);
+  }
+  const { added, removed } = queries.replaceTracks(tx, id, tracks);
+  queueTrackProcessing(
+    tx,
+    added.filter((track) => track.uploadId).map((track) => track.id),
+  );
+  queueRenditionRemoval(tx, {
+    streams: removed.map((track) => track.streamFile),
+    previews: removed.map((track) => track.previewFile),
+  });
+  return updated;
+}
+
 /** PATCH /api/fundraisers/music: the wizard's last step, on the draft it saved. */
 export function saveMusic(deps: Deps, session: Session, input: FundraiserMusicInput): FundraiserRef {
   const row = editable(deps, session, input.id);
   if (row.hasV1Tracks) throw invalid('This fundraiser uses the legacy album form. Please edit it instead.');
   checkMusicUploads(deps, session, row, input);
   return deps.db.transaction((tx) => {
-    const updated = queries.updateOwnFundraiser(tx, row.id, editorOf(session), musicValues(input));
+    const updated = writeMusic(tx, row.id, editorOf(session), musicValues(input), streamingTracks(input));
     if (!updated) throw notFound(say.notFound);
-    queries.replaceTracks(tx, row.id, streamingTracks(input));
     return toRef(updated);
   });
 }
@@ -355,15 +402,14 @@ export function updateFundraiser(deps: Deps, session: Session, id: number, input
   checkMusicUploads(deps, session, row, input);
   return deps.db.transaction((tx) => {
     const urlSlug = slugFor({ ...deps, db: tx }, row, input.name);
-    const updated = queries.updateOwnFundraiser(tx, row.id, editorOf(session), {
-      ...detailValues(input),
-      ...charity,
-      ...musicValues(input),
-      hasV1Tracks: false,
-      urlSlug,
-    });
+    const updated = writeMusic(
+      tx,
+      row.id,
+      editorOf(session),
+      { ...detailValues(input), ...charity, ...musicValues(input), hasV1Tracks: false, urlSlug },
+      streamingTracks(input),
+    );
     if (!updated) throw notFound(say.notFound);
-    queries.replaceTracks(tx, row.id, streamingTracks(input));
     return toRef(updated);
   });
 }
@@ -419,21 +465,22 @@ export async function updateFundraiserV1(
     });
   }
   return deps.db.transaction((tx) => {
-    const updated = queries.updateOwnFundraiser(tx, row.id, editorOf(session), {
-      ...detailValues(input),
-      ...charity,
-      albumCoverId: input.albumCover,
-      previewTrackName: input.previewTrackName,
-      previewTrackUploadId: input.previewTrackFile,
-      tracksZipUploadId: zipUploadId,
-      urlSlug: slugFor({ ...deps, db: tx }, row, input.name),
-    });
-    if (!updated) throw notFound(say.notFound);
-    queries.replaceTracks(
+    const updated = writeMusic(
       tx,
       row.id,
+      editorOf(session),
+      {
+        ...detailValues(input),
+        ...charity,
+        albumCoverId: input.albumCover,
+        previewTrackName: input.previewTrackName,
+        previewTrackUploadId: input.previewTrackFile,
+        tracksZipUploadId: zipUploadId,
+        urlSlug: slugFor({ ...deps, db: tx }, row, input.name),
+      },
       input.trackList.map((name) => ({ name, uploadId: null, status: 'ready' as const })),
     );
+    if (!updated) throw notFound(say.notFound);
     return toRef(updated);
   });
 }

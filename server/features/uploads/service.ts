@@ -139,26 +139,36 @@ export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'm
   }
   // Files whose upload was never recorded (a crash mid-render or between storing and recording),
   // and partial uploads.
-  await removeStrayFiles(deps, media.dirs.images, (name) => name.split('-').slice(0, -1).join('-'), now);
-  await removeStrayFiles(deps, media.dirs.tracks, (name) => name.replace(/\.[a-z0-9]+$/, ''), now);
-  await removeStrayFiles(deps, media.dirs.zips, (name) => name.replace(/\.zip$/, ''), now);
-  await removeStrayFiles(deps, media.dirs.tmp, () => null, now);
+  const uploadOf = (idOf: (name: string) => string) => (name: string) => queries.uploadExists(deps.db, idOf(name));
+  await removeStrayFiles(
+    media.dirs.images,
+    uploadOf((name) => name.split('-').slice(0, -1).join('-')),
+    now,
+  );
+  await removeStrayFiles(
+    media.dirs.tracks,
+    uploadOf((name) => name.replace(/\.[a-z0-9]+$/, '')),
+    now,
+  );
+  await removeStrayFiles(
+    media.dirs.zips,
+    uploadOf((name) => name.replace(/\.zip$/, '')),
+    now,
+  );
+  await removeStrayFiles(media.dirs.tmp, () => false, now);
+  // Renditions are removed by a job when their track goes; these catch a crash mid-render.
+  await removeStrayFiles(media.dirs.streams, (name) => queries.renditionInUse(deps.db, 'stream', name), now);
+  await removeStrayFiles(media.dirs.previews, (name) => queries.renditionInUse(deps.db, 'preview', name), now);
   if (removed > 0) deps.logger.info({ count: removed }, 'removed unused uploads');
   return removed;
 }
 
-/** Removes files over a day old in `dir` that no recorded upload owns (`idOf` null: none can). */
-async function removeStrayFiles(
-  deps: Pick<Deps, 'db'>,
-  dir: string,
-  idOf: (name: string) => string | null,
-  now: number,
-) {
+/** Removes files over a day old in `dir` that nothing keeps (`isKept` answers by file name). */
+async function removeStrayFiles(dir: string, isKept: (name: string) => boolean, now: number) {
   for (const name of await fs.readdir(dir)) {
     const file = path.join(dir, name);
     const stat = await fs.stat(file).catch(() => undefined);
     if (!stat || now - stat.mtimeMs <= DAY) continue;
-    const id = idOf(name);
-    if (id === null || !queries.uploadExists(deps.db, id)) await fs.rm(file, { force: true });
+    if (!isKept(name)) await fs.rm(file, { force: true });
   }
 }

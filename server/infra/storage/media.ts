@@ -18,6 +18,10 @@ export function mediaStore(dataDir: string) {
     tracks: path.join(root, 'tracks'),
     /** Legacy v1 album zips. */
     zips: path.join(root, 'zips'),
+    /** Streaming renditions of tracks (MP3 192 kbps CBR), made by the track pipeline. */
+    streams: path.join(root, 'streams'),
+    /** Public 30-second previews of tracks. */
+    previews: path.join(root, 'previews'),
   };
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
   return {
@@ -28,10 +32,18 @@ export function mediaStore(dataDir: string) {
       path.join(dirs.images, `${id}-${width}.${format}`),
     trackFile: (id: string, format: AudioFormat) => path.join(dirs.tracks, `${id}.${format}`),
     zipFile: (id: string) => path.join(dirs.zips, `${id}.zip`),
+    /** `name` is one that newRenditionName made (stored in the database), never a client's. */
+    streamFile: (name: string) => path.join(dirs.streams, name),
+    previewFile: (name: string) => path.join(dirs.previews, name),
   };
 }
 
 /** 16 random bytes, base64url: 22 characters, well under the spec's 200 for upload ids. */
 export function newUploadId(): string {
   return randomBytes(16).toString('base64url');
+}
+
+/** A fresh file name for a rendition: renditions are immutable, a new render gets a new name. */
+export function newRenditionName(): string {
+  return `${randomBytes(16).toString('base64url')}.mp3`;
 }

@@ -58,3 +58,15 @@ export function findUpload(db: Db, id: string) {
 export function uploadExists(db: Db, id: string): boolean {
   return db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id)).get() !== undefined;
 }
+
+/** Whether a track or a fundraiser's preview track refers to this rendition file name. */
+export function renditionInUse(db: Db, kind: 'stream' | 'preview', name: string): boolean {
+  const track = db
+    .select({ id: fundraiserTracks.id })
+    .from(fundraiserTracks)
+    .where(kind === 'stream' ? eq(fundraiserTracks.streamFile, name) : eq(fundraiserTracks.previewFile, name))
+    .get();
+  if (track) return true;
+  const column = kind === 'stream' ? fundraisers.previewTrackStreamFile : fundraisers.previewTrackPreviewFile;
+  return db.select({ id: fundraisers.id }).from(fundraisers).where(eq(column, name)).get() !== undefined;
+}

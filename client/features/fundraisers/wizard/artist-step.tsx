@@ -1,19 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { Controller } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { limits, UPLOAD_LIMITS_MB } from '../../../../shared/constants';
-import { messages } from '../../../../shared/messages';
 import type { User } from '../../../../shared/schemas/accounts';
 import { type Artist, createArtistSchema } from '../../../../shared/schemas/artists';
 import { trackEvent } from '../../../lib/analytics';
 import { Alert } from '../../../ui/alert';
-import { FormField, TextareaField } from '../../../ui/form-field';
-import { ImageUpload } from '../../../ui/image-upload';
+import { ARTIST_FIELDS, ArtistFields } from '../../../ui/artist-fields';
+import { describeFailure, type FormFailure, FormFailureDialog } from '../../../ui/form-failure-dialog';
 import { Spinner } from '../../../ui/spinner';
 import { UploadedPicture } from '../../../ui/uploaded-picture';
 import { applyServerFormErrors, useZodForm } from '../../../ui/use-zod-form';
-import { describeFailure, type FormFailure, FormFailureDialog } from '../form-failure';
 import { userArtistsQueryOptions } from '../../../api/artists';
 import { useCreateArtist } from '../fundraiser-form-api';
 import { useSaveDraft, useSubmitOnce } from './use-save-draft';
@@ -158,8 +155,6 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
   );
 }
 
-const artistFields = ['name', 'description', 'website', 'profileImage'] as const;
-
 /** The artist form of spec part 1, compact, for the wizard: creates the artist and moves on. */
 function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promise<void> }) {
   const create = useCreateArtist();
@@ -167,10 +162,10 @@ function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promis
   const [uploading, setUploading] = useState(false);
   const [failure, setFailure] = useState<FormFailure | null>(null);
   const once = useSubmitOnce();
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   return (
-    <>
+    <FormProvider {...form}>
       <form
         className="form"
         noValidate
@@ -180,7 +175,9 @@ function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promis
             try {
               artist = await create.mutateAsync(input);
             } catch (error) {
-              setFailure(describeFailure(error, (formErrors) => applyServerFormErrors(form, formErrors, artistFields)));
+              setFailure(
+                describeFailure(error, (formErrors) => applyServerFormErrors(form, formErrors, ARTIST_FIELDS)),
+              );
               return;
             }
             // Spec part 1 section 4: artist creation is counted (sent in the background here).
@@ -189,45 +186,11 @@ function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promis
           }),
         )}
       >
-        <FormField
-          label="Artist name"
-          autoComplete="off"
-          hint={messages.maxHint(limits.artistName)}
-          error={errors.name?.message}
-          {...form.register('name')}
-        />
-        <TextareaField
-          label="About the artist"
-          rows={6}
-          hint={messages.maxHint(limits.artistDescription)}
-          error={errors.description?.message}
-          {...form.register('description')}
-        />
-        <FormField
-          label="Website"
-          type="url"
-          inputMode="url"
-          autoComplete="url"
-          placeholder="https://"
-          hint={`Optional. ${messages.maxHint(limits.url)}`}
-          error={errors.website?.message}
-          {...form.register('website')}
-        />
-        <Controller
-          control={form.control}
-          name="profileImage"
-          render={({ field, fieldState }) => (
-            <ImageUpload
-              label="Profile image"
-              hint={`A JPEG or PNG image, less than ${UPLOAD_LIMITS_MB.image} MB. A square picture looks best.`}
-              error={fieldState.error?.message}
-              imageId={field.value || undefined}
-              previewAlt="Profile image preview"
-              onUploaded={field.onChange}
-              onUploadingChange={setUploading}
-              buttonRef={field.ref}
-            />
-          )}
+        <ArtistFields
+          onUploadingChange={setUploading}
+          nameLabel="Artist name"
+          descriptionLabel="About the artist"
+          descriptionRows={6}
         />
         <div className="wizard-actions">
           <button type="submit" className="button button-primary" disabled={uploading || isSubmitting}>
@@ -235,7 +198,13 @@ function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promis
           </button>
         </div>
       </form>
-      <FormFailureDialog title="Unable to create artist" failure={failure} onClose={() => setFailure(null)} />
-    </>
+      <FormFailureDialog
+        title="Unable to create artist"
+        failure={failure}
+        onClose={() => setFailure(null)}
+        // Spec part 1 section 8: the artist form's own wording.
+        otherText="Something went wrong! Please try again. If the issue persists, please contact us at"
+      />
+    </FormProvider>
   );
 }

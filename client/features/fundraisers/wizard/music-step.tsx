@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import type { User } from '../../../../shared/schemas/accounts';
 import { trackEvent } from '../../../lib/analytics';
 import { applyServerFormErrors, useZodForm } from '../../../ui/use-zod-form';
-import { describeFailure, type FormFailure, FormFailureDialog, SlowSubmitOverlay } from '../form-failure';
+import { describeFailure, type FormFailure, FormFailureDialog } from '../../../ui/form-failure-dialog';
 import { useSubmitMusic } from '../fundraiser-form-api';
 import {
   emptyTrack,
@@ -14,6 +14,7 @@ import {
   musicFormSchema,
   useUploadCounter,
 } from '../music-fields';
+import { SlowSubmitOverlay } from '../slow-submit-overlay';
 import { isDraftGone, useSubmitOnce } from './use-save-draft';
 import { useWizardStore, type WizardMusic } from './wizard-store';
 import { WizardActions } from './wizard-actions';

@@ -1,6 +1,6 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { messages } from '../../../shared/messages';
-import { FormField } from '../../ui/form-field';
+import { messages } from '../../shared/messages';
+import { FormField } from './form-field';
 
 type NewPasswordFieldsProps = {
   passwordLabel: 'Password' | 'New password';

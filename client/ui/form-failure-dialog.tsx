@@ -1,0 +1,64 @@
+import type { FormErrorItem } from '../../shared/api';
+import { ApiError } from '../api/http';
+import { useSite } from '../lib/site';
+import { MessageDialog } from './dialog';
+
+// How a form explains a refused save (spec part 1 section 8 for artists, part 2 section 8 for
+// fundraisers): a 400 with field errors puts them on their fields; a 400 with the server's own
+// words shows them; anything else asks the user to try again and names the contact address.
+
+export type FormFailure =
+  { kind: 'fields'; unmatched: string[] } | { kind: 'text'; message: string } | { kind: 'other' };
+
+/** `putOnFields` sets the field errors it can and returns those that match no field. */
+export function describeFailure(
+  error: unknown,
+  putOnFields: (formErrors: FormErrorItem[]) => FormErrorItem[],
+): FormFailure {
+  if (error instanceof ApiError && error.status === 400) {
+    if (error.formErrors) {
+      return { kind: 'fields', unmatched: putOnFields(error.formErrors).map((item) => item.message) };
+    }
+    if (error.text || error.code) return { kind: 'text', message: error.message };
+  }
+  return { kind: 'other' };
+}
+
+type FormFailureDialogProps = {
+  title: string;
+  failure: FormFailure | null;
+  onClose: () => void;
+  /** What the 'anything else' case says before the contact address (the artist forms word it their own way). */
+  otherText?: string;
+};
+
+export function FormFailureDialog({
+  title,
+  failure,
+  onClose,
+  otherText = 'Please try submitting the form again. If the problem persists, please contact us at',
+}: FormFailureDialogProps) {
+  const { contactEmail } = useSite();
+  return (
+    <MessageDialog open={failure !== null} onClose={onClose} title={title}>
+      {failure?.kind === 'fields' && (
+        <>
+          <p>Please resolve the errors in the form and try again.</p>
+          {failure.unmatched.length > 0 && (
+            <ul>
+              {failure.unmatched.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      {failure?.kind === 'text' && <p>{failure.message}</p>}
+      {failure?.kind === 'other' && (
+        <p>
+          {otherText} <a href={`mailto:${contactEmail}`}>{contactEmail}</a>.
+        </p>
+      )}
+    </MessageDialog>
+  );
+}

@@ -1,0 +1,87 @@
+import { useMutation } from '@tanstack/react-query';
+import { okSchema } from '../../shared/api';
+import { type User, userSchema, verifyEmailSchema } from '../../shared/schemas/accounts';
+import { ApiError, apiRequest, errorMessage } from '../api/http';
+import { Alert } from './alert';
+import { FormField } from './form-field';
+import { useZodForm } from './use-zod-form';
+
+type VerifyEmailFormProps = {
+  email: string;
+  /** Gets the user the server answers with, now verified; the code field stays busy until it settles. */
+  onVerified: (user: User) => void | Promise<void>;
+  /** A row the submit button sits in (the wizard's actions); a full-width button without one. */
+  actionsClassName?: string;
+};
+
+/**
+ * Email verification (spec part 1 section 2, part 2 sections 4 and 8): the 6-digit code form and
+ * 'Send a new code' with its states. Used by the verify-email page and the fundraiser wizard.
+ */
+export function VerifyEmailForm({ email, onVerified, actionsClassName }: VerifyEmailFormProps) {
+  const form = useZodForm(verifyEmailSchema, { verificationCode: '' });
+  const verify = useMutation({
+    mutationFn: (verificationCode: string) =>
+      apiRequest('/api/verify-email', userSchema, { method: 'POST', json: { verificationCode } }),
+    onSuccess: (verified) => onVerified(verified),
+    onError: (error) => {
+      form.setError('verificationCode', {
+        type: 'server',
+        message: error instanceof ApiError && error.code ? error.message : 'Something went wrong',
+      });
+    },
+  });
+  const resend = useMutation({
+    mutationFn: () => apiRequest('/api/send-email-verification', okSchema, { method: 'POST' }),
+  });
+  const submit = (
+    <button
+      type="submit"
+      className={`button button-primary${actionsClassName ? '' : ' button-block'}`}
+      disabled={verify.isPending}
+    >
+      {verify.isPending ? 'Verifying...' : 'Verify email'}
+    </button>
+  );
+
+  return (
+    <>
+      <p>
+        We sent a 6-digit verification code to <strong>{email}</strong>. You need it to create artists, fundraisers and
+        more.
+      </p>
+      <form
+        className="form"
+        noValidate
+        onSubmit={form.handleSubmit(({ verificationCode }) => verify.mutate(verificationCode))}
+      >
+        <FormField
+          label="Verification code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          className="code-field"
+          error={form.formState.errors.verificationCode?.message}
+          {...form.register('verificationCode')}
+        />
+        {actionsClassName ? <div className={actionsClassName}>{submit}</div> : submit}
+      </form>
+      <div className="resend">
+        <p>Didn't get the email? Check your spam folder, or ask for a new code.</p>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() => resend.mutate()}
+          disabled={resend.isPending}
+        >
+          Send a new code
+        </button>
+        <div aria-live="polite">
+          {resend.isPending && <p>Sending email...</p>}
+          {resend.isSuccess && <Alert tone="success">Verification code sent! Please check your inbox</Alert>}
+          {resend.isError && <Alert tone="error">{errorMessage(resend.error, 'Something went wrong')}</Alert>}
+        </div>
+      </div>
+    </>
+  );
+}

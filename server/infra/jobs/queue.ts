@@ -1,0 +1,123 @@
+import { and, asc, eq, lt, lte, min, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { jobs } from '../../db/schema';
+
+// A durable job queue in the SQLite file (DESIGN.md section 3, Media). One process serves the
+// site, so a claim is one UPDATE … RETURNING: better-sqlite3 runs it whole, and no two workers can
+// take the same job. Writes here accept a transaction, so a job is queued together with the rows
+// that need it (a track and its processing commit or roll back as one).
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** Queues a job of `kind`; its handler parses `payload` (JSON). */
+export function enqueue(db: Db, kind: string, payload: unknown, options: { runAt?: Date; maxAttempts?: number } = {}) {
+  return db
+    .insert(jobs)
+    .values({
+      kind,
+      payload: JSON.stringify(payload),
+      runAt: options.runAt ?? new Date(),
+      maxAttempts: options.maxAttempts ?? 5,
+    })
+    .returning()
+    .get();
+}
+
+/** Takes the next due job: marks it running, counts the attempt. */
+export function claimNext(db: Db, now: number): JobRow | undefined {
+  const due = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.status, 'queued'), lte(jobs.runAt, new Date(now))))
+    .orderBy(asc(jobs.runAt), asc(jobs.id))
+    .limit(1);
+  return db
+    .update(jobs)
+    .set({
+      status: 'running',
+      attempts: sql`${jobs.attempts} + 1`,
+      lockedAt: new Date(now),
+      updatedAt: new Date(now),
+    })
+    .where(and(eq(jobs.id, sql`(${due})`), eq(jobs.status, 'queued')))
+    .returning()
+    .get();
+}
+
+/** When the earliest queued job is due (for fast-forwarding), or undefined when none is queued. */
+export function nextRunAt(db: Db): number | undefined {
+  const row = db
+    .select({ at: min(jobs.runAt) })
+    .from(jobs)
+    .where(eq(jobs.status, 'queued'))
+    .get();
+  return row?.at ? row.at.getTime() : undefined;
+}
+
+export function completeJob(db: Db, id: number, now: number) {
+  db.update(jobs)
+    .set({ status: 'done', lockedAt: null, lastError: null, updatedAt: new Date(now) })
+    .where(eq(jobs.id, id))
+    .run();
+}
+
+/** 30 s, 1 min, 2 min, 4 min … at most an hour: a busy disk or a killed ffmpeg gets time to pass. */
+export const defaultBackoffMs = (attempt: number) => Math.min(30_000 * 2 ** (attempt - 1), 60 * 60 * 1000);
+
+/**
+ * Records a failed attempt: queued again after the backoff, or 'failed' for good once the attempts
+ * are used up (or `retry` is false). Answers which.
+ */
+export function failJob(
+  db: Db,
+  job: Pick<JobRow, 'id' | 'attempts' | 'maxAttempts'>,
+  error: string,
+  now: number,
+  options: { retry?: boolean; backoffMs?: (attempt: number) => number } = {},
+): 'retrying' | 'failed' {
+  const retry = (options.retry ?? true) && job.attempts < job.maxAttempts;
+  const backoff = options.backoffMs ?? defaultBackoffMs;
+  db.update(jobs)
+    .set({
+      status: retry ? 'queued' : 'failed',
+      runAt: retry ? new Date(now + backoff(job.attempts)) : undefined,
+      lockedAt: null,
+      lastError: error.slice(0, 2000),
+      updatedAt: new Date(now),
+    })
+    .where(eq(jobs.id, job.id))
+    .run();
+  return retry ? 'retrying' : 'failed';
+}
+
+/**
+ * Jobs left 'running' by a process that died (locked before `lockedBefore`): queued again, or
+ * failed when that was their last attempt (a job that kills the process must not loop forever).
+ * Answers the ones that failed, so their handlers can give up cleanly.
+ */
+export function recoverStale(db: Db, lockedBefore: number, now: number): JobRow[] {
+  return db.transaction((tx) => {
+    const stale = tx
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.status, 'running'), lt(jobs.lockedAt, new Date(lockedBefore))))
+      .all();
+    const failed: JobRow[] = [];
+    for (const job of stale) {
+      const outcome = failJob(tx, job, 'interrupted (the server stopped while it ran)', now, { backoffMs: () => 0 });
+      if (outcome === 'failed') failed.push(job);
+    }
+    return failed;
+  });
+}
+
+/** Finished jobs older than `before` are only history: removed. */
+export function pruneFinishedJobs(db: Db, before: Date) {
+  db.delete(jobs)
+    .where(and(sql`${jobs.status} IN ('done', 'failed')`, lt(jobs.updatedAt, before)))
+    .run();
+}
+
+export function findJob(db: Db, id: number) {
+  return db.select().from(jobs).where(eq(jobs.id, id)).get();
+}

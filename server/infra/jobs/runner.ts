@@ -1,0 +1,127 @@
+import type { Db } from '../../db/client';
+import type { Logger } from '../logger';
+import { claimNext, completeJob, defaultBackoffMs, failJob, type JobRow, nextRunAt, recoverStale } from './queue';
+
+/** A failure that another attempt cannot fix (e.g. a silent recording): no retries. */
+export class PermanentJobError extends Error {}
+
+export type JobHandler = {
+  run: (payload: unknown, job: JobRow) => Promise<void>;
+  /** Called once when the job has failed for good, to leave its records in a clear state. */
+  giveUp?: (payload: unknown, error: unknown, job: JobRow) => void | Promise<void>;
+};
+
+export type JobRunnerOptions = {
+  db: Db;
+  logger: Logger;
+  handlers: Record<string, JobHandler>;
+  /** Jobs run at once (JOB_WORKERS): ffmpeg uses a core each, and the VM has two. */
+  workers: number;
+  /** How often an idle runner looks for due jobs. */
+  pollMs?: number;
+  /** The clock, injectable for tests of the backoff. */
+  now?: () => number;
+  backoffMs?: (attempt: number) => number;
+};
+
+export type JobRunner = ReturnType<typeof createJobRunner>;
+
+function parsePayload(job: JobRow): unknown {
+  return JSON.parse(job.payload);
+}
+
+/** For last_error: the message, and the cause when it says more (e.g. ffmpeg's own words). */
+function describe(error: unknown) {
+  if (!(error instanceof Error)) return String(error);
+  return typeof error.cause === 'string' && error.cause ? `${error.message} (${error.cause})` : error.message;
+}
+
+export function createJobRunner(options: JobRunnerOptions) {
+  const { db, logger, handlers, workers } = options;
+  const pollMs = options.pollMs ?? 1000;
+  const now = options.now ?? Date.now;
+  const backoffMs = options.backoffMs ?? defaultBackoffMs;
+  const inFlight = new Set<Promise<void>>();
+  let started = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function giveUp(job: JobRow, error: unknown) {
+    try {
+      await handlers[job.kind]?.giveUp?.(parsePayload(job), error, job);
+    } catch (cleanupError) {
+      logger.error({ err: cleanupError, jobId: job.id, kind: job.kind }, 'job give-up handler failed');
+    }
+  }
+
+  async function runJob(job: JobRow) {
+    const handler = handlers[job.kind];
+    try {
+      if (!handler) throw new PermanentJobError(`no handler for job kind '${job.kind}'`);
+      await handler.run(parsePayload(job), job);
+      completeJob(db, job.id, now());
+    } catch (error) {
+      const retry = !(error instanceof PermanentJobError || error instanceof SyntaxError);
+      const outcome = failJob(db, job, describe(error), now(), { retry, backoffMs });
+      logger.warn({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts, outcome }, 'job failed');
+      if (outcome === 'failed') await giveUp(job, error);
+    }
+  }
+
+  /** Starts as many due jobs as there are free workers. */
+  function fill() {
+    if (!started) return;
+    clearTimeout(timer);
+    while (inFlight.size < workers) {
+      const job = claimNext(db, now());
+      if (!job) break;
+      const run: Promise<void> = runJob(job).finally(() => {
+        inFlight.delete(run);
+        fill();
+      });
+      inFlight.add(run);
+    }
+    timer = setTimeout(fill, pollMs);
+    timer.unref();
+  }
+
+  /** Jobs a crash left running (`lockedBefore` defaults to now: at start-up none can be ours). */
+  async function recover(lockedBefore = now() + 1) {
+    for (const job of recoverStale(db, lockedBefore, now())) await giveUp(job, new Error('interrupted too often'));
+  }
+
+  return {
+    async start() {
+      if (started) return;
+      await recover();
+      started = true;
+      fill();
+    },
+    /** Stops taking jobs and waits for the running ones. */
+    async stop() {
+      started = false;
+      clearTimeout(timer);
+      await Promise.all([...inFlight]);
+    },
+    /** Looks for due jobs now (e.g. right after queueing some) instead of at the next poll. */
+    wake: fill,
+    recover,
+    /** Runs one due job here and now; false when none was due. */
+    async runOnce(options: { skipBackoff?: boolean } = {}) {
+      const due = nextRunAt(db);
+      const at = options.skipBackoff && due !== undefined ? Math.max(now(), due) : now();
+      const job = claimNext(db, at);
+      if (!job) return false;
+      await runJob(job);
+      return true;
+    },
+    /**
+     * Runs jobs one by one until none is due. `skipBackoff` fast-forwards through retry delays,
+     * so a test sees a job's last attempt without waiting minutes.
+     */
+    async drain(options: { skipBackoff?: boolean } = {}) {
+      let count = 0;
+      while (await this.runOnce(options)) count++;
+      return count;
+    },
+  };
+}

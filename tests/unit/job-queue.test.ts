@@ -1,0 +1,167 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/client';
+import { claimNext, enqueue, findJob } from '../../server/infra/jobs/queue';
+import { createJobRunner, type JobHandler, PermanentJobError } from '../../server/infra/jobs/runner';
+import { createLogger } from '../../server/infra/logger';
+
+// The durable job queue on a real SQLite file, with an injectable clock for the backoff.
+
+let dir: string;
+let opened: ReturnType<typeof openDatabase>;
+const logger = createLogger('silent');
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-jobs-'));
+  opened = openDatabase(path.join(dir, 'jobs.db'));
+});
+
+afterEach(() => {
+  opened.sqlite.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function runner(handlers: Record<string, JobHandler>, clock: { now: number }, workers = 1) {
+  return createJobRunner({
+    db: opened.db,
+    logger,
+    handlers,
+    workers,
+    pollMs: 10,
+    now: () => clock.now,
+    backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
+  });
+}
+
+describe('job queue', () => {
+  it('retries a failing job with exponential backoff, then gives up once', async () => {
+    const clock = { now: 1_000_000 };
+    const gaveUp: unknown[] = [];
+    const jobs = runner(
+      {
+        flaky: {
+          run: async () => {
+            throw new Error('disk on fire');
+          },
+          giveUp: (payload) => void gaveUp.push(payload),
+        },
+      },
+      clock,
+    );
+    const job = enqueue(opened.db, 'flaky', { n: 1 }, { runAt: new Date(clock.now), maxAttempts: 3 });
+
+    expect(await jobs.runOnce()).toBe(true);
+    let row = findJob(opened.db, job.id)!;
+    expect(row).toMatchObject({ status: 'queued', attempts: 1, lastError: 'disk on fire' });
+    expect(row.runAt.getTime()).toBe(clock.now + 1000);
+    // Not due yet: nothing runs until the clock moves.
+    expect(await jobs.runOnce()).toBe(false);
+
+    clock.now += 1000;
+    expect(await jobs.runOnce()).toBe(true);
+    row = findJob(opened.db, job.id)!;
+    expect(row).toMatchObject({ status: 'queued', attempts: 2 });
+    expect(row.runAt.getTime()).toBe(clock.now + 2000);
+
+    clock.now += 2000;
+    expect(await jobs.runOnce()).toBe(true);
+    expect(findJob(opened.db, job.id)).toMatchObject({ status: 'failed', attempts: 3, lockedAt: null });
+    expect(gaveUp).toEqual([{ n: 1 }]);
+    expect(await jobs.drain({ skipBackoff: true })).toBe(0);
+  });
+
+  it('fast-forwards through the backoff when draining with skipBackoff', async () => {
+    const clock = { now: 5_000 };
+    let calls = 0;
+    const jobs = runner(
+      {
+        second: {
+          run: async () => {
+            calls++;
+            if (calls < 2) throw new Error('not yet');
+          },
+        },
+      },
+      clock,
+    );
+    const job = enqueue(opened.db, 'second', {}, { runAt: new Date(clock.now) });
+    expect(await jobs.drain({ skipBackoff: true })).toBe(2);
+    expect(findJob(opened.db, job.id)).toMatchObject({ status: 'done', attempts: 2, lastError: null });
+  });
+
+  it('does not retry a permanent failure', async () => {
+    const clock = { now: 5_000 };
+    const jobs = runner(
+      {
+        hopeless: {
+          run: async () => {
+            throw new PermanentJobError('silent');
+          },
+        },
+      },
+      clock,
+    );
+    const job = enqueue(opened.db, 'hopeless', {}, { runAt: new Date(clock.now) });
+    await jobs.drain({ skipBackoff: true });
+    expect(findJob(opened.db, job.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'silent' });
+  });
+
+  it('takes up jobs a crash left running, and fails those on their last attempt', async () => {
+    const clock = { now: 10_000 };
+    const done: number[] = [];
+    const gaveUp: number[] = [];
+    const handlers = {
+      work: {
+        run: async (payload: unknown) => void done.push((payload as { n: number }).n),
+        giveUp: (payload: unknown) => void gaveUp.push((payload as { n: number }).n),
+      },
+    };
+    const first = enqueue(opened.db, 'work', { n: 1 }, { runAt: new Date(clock.now) });
+    const last = enqueue(opened.db, 'work', { n: 2 }, { runAt: new Date(clock.now), maxAttempts: 1 });
+    // A previous process claimed both and died.
+    expect(claimNext(opened.db, clock.now)?.id).toBe(first.id);
+    expect(claimNext(opened.db, clock.now)?.id).toBe(last.id);
+    expect(await runner(handlers, clock).drain()).toBe(0);
+
+    clock.now += 1;
+    const jobs = runner(handlers, clock);
+    await jobs.start();
+    await jobs.stop();
+    await jobs.drain();
+    expect(done).toEqual([1]);
+    expect(gaveUp).toEqual([2]);
+    expect(findJob(opened.db, first.id)).toMatchObject({ status: 'done', attempts: 2 });
+    expect(findJob(opened.db, last.id)).toMatchObject({ status: 'failed' });
+  });
+
+  it('runs at most `workers` jobs at once', async () => {
+    const clock = { now: Date.now() };
+    let running = 0;
+    let peak = 0;
+    let finished = 0;
+    const jobs = runner(
+      {
+        slow: {
+          run: async () => {
+            running++;
+            peak = Math.max(peak, running);
+            await new Promise((resolve) => setTimeout(resolve, 30));
+            running--;
+            finished++;
+          },
+        },
+      },
+      clock,
+      2,
+    );
+    for (let i = 0; i < 6; i++) enqueue(opened.db, 'slow', { i }, { runAt: new Date(clock.now) });
+    await jobs.start();
+    const deadline = Date.now() + 5000;
+    while (finished < 6 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await jobs.stop();
+    expect(finished).toBe(6);
+    expect(peak).toBe(2);
+  });
+});
