@@ -721,3 +721,73 @@ describe('cleaning up audio uploads', () => {
     ).toBe(200);
   });
 });
+
+describe('GET /api/fundraisers/{id}/download', () => {
+  it('streams the album as a zip of the originals, numbered in album order, for the owner and admins', async () => {
+    const owner = await newUser('downloader');
+    const fundraiser = await createFundraiser(owner, { publish: true, tracks: 2 });
+    const [first, second] = fundraiser.tracksList;
+    // Published, so only an admin reorders it now; the names need making safe for a file system.
+    await admin.patch('/api/fundraisers/music', {
+      json: {
+        id: fundraiser.id,
+        albumCover: fundraiser.albumCover,
+        previewTrackName: '',
+        previewTrackFile: fundraiser.previewTrackFile,
+        trackList: [
+          { id: second!.id, name: 'AC/DC: "Back"?', file: second!.uploadId },
+          { id: first!.id, name: 'Opener', file: first!.uploadId },
+        ],
+      },
+    });
+    const response = await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`, {
+      headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    expect(response.headers.get('content-disposition')).toContain(
+      "filename*=UTF-8''Songs%20for%20the%20Red%20Cross.zip",
+    );
+    const zip = Buffer.from(await response.arrayBuffer());
+    expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
+    const text = zip.toString('latin1');
+    const firstEntry = text.indexOf('01 - AC_DC_ _Back_.wav');
+    const secondEntry = text.indexOf('02 - Opener.wav');
+    expect(firstEntry).toBeGreaterThan(0);
+    expect(secondEntry).toBeGreaterThan(firstEntry);
+    // Stored as uploaded: each original WAV is inside byte for byte.
+    expect(zip.includes(wav({ seconds: 1, frequency: 300 }))).toBe(true);
+
+    expect((await admin.get(`/api/fundraisers/${fundraiser.id}/download`)).status).toBe(200);
+    expect((await server.client().get(`/api/fundraisers/${fundraiser.id}/download`)).status).toBe(401);
+    expect((await (await newUser('not-a-buyer')).get(`/api/fundraisers/${fundraiser.id}/download`)).status).toBe(403);
+  });
+
+  it('answers a legacy fundraiser’s uploaded zip as it is', async () => {
+    const owner = await newUser('legacy-downloader');
+    const fundraiser = await createFundraiser(owner);
+    server.db.update(fundraisers).set({ hasV1Tracks: true }).where(eq(fundraisers.id, fundraiser.id)).run();
+    expect((await owner.get(`/api/fundraisers/${fundraiser.id}/download`)).status).toBe(404);
+    const zipBytes = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(3000, 7)]);
+    const form = new FormData();
+    for (const [name, value] of Object.entries({
+      ...details,
+      charityEin: fundraiser.charityEin,
+      donationMinimumCents: '500',
+      fundraisingGoalCents: '100000',
+      albumCover: fundraiser.albumCover ?? '',
+      previewTrackName: '',
+      previewTrackFile: fundraiser.previewTrackFile ?? '',
+      trackList: JSON.stringify(['Old song']),
+    }))
+      form.append(name, value);
+    form.append('albumZip', new Blob([new Uint8Array(zipBytes)], { type: 'application/zip' }), 'album.zip');
+    expect((await owner.patch(`/api/fundraisers/${fundraiser.id}/updatev1`, { multipart: form })).status).toBe(200);
+    const response = await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`, {
+      headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-length')).toBe(String(zipBytes.length));
+    expect(Buffer.from(await response.arrayBuffer()).equals(zipBytes)).toBe(true);
+  });
+});

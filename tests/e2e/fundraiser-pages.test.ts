@@ -155,10 +155,12 @@ describe('fundraiser pages in Chromium', () => {
     await artistStep.waitFor({ state: 'detached' });
 
     await main.getByText('status: Draft').waitFor({ state: 'detached' });
-    // The donation facts, but no Donate button until the donations issue brings its page.
+    // Published: donations can start.
     await main.getByText('Donations open once this fundraiser is published.').waitFor({ state: 'detached' });
     expect(await main.locator('.fundraiser-stats-list').innerText()).toMatch(/Minimum donation\s+\$5\.00/);
-    expect(await main.getByRole('link', { name: 'Donate' }).count()).toBe(0);
+    expect(await main.getByRole('link', { name: 'Donate' }).getAttribute('href')).toBe(
+      `/projects/${draft.urlSlug}/donate`,
+    );
     const published = await fundraiser(owner, draft.id);
     expect(published.status).toBe('PUBLISHED');
     expect(published.artist.status).toBe('PUBLISHED');
@@ -182,7 +184,9 @@ describe('fundraiser pages in Chromium', () => {
       const stats = main.locator('.fundraiser-stats-list');
       expect(await stats.innerText()).toMatch(/Donations\s+0/);
       expect(await stats.innerText()).toMatch(/Minimum donation\s+\$5\.00/);
-      expect(await main.getByRole('link', { name: 'Donate' }).count()).toBe(0);
+      expect(await main.getByRole('link', { name: 'Donate' }).getAttribute('href')).toBe(
+        `/projects/${draft.urlSlug}/donate`,
+      );
       expect(await main.getByText('Donations open once this fundraiser is published.').count()).toBe(0);
       expect(await main.getByText('status: Draft').count()).toBe(0);
       expect(await main.getByRole('button', { name: 'Publish' }).count()).toBe(0);
@@ -339,8 +343,9 @@ describe('fundraiser pages in Chromium', () => {
     expect(await menu.getByRole('menuitem', { name: 'Edit' }).getAttribute('href')).toBe(
       `/fundraisers/user/${target.id}/edit`,
     );
-    // No 'Download tracks' until the audio issue builds its route.
-    expect(await menu.getByRole('menuitem', { name: 'Download tracks' }).count()).toBe(0);
+    expect(await menu.getByRole('menuitem', { name: 'Download tracks' }).getAttribute('href')).toBe(
+      `/api/fundraisers/${target.id}/download`,
+    );
     await menu.getByRole('menuitem', { name: 'Delete' }).click();
     await page
       .getByRole('dialog', { name: 'Delete this fundraiser?' })

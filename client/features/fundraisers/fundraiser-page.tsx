@@ -191,8 +191,14 @@ function DonationStats({ fundraiser }: { fundraiser: Fundraiser }) {
           <dd>{formatCents(fundraiser.minimumDonation)}</dd>
         </div>
       </dl>
-      {/* The Donate button comes with the donations issue, which adds its page (/projects/:slug/donate). */}
-      {fundraiser.status !== 'PUBLISHED' && (
+      {fundraiser.status === 'PUBLISHED' ? (
+        <Link
+          className="button button-primary button-block fundraiser-donate"
+          to={`${fundraiserPath(fundraiser)}/donate`}
+        >
+          Donate
+        </Link>
+      ) : (
         <p className="fundraiser-donate-note">Donations open once this fundraiser is published.</p>
       )}
     </section>
@@ -285,7 +291,11 @@ function AdminMenu({ fundraiser, editPath, onPublish, onDelete }: AdminMenuProps
           <DropdownMenu.Item asChild className="menu-item">
             <Link to={editPath}>Edit</Link>
           </DropdownMenu.Item>
-          {/* 'Download tracks' comes back with the audio issue, together with its download route. */}
+          <DropdownMenu.Item asChild className="menu-item">
+            <a href={`/api/fundraisers/${fundraiser.id}/download`} download>
+              Download tracks
+            </a>
+          </DropdownMenu.Item>
           <DropdownMenu.Separator className="menu-separator" />
           <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
             Delete

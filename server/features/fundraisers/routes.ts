@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import yazl from 'yazl';
 import { okSchema } from '../../../shared/api';
 import { UPLOAD_LIMITS_MB } from '../../../shared/constants';
 import {
@@ -82,6 +84,26 @@ export const fundraiserRoutes = new Hono<AppEnv>()
       },
     });
     return (await serve(c, next)) ?? c.json({ code: 'OTHER', message: 'This fundraiser has no preview.' }, 404);
+  })
+  /** The album as a zip, streamed while it is built: the first bytes leave at once, memory stays flat. */
+  .get('/fundraisers/:id/download', async (c) => {
+    const session = requireSession(c);
+    const album = fundraisers.albumDownload(c.get('deps'), session, fundraiserId(c.req.param('id')));
+    c.header('content-type', 'application/zip');
+    c.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(album.fileName)}`);
+    c.header('cache-control', 'private, no-store');
+    if (album.kind === 'zip') {
+      const file = await fs.open(album.path).catch(() => {
+        throw notFound('The album zip is no longer available.');
+      });
+      c.header('content-length', String((await file.stat()).size));
+      return c.body(Readable.toWeb(file.createReadStream()) as ReadableStream);
+    }
+    const zip = new yazl.ZipFile();
+    // Audio does not compress: stored entries cost no CPU and keep the originals byte for byte.
+    for (const entry of album.entries) zip.addFile(entry.path, entry.name, { compress: false });
+    zip.end();
+    return c.body(Readable.toWeb(zip.outputStream as Readable) as ReadableStream);
   })
   .patch('/fundraisers/:id/publish', async (c) => {
     const session = requireSession(c);

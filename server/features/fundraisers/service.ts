@@ -216,6 +216,48 @@ export function previewTrackFile(deps: Deps, session: Session | null, id: number
   };
 }
 
+/** A name safe in any file system and zip tool: no separators, control or reserved characters. */
+export function safeFileName(name: string, fallback: string): string {
+  const cleaned = name
+    .normalize('NFC')
+    .replace(/[\\/:*?"<>|\p{Cc}]+/gu, '_')
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .slice(0, 100);
+  return cleaned || fallback;
+}
+
+export type AlbumDownload =
+  | { kind: 'zip'; fileName: string; path: string }
+  | { kind: 'tracks'; fileName: string; entries: { path: string; name: string }[] };
+
+/**
+ * GET /api/fundraisers/{id}/download (the admins' 'Download tracks'; owners too): the album as one
+ * zip, each track's original upload named "NN - Track name.ext" in album order (DESIGN.md
+ * contract details). A legacy v1 fundraiser answers the zip that was uploaded.
+ */
+export function albumDownload(deps: Deps, session: Session, id: number): AlbumDownload {
+  const row = manageable(deps, session, id);
+  const fileName = `${safeFileName(row.name, 'album')}.zip`;
+  if (row.hasV1Tracks) {
+    if (!row.tracksZipUploadId) throw notFound('This fundraiser has no album zip yet.');
+    return { kind: 'zip', fileName, path: deps.media.zipFile(row.tracksZipUploadId) };
+  }
+  const tracks = queries.listTracks(deps.db, [row.id]);
+  const entries = tracks.flatMap((track, index) => {
+    const upload = track.uploadId ? findUpload(deps.db, track.uploadId) : undefined;
+    if (!upload || (upload.format !== 'wav' && upload.format !== 'mp3')) return [];
+    const number = String(index + 1).padStart(2, '0');
+    return [
+      {
+        path: deps.media.trackFile(upload.id, upload.format),
+        name: `${number} - ${safeFileName(track.name, `Track ${number}`)}.${upload.format}`,
+      },
+    ];
+  });
+  if (entries.length === 0) throw notFound('This fundraiser has no tracks to download yet.');
+  return { kind: 'tracks', fileName, entries };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Writes
 
