@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { artistSchema } from '../../shared/schemas/artists';
-import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
-import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
+import { fillForm, logIn, newPage, slowUplink, useAppAndBrowser } from '../fixtures/e2e-app';
+import { type TestServer, verifiedUser } from '../fixtures/test-server';
 
 let server: TestServer;
 let browser: Browser;
@@ -11,28 +11,6 @@ useAppAndBrowser((startedServer, startedBrowser) => {
   server = startedServer;
   browser = startedBrowser;
 });
-
-async function logIn(page: Page, email: string) {
-  await page.goto(`${server.baseUrl}/login`);
-  await fillForm(page, { Email: email, Password: strongPassword });
-  await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForURL(`${server.baseUrl}/`);
-}
-
-/** Slows the page's uplink (bytes per second) so an upload's progress can be watched; returns the undo. */
-async function slowUplink(page: Page, bytesPerSecond: number) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  const conditions = (upload: number) =>
-    cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: upload,
-    });
-  await conditions(bytesPerSecond);
-  return () => conditions(-1);
-}
 
 /** A photo-like PNG (noise does not compress), a couple of megabytes. */
 const photo = () =>
@@ -53,7 +31,7 @@ describe('artists in Chromium', () => {
     const email = 'artist-owner@example.org';
     await verifiedUser(server, email);
     const { page, assertNoErrors } = await newPage(browser);
-    await logIn(page, email);
+    await logIn(page, server.baseUrl, email);
 
     await page.goto(`${server.baseUrl}/artists/new`);
     await expect.poll(() => page.title()).toBe('Create a new artist | Soundcause');
@@ -113,7 +91,7 @@ describe('artists in Chromium', () => {
   it('lets the user cancel an upload without an error, and refuses a file of the wrong type', async () => {
     await verifiedUser(server, 'canceller@example.org');
     const { page } = await newPage(browser);
-    await logIn(page, 'canceller@example.org');
+    await logIn(page, server.baseUrl, 'canceller@example.org');
     await page.goto(`${server.baseUrl}/artists/new`);
     const restoreUplink = await slowUplink(page, 100 * 1024);
     const fileInput = page.locator('input[type=file]');
@@ -142,7 +120,7 @@ describe('artists in Chromium', () => {
 
     await verifiedUser(server, 'not-the-owner@example.org');
     const { page } = await newPage(browser);
-    await logIn(page, 'not-the-owner@example.org');
+    await logIn(page, server.baseUrl, 'not-the-owner@example.org');
     await page.goto(`${server.baseUrl}/artists/user/${artist.id}/edit`);
     await page.getByRole('heading', { name: 'Artist not found' }).waitFor();
     await page.goto(`${server.baseUrl}/artists/${artist.id}`);

@@ -5,7 +5,7 @@ import { ensureAdmin } from '../../server/features/accounts/service';
 import { featuredCharitiesSchema } from '../../shared/schemas/charities';
 import type { Fundraiser } from '../../shared/schemas/fundraisers';
 import { launchBrowser, mobileViewport } from '../fixtures/browser';
-import { fillForm, newPage, startAppServer } from '../fixtures/e2e-app';
+import { logIn, newPage, startAppServer } from '../fixtures/e2e-app';
 import {
   CANCER_SOCIETY_EIN,
   createArtist,
@@ -82,13 +82,6 @@ const tileNames = (page: Page, heading: string) =>
     .getByRole('listitem')
     .getByRole('heading', { level: 3 })
     .allTextContents();
-
-async function logIn(page: Page, email: string) {
-  await page.goto(`${server.baseUrl}/login`);
-  await fillForm(page, { Email: email, Password: strongPassword });
-  await main(page).getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForURL(`${server.baseUrl}/`);
-}
 
 describe('browse fundraisers', () => {
   it('lists published fundraisers, newest first, under Recent fundraisers, 20 to a page', async () => {
@@ -264,7 +257,7 @@ describe('featured charities admin', () => {
   it('lets an admin remove, add from the directory, reorder and save; the home page shows the new list', async () => {
     await ensureAdmin({ db: server.db }, 'charity-admin@example.org', strongPassword);
     const { page, assertNoErrors } = await newPage(browser);
-    await logIn(page, 'charity-admin@example.org');
+    await logIn(page, server.baseUrl, 'charity-admin@example.org');
     // The tabs that were there still work.
     await page.goto(`${server.baseUrl}/admin`);
     await page.getByText('No transactions!').waitFor();
@@ -328,7 +321,7 @@ describe('featured charities admin', () => {
 
   it('works on a 390px phone', async () => {
     const { page, assertNoErrors } = await newPage(browser, mobileViewport);
-    await logIn(page, 'charity-admin@example.org');
+    await logIn(page, server.baseUrl, 'charity-admin@example.org');
     await page.goto(`${server.baseUrl}/admin/featured-charities`);
     await expect
       .poll(() => page.getByRole('form', { name: 'Featured charities' }).getByRole('listitem').count())
@@ -443,7 +436,7 @@ describe('accessibility of these lists (axe-core, serious and critical rules)', 
     it(`has no serious violations on browse, home, the artist page and the admin form, ${name}`, async () => {
       await ensureAdmin({ db: server.db }, 'axe-admin@example.org', strongPassword);
       const { page } = await newPage(browser, viewport);
-      await logIn(page, 'axe-admin@example.org');
+      await logIn(page, server.baseUrl, 'axe-admin@example.org');
       const found: Record<string, string[]> = {};
       for (const [path, ready] of [
         ['/browse/projects', newest.name],

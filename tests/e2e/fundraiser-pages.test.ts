@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { fundraiserRefSchema, fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { wav } from '../fixtures/audio';
 import { mobileViewport } from '../fixtures/browser';
-import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { fillForm, logIn, newPage, slowUplink, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createArtist, RED_CROSS_EIN, uploadImage, uploadTrack } from '../fixtures/fundraisers';
-import { strongPassword, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // The fundraiser page, the two-step publish dialog, your fundraisers and the manage page, with
 // the data made through the real API (spec part 2 sections 2, 4 and 8).
@@ -55,33 +55,11 @@ async function createDraft(
   return fundraiserRefSchema.parse(musicSaved.json);
 }
 
-async function logIn(page: Page, email: string) {
-  await page.goto(`${server.baseUrl}/login`);
-  await fillForm(page, { Email: email, Password: strongPassword });
-  await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForURL(`${server.baseUrl}/`);
-}
-
 /** No request leaves the machine: the video embed answers from here. */
 async function stubVideoSites(page: Page) {
   await page.route(/youtube-nocookie\.com|player\.vimeo\.com/, (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>video</title>' }),
   );
-}
-
-/** Slows the page's uplink (bytes per second) so an upload stays in flight; returns the undo. */
-async function slowUplink(page: Page, bytesPerSecond: number) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  const conditions = (upload: number) =>
-    cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: upload,
-    });
-  await conditions(bytesPerSecond);
-  return () => conditions(-1);
 }
 
 async function fundraiser(client: TestClient, id: number) {
@@ -101,7 +79,7 @@ describe('fundraiser pages in Chromium', () => {
 
     const { page, assertNoErrors } = await newPage(browser);
     await stubVideoSites(page);
-    await logIn(page, ownerEmail);
+    await logIn(page, server.baseUrl, ownerEmail);
     // A numeric id is replaced by the slug.
     await page.goto(`${server.baseUrl}/projects/${draft.id}`);
     await page.waitForURL(`**/projects/${draft.urlSlug}`);
@@ -208,7 +186,7 @@ describe('fundraiser pages in Chromium', () => {
     const hidden = await createDraft(owner, { name: 'Secret Sessions', artistId: artist.id });
     await verifiedUser(server, 'someone-else@example.org');
     const { page, assertNoErrors } = await newPage(browser);
-    await logIn(page, 'someone-else@example.org');
+    await logIn(page, server.baseUrl, 'someone-else@example.org');
     for (const path of [`/projects/${hidden.id}`, `/projects/${hidden.urlSlug}`]) {
       await page.goto(`${server.baseUrl}${path}`);
       await page.getByRole('heading', { level: 1, name: 'Fundraiser not found' }).waitFor();
@@ -230,7 +208,7 @@ describe('fundraiser pages in Chromium', () => {
     const unfinished = await createDraft(maker, { name: 'Not Yet', artistId: artist.id, music: false });
     const { page, assertNoErrors } = await newPage(browser);
     await stubVideoSites(page);
-    await logIn(page, 'unfinished@example.org');
+    await logIn(page, server.baseUrl, 'unfinished@example.org');
     await page.goto(`${server.baseUrl}/projects/${unfinished.id}`);
     await page.getByRole('heading', { level: 1, name: 'Not Yet' }).waitFor();
     const publish = page.locator('main').getByRole('button', { name: 'Publish' });
@@ -264,7 +242,7 @@ describe('fundraiser pages in Chromium', () => {
     server.sqlite.prepare('UPDATE artists SET profile_image_id = NULL WHERE id = ?').run(artist.id);
     const { page, assertNoErrors } = await newPage(browser, mobileViewport);
     await stubVideoSites(page);
-    await logIn(page, 'artist-unfinished@example.org');
+    await logIn(page, server.baseUrl, 'artist-unfinished@example.org');
     await page.goto(`${server.baseUrl}/fundraisers/user/${ready.id}`);
     await page.getByRole('heading', { level: 1, name: 'Ready Album' }).waitFor();
     await page.locator('main').getByRole('button', { name: 'Publish' }).click();
@@ -282,7 +260,7 @@ describe('fundraiser pages in Chromium', () => {
   it('lists the fundraisers, manages one (no donors yet, invite link copied) and deletes it', async () => {
     const { page, assertNoErrors } = await newPage(browser);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-    await logIn(page, ownerEmail);
+    await logIn(page, server.baseUrl, ownerEmail);
     await page.goto(`${server.baseUrl}/fundraisers/user`);
     await page.getByRole('heading', { level: 1, name: 'Manage your fundraisers' }).waitFor();
     const main = page.locator('main');
@@ -334,7 +312,7 @@ describe('fundraiser pages in Chromium', () => {
 
     const { page, assertNoErrors } = await newPage(browser);
     await stubVideoSites(page);
-    await logIn(page, 'fundraiser-admin@example.org');
+    await logIn(page, server.baseUrl, 'fundraiser-admin@example.org');
     await page.goto(`${server.baseUrl}/projects/${target.urlSlug}`);
     await page.getByRole('heading', { level: 1, name: 'To Be Removed' }).waitFor();
     await page.getByRole('button', { name: 'Admin menu' }).click();
@@ -367,7 +345,7 @@ describe('fundraiser pages in Chromium', () => {
     expect((await fundraiser(maker, id)).name).toBe('');
 
     const { page, assertNoErrors } = await newPage(browser);
-    await logIn(page, 'untitled@example.org');
+    await logIn(page, server.baseUrl, 'untitled@example.org');
     await page.goto(`${server.baseUrl}/fundraisers/user`);
     const main = page.locator('main');
     const tile = main.getByRole('link', { name: 'Untitled fundraiser' });
@@ -394,7 +372,7 @@ describe('fundraiser pages in Chromium', () => {
 
     const { page, assertNoErrors } = await newPage(browser);
     await stubVideoSites(page);
-    await logIn(page, 'legacy@example.org');
+    await logIn(page, server.baseUrl, 'legacy@example.org');
     const restoreUplink = await slowUplink(page, 100 * 1024);
     const main = page.locator('main');
     const editPath = `/fundraisers/user/${legacy.id}/edit`;

@@ -4,7 +4,7 @@ import { artistSchema } from '../../shared/schemas/artists';
 import { fundraiserListSchema, fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { wav } from '../fixtures/audio';
 import { seriousViolations } from '../fixtures/axe';
-import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { imageForm, png } from '../fixtures/images';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
 
@@ -14,13 +14,6 @@ useAppAndBrowser((startedServer, startedBrowser) => {
   server = startedServer;
   browser = startedBrowser;
 });
-
-async function logIn(page: Page, email: string) {
-  await page.goto(`${server.baseUrl}/login`);
-  await fillForm(page, { Email: email, Password: strongPassword });
-  await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForURL(`${server.baseUrl}/`);
-}
 
 /** Uploads through a field's hidden file input and waits until the upload is done. */
 async function upload(field: Locator, file: { name: string; mimeType: string; buffer: Buffer }) {
@@ -84,7 +77,7 @@ describe('fundraiser creation wizard in Chromium', () => {
     const email = 'wizard-artist@example.org';
     const api = await verifiedUser(server, email);
     const { page, assertNoErrors } = await newPage(browser);
-    await logIn(page, email);
+    await logIn(page, server.baseUrl, email);
 
     await page.goto(`${server.baseUrl}/fundraisers/new/nowhere`);
     await page.waitForURL('**/fundraisers/new/artist');
@@ -265,7 +258,7 @@ describe('fundraiser creation wizard in Chromium', () => {
     const otherEmail = 'wizard-other@example.org';
     const other = await verifiedUser(server, otherEmail);
     const { page: otherPage, assertNoErrors: otherNoErrors } = await newPage(browser);
-    await logIn(otherPage, otherEmail);
+    await logIn(otherPage, server.baseUrl, otherEmail);
     for (const path of [`/fundraisers/user/${created.id}/edit`, `/fundraisers/user/${created.id}`]) {
       await otherPage.goto(`${server.baseUrl}${path}`);
       await otherPage.getByRole('heading', { name: 'Fundraiser not found' }).waitFor();
@@ -289,7 +282,7 @@ describe('fundraiser creation wizard in Chromium', () => {
     });
     const artist = artistSchema.parse(created.json);
     const { page, assertNoErrors } = await newPage(browser);
-    await logIn(page, email);
+    await logIn(page, server.baseUrl, email);
 
     const drafts = async () => fundraiserListSchema.parse((await api.get('/api/fundraisers/user')).json);
     const stored = () => page.evaluate(() => sessionStorage.getItem('soundcause-fundraiser-wizard') ?? '');

@@ -77,7 +77,7 @@ export function StepIndicator({ steps, current, open }: StepIndicatorProps) {
       </p>
       <ol>
         {steps.map((step, index) => {
-          const state = index === currentIndex ? 'current' : index < openIndex ? 'done' : 'todo';
+          const state = index === currentIndex ? 'current' : index < openIndex ? 'done' : 'upcoming';
           const content = (
             <>
               <span className="wizard-step-mark" aria-hidden="true">
