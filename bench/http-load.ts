@@ -45,3 +45,15 @@ export function report(name: string, result: LoadResult, baseline?: LoadResult) 
     `${name.padEnd(44)} ${result.perSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p95 ${result.p95.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms${ratio}`,
   );
 }
+
+/** Reads a response body to the end a chunk at a time, dropping each (nothing is held). */
+export async function drainBody(response: Response, onChunk: (bytes: number) => void = () => undefined) {
+  const reader = response.body!.getReader();
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return total;
+    total += value.byteLength;
+    onChunk(value.byteLength);
+  }
+}

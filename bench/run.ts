@@ -1,7 +1,9 @@
 import { benchArtistSearch } from './artist-search';
 import { benchFundraiserSearch } from './fundraiser-search';
+import { benchRangeThroughput } from './range-throughput';
 import { benchSessionLookup } from './session-lookup';
 import { benchUploadMemory } from './upload-memory';
+import { benchZipMemory } from './zip-memory';
 
 // `npm run bench`: each benchmark prints its figures and a ratio against a baseline measured in
 // the same run, so results compare across machines. Figures, not pass/fail: see the README.
@@ -10,3 +12,5 @@ await benchSessionLookup();
 await benchArtistSearch();
 await benchFundraiserSearch();
 await benchUploadMemory();
+await benchRangeThroughput();
+await benchZipMemory();

@@ -4,6 +4,8 @@ import { serverMessages } from '../shared/api';
 import { accountRoutes } from './features/accounts/routes';
 import { artistRoutes } from './features/artists/routes';
 import { fundraiserRoutes } from './features/fundraisers/routes';
+import { trackAudioRoutes } from './features/media/routes';
+import { libraryRoutes } from './features/library/routes';
 import { fundraiserShareCard } from './features/fundraisers/service';
 import { artistShareCard } from './features/artists/service';
 import { charityRoutes } from './features/charities/routes';
@@ -52,6 +54,8 @@ export function createApp(deps: Deps) {
     .route('/', analyticsRoutes)
     .route('/', artistRoutes)
     .route('/', fundraiserRoutes)
+    .route('/', trackAudioRoutes)
+    .route('/', libraryRoutes)
     .route('/', charityRoutes)
     .route('/', uploadRoutes)
     .all('*', () => {

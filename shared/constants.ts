@@ -55,6 +55,16 @@ export type Genre = (typeof GENRES)[number];
 /** Upload size caps (DESIGN.md section 4), in megabytes. */
 export const UPLOAD_LIMITS_MB = { image: 100, track: 150, zip: 1000 } as const;
 
+/**
+ * What a legacy album zip may hold (issue 5), read from its directory before it is stored: it is
+ * unzipped later by buyers and tools, so it must not be a zip bomb or name files outside its folder.
+ */
+export const ALBUM_ZIP_LIMITS = {
+  entries: 500,
+  uncompressedBytes: 2 * 1024 * 1024 * 1024,
+  audioExtensions: ['.wav', '.mp3', '.flac', '.m4a', '.aac', '.ogg', '.aiff', '.aif'],
+} as const;
+
 /** Widths an uploaded image is re-encoded to, each as WebP and JPEG (issue 3). */
 export const IMAGE_WIDTHS = [96, 400, 1200] as const;
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number];

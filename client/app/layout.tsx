@@ -1,6 +1,7 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoginDialog } from '../features/accounts/login-dialog';
 import { usePageViews } from '../lib/analytics';
+import { PlayerDock } from '../player/player-bar';
 import { WithPromo } from '../ui/promo-aside';
 import { FlashMessage } from './flash-message';
 import { Footer } from './footer';
@@ -24,6 +25,7 @@ export function Layout() {
         </WithPromo>
       </main>
       <Footer />
+      <PlayerDock />
       <LoginDialog />
       <UpdatePrompt />
       <ScrollRestoration />

@@ -293,7 +293,12 @@ export const donations = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index('donations_fundraiser_idx').on(table.fundraiserId, table.status, table.createdAt)],
+  (table) => [
+    index('donations_fundraiser_idx').on(table.fundraiserId, table.status, table.createdAt),
+    // Purchases belong to an email address, compared without case (server/access/can-stream.ts):
+    // serves 'Your music' purchases and the buyer check of every full stream.
+    index('donations_email_idx').on(sql`lower(${table.email})`, table.status),
+  ],
 );
 
 /** The home page's featured fundraisers, in the order admins chose. */

@@ -21,6 +21,7 @@ import {
   uploadTrack,
 } from '../fixtures/fundraisers';
 import { imageForm, png } from '../fixtures/images';
+import { craftedZip } from '../fixtures/zips';
 import {
   adminClient,
   fieldErrors,
@@ -389,7 +390,7 @@ describe('PATCH /api/fundraisers/{id}/update', () => {
 });
 
 describe('legacy v1 fundraisers', () => {
-  const zipBytes = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(2000, 1)]);
+  const zipBytes = craftedZip([{ name: '01 Old song.wav', data: wav() }]);
 
   async function legacyFundraiser(owner: TestClient) {
     const fundraiser = await createFundraiser(owner);
@@ -768,7 +769,7 @@ describe('GET /api/fundraisers/{id}/download', () => {
     const fundraiser = await createFundraiser(owner);
     server.db.update(fundraisers).set({ hasV1Tracks: true }).where(eq(fundraisers.id, fundraiser.id)).run();
     expect((await owner.get(`/api/fundraisers/${fundraiser.id}/download`)).status).toBe(404);
-    const zipBytes = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(3000, 7)]);
+    const zipBytes = craftedZip([{ name: '01 Old song.wav', data: wav() }]);
     const form = new FormData();
     for (const [name, value] of Object.entries({
       ...details,

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
-import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { fillForm, newPage, pageSettled, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { imageForm, png } from '../fixtures/images';
 import { registerUser, strongPassword, type TestServer, verifiedUser } from '../fixtures/test-server';
@@ -102,7 +102,7 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
       ]) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
-        await page.waitForLoadState('networkidle');
+        await pageSettled(page);
         const violations = await seriousViolations(page);
         if (violations.length) found[path] = violations;
       }
@@ -138,7 +138,7 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
       ]) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
-        await page.waitForLoadState('networkidle');
+        await pageSettled(page);
         const violations = await seriousViolations(page);
         if (violations.length) found[path] = violations;
       }

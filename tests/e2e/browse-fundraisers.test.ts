@@ -5,7 +5,7 @@ import { ensureAdmin } from '../../server/features/accounts/service';
 import { featuredCharitiesSchema } from '../../shared/schemas/charities';
 import type { Fundraiser } from '../../shared/schemas/fundraisers';
 import { launchBrowser, mobileViewport } from '../fixtures/browser';
-import { logIn, newPage, startAppServer } from '../fixtures/e2e-app';
+import { logIn, newPage, pageSettled, startAppServer } from '../fixtures/e2e-app';
 import {
   CANCER_SOCIETY_EIN,
   createArtist,
@@ -388,7 +388,7 @@ describe('Greatest Hits promo', () => {
     for (const path of ['/', '/login', '/fundraisers/new']) {
       await page.goto(`${server.baseUrl}${path}`);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await pageSettled(page);
       expect(await promo(page).count()).toBe(0);
     }
     assertNoErrors();
@@ -422,7 +422,7 @@ describe('Greatest Hits promo', () => {
     );
     await page.goto(`${server.baseUrl}/about`);
     await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.waitForLoadState('networkidle');
+    await pageSettled(page);
     expect(await promo(page).count()).toBe(0);
     expect(await page.locator('.with-promo-shown').count()).toBe(0);
   });
@@ -447,7 +447,7 @@ describe('accessibility of these lists (axe-core, serious and critical rules)', 
       ] as const) {
         await page.goto(`${server.baseUrl}${path}`);
         await main(page).getByRole('heading', { name: ready }).first().waitFor();
-        await page.waitForLoadState('networkidle');
+        await pageSettled(page);
         const violations = await seriousViolations(page);
         if (violations.length) found[path] = violations;
       }

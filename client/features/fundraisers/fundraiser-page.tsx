@@ -3,10 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { formatCents } from '../../../shared/money';
+import { formatPlaybackTime, isoDuration } from '../../../shared/time';
 import type { Fundraiser, FundraiserTrack } from '../../../shared/schemas/fundraisers';
 import { fundraiserKeys, fundraiserQueryOptions } from '../../api/fundraisers';
 import { useUser } from '../../lib/session-store';
 import { usePageTitle } from '../../lib/site';
+import { playerControls } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
 import { artistPath } from '../../ui/artist-tile';
 import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
@@ -125,7 +127,15 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
               <figcaption id={previewId}>
                 <span className="fundraiser-preview-label">Preview</span> {fundraiser.previewTrackName || title}
               </figcaption>
-              <audio controls preload="metadata" src={fundraiser.previewTrackPreview} aria-labelledby={previewId}>
+              <audio
+                controls
+                preload="metadata"
+                src={fundraiser.previewTrackPreview}
+                aria-labelledby={previewId}
+                // One sound at a time: the preview pauses the music player (and the player, when it
+                // starts, pauses the preview).
+                onPlay={playerControls.pause}
+              >
                 <a href={fundraiser.previewTrackPreview}>Listen to the preview</a>
               </audio>
             </figure>
@@ -246,12 +256,6 @@ function Video({ fundraiser }: { fundraiser: Fundraiser }) {
   );
 }
 
-/** 185 → "3:05". */
-function formatDuration(seconds: number): string {
-  const whole = Math.round(seconds);
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}
-
 function TrackItem({ track }: { track: FundraiserTrack }) {
   const seconds = track.durationSeconds;
   return (
@@ -260,7 +264,7 @@ function TrackItem({ track }: { track: FundraiserTrack }) {
       {seconds !== null && seconds > 0 && (
         <span className="track-duration">
           <span className="visually-hidden">Duration </span>
-          <time dateTime={`PT${Math.round(seconds)}S`}>{formatDuration(seconds)}</time>
+          <time dateTime={isoDuration(seconds)}>{formatPlaybackTime(seconds)}</time>
         </span>
       )}
     </li>

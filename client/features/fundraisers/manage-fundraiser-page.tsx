@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { normaliseEin } from '../../../shared/schemas/charities';
-import type { Fundraiser } from '../../../shared/schemas/fundraisers';
+import type { Fundraiser, FundraiserTrack } from '../../../shared/schemas/fundraisers';
 import {
   fundraiserQueryOptions,
   fundraiserTransactionsQueryOptions,
@@ -22,12 +22,29 @@ import { displayWebsite, isNotFound, safeWebsite } from './detail-helpers';
 import { FundraiserNotFound } from './fundraiser-not-found';
 import { PublishControl } from './publish-fundraiser-dialog';
 import './fundraisers.css';
+import './music-status.css';
+
+/** How often the page asks again while the music is being processed. */
+const PROCESSING_REFRESH_MS = 3000;
+
+function isProcessing(fundraiser: Fundraiser): boolean {
+  return (
+    fundraiser.previewTrackStatus === 'processing' ||
+    (!fundraiser.hasV1Tracks && fundraiser.tracksList.some((track) => track.status === 'processing'))
+  );
+}
 
 /** The manage page, /fundraisers/user/{projectId} (spec part 2 section 2, 'Manage your fundraisers'). */
 export function ManageFundraiserPage() {
   const { projectId = '' } = useParams();
   const valid = /^\d+$/.test(projectId);
-  const query = useQuery({ ...fundraiserQueryOptions(projectId), enabled: valid });
+  const query = useQuery({
+    ...fundraiserQueryOptions(projectId),
+    enabled: valid,
+    // Tracks are transcoded in the background: look again until none is left processing (issue 5).
+    refetchInterval: (current) =>
+      current.state.data && isProcessing(current.state.data) ? PROCESSING_REFRESH_MS : false,
+  });
   const notFound = !valid || isNotFound(query.error);
   usePageTitle(
     query.data ? `Manage ${fundraiserTitle(query.data)}` : notFound ? 'Fundraiser not found' : 'Manage fundraiser',
@@ -95,6 +112,8 @@ function ManageFundraiser({ fundraiser }: { fundraiser: Fundraiser }) {
         </div>
       </section>
 
+      <MusicPanel fundraiser={fundraiser} />
+
       <div className="manage-panels">
         <CharityPanel fundraiser={fundraiser} />
         <InvitePanel path={publicPath} />
@@ -110,6 +129,60 @@ function ManageFundraiser({ fundraiser }: { fundraiser: Fundraiser }) {
       />
     </div>
   );
+}
+
+/**
+ * Each track's processing state (issue 5: 'The owner sees each track's processing state on the
+ * manage page'), with the reason when a file could not be used, so the owner knows to replace it.
+ */
+function MusicPanel({ fundraiser }: { fundraiser: Fundraiser }) {
+  const headingId = useId();
+  // Legacy v1 tracks are names only: their music is the album zip, nothing is processed.
+  const tracks = fundraiser.hasV1Tracks ? [] : fundraiser.tracksList;
+  const hasPreview = fundraiser.previewTrackStatus !== undefined;
+  if (!hasPreview && tracks.length === 0) return null;
+  const ready = tracks.filter((track) => track.status === 'ready').length;
+  const failed =
+    tracks.filter((track) => track.status === 'failed').length + (fundraiser.previewTrackStatus === 'failed' ? 1 : 0);
+  const summary = isProcessing(fundraiser)
+    ? `Processing your music: ${ready} of ${tracks.length} ${tracks.length === 1 ? 'track' : 'tracks'} ready.`
+    : failed > 0
+      ? `${failed} ${failed === 1 ? 'file' : 'files'} could not be processed. Please upload ${failed === 1 ? 'it' : 'them'} again.`
+      : 'All tracks are ready to play.';
+  return (
+    <section className="card stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>Music</h2>
+      <p role="status">{summary}</p>
+      <ol className="music-status-list">
+        {hasPreview && (
+          <li>
+            <span className="music-status-name">
+              <span className="music-status-label">Preview track: </span>
+              {fundraiser.previewTrackName || 'Preview'}
+            </span>
+            <TrackStatus status={fundraiser.previewTrackStatus} error={fundraiser.previewTrackError} />
+          </li>
+        )}
+        {tracks.map((track, index) => (
+          <li key={track.id}>
+            <span className="music-status-name">
+              <span className="music-status-label">{index + 1}. </span>
+              {track.name}
+            </span>
+            <TrackStatus status={track.status} error={track.error} />
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function TrackStatus({ status, error }: { status: FundraiserTrack['status'] | undefined; error: string | undefined }) {
+  if (status === 'ready') return <span className="chip chip-success">Ready</span>;
+  if (status === 'failed') {
+    return <span className="music-status-error">Failed: {error ?? 'this file could not be processed.'}</span>;
+  }
+  return <span className="chip chip-warning">Processing…</span>;
 }
 
 function CharityPanel({ fundraiser }: { fundraiser: Fundraiser }) {

@@ -1,10 +1,264 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { LibraryAlbumDetail, LibraryTrack, PlayerTrack } from '../../../shared/schemas/library';
+import { formatPlaybackTime, isoDuration } from '../../../shared/time';
+import { ApiError } from '../../api/http';
+import { libraryAlbumQueryOptions } from '../../api/library';
+import { usePageTitle } from '../../lib/site';
+import { playerControls, usePlayerStore } from '../../player/player-store';
+import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
+import { Spinner } from '../../ui/spinner';
+import { AlbumCover } from './album-cover';
+import { isMusicTab, musicListPath, readPage } from './album-links';
+import './music.css';
 
+/** While a track is being processed the page looks again this often, so it turns playable by itself. */
+const PROCESSING_REFRESH_MS = 5000;
+
+/** The album page, /music/album/{projectSlug} (spec part 1 section 2, 'Your music'). */
 export function AlbumPage() {
+  const { projectSlug = '' } = useParams();
+  const [searchParams] = useSearchParams();
+  // The back link returns to the list and page the album was opened from (spec: 'keeping the page number').
+  const from = searchParams.get('from');
+  const backPath = musicListPath(isMusicTab(from) ? from : 'past-donations', readPage(searchParams.get('page')));
+  const query = useQuery({
+    ...libraryAlbumQueryOptions(projectSlug),
+    refetchInterval: (current) =>
+      current.state.data?.tracks.some((track) => track.status === 'processing') ? PROCESSING_REFRESH_MS : false,
+  });
+  const notFound = query.error instanceof ApiError && query.error.status === 404;
+  usePageTitle(query.data ? albumTitle(query.data) : notFound ? 'Album not found' : 'Album');
+
+  if (query.isPending) return <Spinner label="Loading album" />;
+  if (notFound) return <AlbumNotFound backPath={backPath} />;
+  if (query.isError) {
+    return (
+      <div className="page narrow stack">
+        <BackLink to={backPath} />
+        <Alert tone="error">Something went wrong! Unable to load this album. Please try again later.</Alert>
+      </div>
+    );
+  }
+  return <AlbumDetail album={query.data} backPath={backPath} />;
+}
+
+function albumTitle(album: Pick<LibraryAlbumDetail, 'projectName'>): string {
+  return album.projectName.trim() || 'Untitled album';
+}
+
+function AlbumNotFound({ backPath }: { backPath: string }) {
   return (
-    <NotFound title="Album not found" links={[{ to: '/music', label: 'Back to Your music' }]}>
+    <NotFound title="Album not found" links={[{ to: backPath, label: 'Back to Your music' }]}>
       This album isn't in your music. Albums appear here once you donate to their fundraiser, or when they belong to one
       of your own fundraisers.
     </NotFound>
   );
+}
+
+function BackLink({ to }: { to: string }) {
+  return (
+    <p className="album-back">
+      <Link to={to}>
+        <span aria-hidden="true">← </span>Your music
+      </Link>
+    </p>
+  );
+}
+
+function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath: string }) {
+  const title = albumTitle(album);
+  return (
+    <div className="page stack album-page">
+      <BackLink to={backPath} />
+      <div className="album-hero">
+        <AlbumCover className="album-page-cover" src={album.image} alt={`Album cover of ${title}`} eager />
+        <div className="album-summary">
+          <h1>{title}</h1>
+          <p className="album-artist">
+            by <Link to={`/artists/${encodeURIComponent(album.artistSlug)}`}>{album.artistName}</Link>
+          </p>
+          <div className="actions">
+            <Link className="button button-secondary" to={`/projects/${encodeURIComponent(album.projectSlug)}`}>
+              View fundraiser
+            </Link>
+            {album.tracksZipLink && (
+              // A plain link: the browser saves the zip as it streams, nothing is held in the page.
+              <a className="button button-primary" href={album.tracksZipLink} download>
+                Download songs
+              </a>
+            )}
+          </div>
+        </div>
+      </div>
+      {album.hasV1Tracks ? <LegacyTracks album={album} /> : <TrackTable album={album} />}
+    </div>
+  );
+}
+
+/** Legacy v1 albums are one uploaded zip: their tracks are names, to download but not to stream. */
+function LegacyTracks({ album }: { album: LibraryAlbumDetail }) {
+  const headingId = useId();
+  return (
+    <section className="stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>Tracks</h2>
+      <Alert tone="info">
+        <p>
+          These tracks are not yet available for streaming.{' '}
+          {album.tracksZipLink
+            ? 'Use Download songs to listen to them.'
+            : 'The download will be here as soon as the album is ready.'}
+        </p>
+      </Alert>
+      {album.tracks.length > 0 && (
+        <ol className="album-legacy-tracks">
+          {album.tracks.map((track) => (
+            <li key={track.id}>{track.name}</li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/** The tracks the player can play, as the player takes them: only those with a stream. */
+function toPlayerTracks(album: LibraryAlbumDetail): PlayerTrack[] {
+  return album.tracks
+    .flatMap((track) => (track.src ? [{ ...track, src: track.src }] : []))
+    .map((track, index) => ({
+      src: track.src,
+      name: track.name,
+      index,
+      artistName: album.artistName,
+      projectName: albumTitle(album),
+      projectSlug: album.projectSlug,
+      albumCoverSrc: album.image,
+      trackId: track.id,
+      durationSeconds: track.durationSeconds,
+      loudnessLufs: track.loudnessLufs,
+    }));
+}
+
+function TrackTable({ album }: { album: LibraryAlbumDetail }) {
+  const headingId = useId();
+  const playerTracks = toPlayerTracks(album);
+  const current = usePlayerStore((state) => state.tracklist[state.index]);
+  // Playing in another tab shows here as paused: this page's button would take the sound over.
+  const playing = usePlayerStore((state) => state.playing && state.playsHere);
+  const status = usePlayerStore((state) => state.status);
+
+  if (album.tracks.length === 0) {
+    return (
+      <section className="stack" aria-labelledby={headingId}>
+        <h2 id={headingId}>Tracks</h2>
+        <p className="empty-state">This album has no tracks yet.</p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="stack" aria-labelledby={headingId}>
+      <h2 id={headingId}>Tracks</h2>
+      <div className="album-tracks-frame">
+        <table className="album-tracks">
+          <thead>
+            <tr>
+              <th scope="col" className="album-track-play">
+                <span className="visually-hidden">Play</span>
+              </th>
+              <th scope="col" className="album-track-number">
+                #
+              </th>
+              <th scope="col">Title</th>
+              <th scope="col" className="number">
+                Length
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {album.tracks.map((track) => {
+              const playerIndex = playerTracks.findIndex((item) => item.trackId === track.id);
+              const isCurrent = playerIndex >= 0 && current?.trackId === track.id;
+              return (
+                <TrackRow
+                  key={track.id}
+                  track={track}
+                  isCurrent={isCurrent}
+                  isPlaying={isCurrent && playing}
+                  failedToPlay={isCurrent && status === 'error'}
+                  onPlay={
+                    playerIndex < 0
+                      ? undefined
+                      : () =>
+                          isCurrent ? playerControls.toggle() : playerControls.playTracks(playerTracks, playerIndex)
+                  }
+                />
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+type TrackRowProps = {
+  track: LibraryTrack;
+  isCurrent: boolean;
+  isPlaying: boolean;
+  failedToPlay: boolean;
+  /** Absent for a track that has no stream yet. */
+  onPlay: (() => void) | undefined;
+};
+
+function TrackRow({ track, isCurrent, isPlaying, failedToPlay, onPlay }: TrackRowProps) {
+  const seconds = track.durationSeconds;
+  return (
+    <tr className={isCurrent ? 'album-track-current' : undefined} aria-current={isCurrent ? 'true' : undefined}>
+      <td className="album-track-play">
+        {onPlay && (
+          <button
+            type="button"
+            className="play-button"
+            onClick={onPlay}
+            aria-label={`${isPlaying ? 'Pause' : 'Play'} ${track.name}`}
+          >
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+              {isPlaying ? (
+                <path fill="currentColor" d="M6 5h4v14H6zM14 5h4v14h-4z" />
+              ) : (
+                <path fill="currentColor" d="M8 5v14l11-7z" />
+              )}
+            </svg>
+          </button>
+        )}
+      </td>
+      <td className="album-track-number">{track.index + 1}</td>
+      <td>
+        <span className="album-track-name">{track.name}</span>
+        {isPlaying && <span className="visually-hidden"> (now playing)</span>}
+        <TrackNote track={track} failedToPlay={failedToPlay} />
+      </td>
+      <td className="number">
+        {seconds !== null && seconds > 0 && <time dateTime={isoDuration(seconds)}>{formatPlaybackTime(seconds)}</time>}
+      </td>
+    </tr>
+  );
+}
+
+/** Why a track cannot be played (yet). */
+function TrackNote({ track, failedToPlay }: { track: LibraryTrack; failedToPlay: boolean }) {
+  const note = failedToPlay
+    ? 'This track could not be loaded. Please try again.'
+    : track.status === 'processing'
+      ? 'Processing…'
+      : track.status === 'failed'
+        ? 'Unavailable: this track could not be processed.'
+        : !track.src
+          ? 'Not yet available for streaming.'
+          : null;
+  if (!note) return null;
+  return <span className={`album-track-note${failedToPlay || track.status === 'failed' ? ' error' : ''}`}>{note}</span>;
 }

@@ -1,22 +1,31 @@
-import { Link, Navigate, useParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { PAGE_SIZE } from '../../../shared/constants';
+import type { LibraryAlbum } from '../../../shared/schemas/library';
+import { type LibraryTab, libraryListQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
+import { Alert } from '../../ui/alert';
+import { Pagination } from '../../ui/pagination';
+import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
+import { AlbumCover } from './album-cover';
+import { albumPath, isMusicTab, musicListPath, readPage } from './album-links';
+import '../../ui/tile.css';
+import './music.css';
 
-type MusicTab = 'past-donations' | 'user';
-
-const tabs: { tab: MusicTab; label: string }[] = [
+const tabs: { tab: LibraryTab; label: string }[] = [
   { tab: 'past-donations', label: 'Past donations' },
   { tab: 'user', label: 'Your fundraisers' },
 ];
 
-function isMusicTab(value: string | undefined): value is MusicTab {
-  return tabs.some((item) => item.tab === value);
-}
-
+/** Your music, /music/albums/{tab} (spec part 1 section 2): albums bought, and the user's own. */
 export function YourMusicPage() {
   usePageTitle('Your music');
   const { tab } = useParams();
+  const [searchParams] = useSearchParams();
   if (!isMusicTab(tab)) return <Navigate to="/music/albums/past-donations" replace />;
+  const label = tabs.find((item) => item.tab === tab)?.label ?? '';
 
   return (
     <div className="page stack">
@@ -26,31 +35,87 @@ export function YourMusicPage() {
         tabs={tabs.map((item) => ({ to: `/music/albums/${item.tab}`, label: item.label }))}
         current={`/music/albums/${tab}`}
       />
-      {tab === 'past-donations' ? (
-        <section className="section stack" aria-labelledby="music-list-heading">
-          <h2 id="music-list-heading" className="visually-hidden">
-            Past donations
-          </h2>
-          <div className="empty-state">
-            <p>You haven't donated to any fundraisers yet. Albums you get by donating appear here.</p>
-            <Link className="button button-primary" to="/browse">
-              Browse music
-            </Link>
-          </div>
-        </section>
-      ) : (
-        <section className="section stack" aria-labelledby="music-list-heading">
-          <h2 id="music-list-heading" className="visually-hidden">
-            Your fundraisers
-          </h2>
-          <div className="empty-state">
-            <p>You don't have any fundraisers yet.</p>
-            <Link className="button button-primary" to="/fundraisers/new">
-              Start a fundraiser
-            </Link>
-          </div>
-        </section>
-      )}
+      {/* Keyed on the tab: each list starts afresh rather than showing the other's last page. */}
+      <AlbumList key={tab} tab={tab} label={label} page={readPage(searchParams.get('page'))} />
     </div>
+  );
+}
+
+function AlbumList({ tab, label, page }: { tab: LibraryTab; label: string; page: number }) {
+  const headingId = useId();
+  // The previous page stays on screen while the next one loads.
+  const albums = useQuery({ ...libraryListQueryOptions(tab, page), placeholderData: keepPreviousData });
+  const totalPages = Math.ceil((albums.data?.totalCount ?? 0) / PAGE_SIZE);
+
+  return (
+    <section className="stack" aria-labelledby={headingId} aria-busy={albums.isFetching}>
+      <h2 id={headingId} className="visually-hidden">
+        {label}
+      </h2>
+      {albums.isPending ? (
+        <Spinner label="Loading your music" />
+      ) : albums.isError ? (
+        <Alert tone="error">Something went wrong! Unable to load your music. Please try again later.</Alert>
+      ) : albums.data.results.length > 0 ? (
+        <ul className="grid album-tiles" role="list">
+          {albums.data.results.map((album) => (
+            <li key={album.projectId}>
+              <AlbumTile album={album} to={albumPath(album.projectSlug, { tab, page })} tab={tab} />
+            </li>
+          ))}
+        </ul>
+      ) : albums.data.totalCount > 0 ? (
+        // A page past the end (an old link, or albums removed since): the list itself is not empty.
+        <div className="empty-state">
+          <p>There are no albums on this page.</p>
+          <Link className="button button-secondary" to={musicListPath(tab, 0)}>
+            Go to the first page
+          </Link>
+        </div>
+      ) : tab === 'past-donations' ? (
+        <div className="empty-state">
+          <p>You haven't donated to any fundraisers yet. Albums you get by donating appear here.</p>
+          <Link className="button button-primary" to="/browse">
+            Browse music
+          </Link>
+        </div>
+      ) : (
+        <div className="empty-state">
+          <p>You don't have any fundraisers yet.</p>
+          <Link className="button button-primary" to="/fundraisers/new">
+            Start a fundraiser
+          </Link>
+        </div>
+      )}
+      <Pagination page={page} totalPages={totalPages} label={label} />
+    </section>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** An album as a card: cover, album, artist and date, all one link to the album page. */
+function AlbumTile({ album, to, tab }: { album: LibraryAlbum; to: string; tab: LibraryTab }) {
+  return (
+    <article className="card tile album-tile">
+      <div className="tile-media">
+        <AlbumCover src={album.image} alt="" />
+        <span className="tile-hover" aria-hidden="true">
+          Listen
+        </span>
+      </div>
+      <div className="tile-body">
+        <h3 className="tile-name">
+          <Link className="tile-link" to={to}>
+            {album.projectName.trim() || 'Untitled album'}
+          </Link>
+        </h3>
+        <p className="album-tile-artist">{album.artistName}</p>
+        <p className="album-tile-date">
+          {tab === 'past-donations' ? 'Donated ' : <span className="visually-hidden">Date </span>}
+          <time dateTime={album.date}>{dateFormat.format(new Date(album.date))}</time>
+        </p>
+      </div>
+    </article>
   );
 }

@@ -1,6 +1,4 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import yazl from 'yazl';
@@ -16,12 +14,14 @@ import {
   updateFundraiserSchema,
   updateFundraiserV1Schema,
 } from '../../../shared/schemas/fundraisers';
-import { invalid, notFound } from '../../errors';
+import { FormError, invalid, notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
+import { cacheControlFor, sendFile } from '../../http/send-file';
 import { requireSession, requireVerifiedSession } from '../../http/session';
 import { jsonBody, parseWith } from '../../http/validation';
 import { isZip } from '../../infra/storage/file-types';
 import { receiveForm } from '../../infra/storage/multipart';
+import { checkAlbumZip } from '../../infra/storage/zip-check';
 import * as fundraisers from './service';
 
 function fundraiserId(raw: string): number {
@@ -71,19 +71,18 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     const id = fundraiserId(c.req.param('id'));
     return c.json(fundraisers.listTransactions(c.get('deps'), session, id, page, page_size));
   })
-  /** The preview track as uploaded; Range requests work, so the player can seek. */
-  .get('/fundraisers/:id/preview', async (c, next) => {
-    const file = fundraisers.previewTrackFile(c.get('deps'), c.get('session'), fundraiserId(c.req.param('id')));
-    const serve = serveStatic({
-      root: path.dirname(file.path),
-      path: path.basename(file.path),
-      onFound: (_path, context) => {
-        context.header('content-type', file.format === 'wav' ? 'audio/wav' : 'audio/mpeg');
-        // A draft's preview is for its owner and admins: no shared cache may keep it.
-        context.header('cache-control', file.isPublic ? 'public, max-age=300' : 'private, no-store');
-      },
+  /** The preview track (its streaming rendition once processed); Range requests work, so players can seek. */
+  .get('/fundraisers/:id/preview', async (c) => {
+    const id = fundraiserId(c.req.param('id'));
+    const file = fundraisers.previewTrackFile(c.get('deps'), c.get('session'), id, c.req.query('v'));
+    const response = await sendFile(c, {
+      path: file.path,
+      contentType: file.format === 'wav' ? 'audio/wav' : 'audio/mpeg',
+      cacheControl: cacheControlFor(file),
+      version: file.version,
     });
-    return (await serve(c, next)) ?? c.json({ code: 'OTHER', message: 'This fundraiser has no preview.' }, 404);
+    if (!response) throw notFound(fundraisers.noPreviewMessage);
+    return response;
   })
   /** The album as a zip, streamed while it is built: the first bytes leave at once, memory stays flat. */
   .get('/fundraisers/:id/download', async (c) => {
@@ -140,6 +139,8 @@ export const fundraiserRoutes = new Hono<AppEnv>()
       // A form's file input left empty still sends an empty part: that is no file, not a bad one.
       const zip = form.file && form.file.bytes === 0 && !form.file.originalName ? undefined : form.file;
       if (zip && !isZip(zip.head)) throw invalid('File type must be .zip');
+      const check = zip ? await checkAlbumZip(zip.tempFile) : undefined;
+      if (check && !check.ok) throw new FormError([{ field: 'albumZip', message: check.message }]);
       return c.json(await fundraisers.updateFundraiserV1(deps, session, id, input, zip));
     } finally {
       if (form.file) await fs.rm(form.file.tempFile, { force: true });

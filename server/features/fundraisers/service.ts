@@ -12,14 +12,17 @@ import {
   type UpdateFundraiserInput,
   type UpdateFundraiserV1Input,
 } from '../../../shared/schemas/fundraisers';
+import { trackUrls } from '../../../shared/schemas/library';
 import { serverMessages } from '../../../shared/api';
+import { canStream } from '../../access/can-stream';
 import { FormError, forbidden, invalid, notFound, rateLimited } from '../../errors';
 import type { ShareCard } from '../../http/client-app';
 import type { Deps, Session } from '../../http/context';
 import { toMatchQuery } from '../../infra/full-text';
 import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import { uniqueSlug } from '../../infra/slugs';
-import { newUploadId } from '../../infra/storage/media';
+import type { CachePolicy } from '../../http/send-file';
+import { newUploadId, renditionVersion } from '../../infra/storage/media';
 import { findUpload, insertUpload } from '../../infra/storage/upload-records';
 import * as queries from './queries';
 import type { FundraiserRecord, FundraiserRow } from './queries';
@@ -56,8 +59,11 @@ export function isPublishable(record: Pick<FundraiserRecord, 'row' | 'tracks'>):
   );
 }
 
+/** What the caller may do with the fundraiser's audio, decided by server/access/can-stream.ts. */
+export type AudioAccess = { canStream: boolean };
+
 /** The fundraiser JSON (spec part 2 section 3; DESIGN.md section 4), for this caller. */
-export function toFundraiser(record: FundraiserRecord, session: Session | null): Fundraiser {
+export function toFundraiser(record: FundraiserRecord, session: Session | null, access: AudioAccess): Fundraiser {
   const { row, artist, tracks } = record;
   const editor = canManage(session, row);
   return {
@@ -79,7 +85,7 @@ export function toFundraiser(record: FundraiserRecord, session: Session | null):
     albumCover: row.albumCoverId ?? undefined,
     previewTrackName: row.previewTrackName || undefined,
     previewTrackFile: editor ? (row.previewTrackUploadId ?? undefined) : undefined,
-    previewTrackPreview: row.previewTrackUploadId ? `/api/fundraisers/${row.id}/preview` : undefined,
+    previewTrackPreview: row.previewTrackUploadId ? previewTrackUrl(row) : undefined,
     previewTrackStatus: editor && row.previewTrackUploadId ? row.previewTrackStatus : undefined,
     previewTrackError: editor ? (row.previewTrackError ?? undefined) : undefined,
     tracksList: tracks.map((track) => ({
@@ -87,6 +93,14 @@ export function toFundraiser(record: FundraiserRecord, session: Session | null):
       name: track.name,
       durationSeconds: track.durationSeconds,
       status: track.status,
+      previewPath:
+        track.status === 'ready' && track.previewFile
+          ? trackUrls.preview(track.id, renditionVersion(track.previewFile))
+          : undefined,
+      file:
+        access.canStream && track.status === 'ready' && track.streamFile
+          ? trackUrls.stream(track.id, renditionVersion(track.streamFile))
+          : undefined,
       uploadId: editor ? (track.uploadId ?? undefined) : undefined,
       error: editor ? (track.error ?? undefined) : undefined,
     })),
@@ -116,10 +130,28 @@ export function toFundraiser(record: FundraiserRecord, session: Session | null):
   };
 }
 
+/** The preview track's URL; once its rendition exists, versioned by it so it may be cached for good. */
+function previewTrackUrl(row: FundraiserRow): string {
+  const url = `/api/fundraisers/${row.id}/preview`;
+  if (row.previewTrackStatus !== 'ready' || !row.previewTrackStreamFile) return url;
+  return `${url}?v=${encodeURIComponent(renditionVersion(row.previewTrackStreamFile))}`;
+}
+
 const toRef = (row: FundraiserRow): FundraiserRef => ({ id: row.id, urlSlug: row.urlSlug ?? undefined });
 
+/** canStream may look up purchases: asked only when there is a full track to hand out. */
+function audioAccess(deps: Deps, session: Session | null, record: FundraiserRecord): AudioAccess {
+  const { row, tracks } = record;
+  const streamable = tracks.some((track) => track.streamFile);
+  return {
+    canStream: streamable && canStream(deps.db, session?.user ?? null, { fundraiserId: row.id, ownerId: row.userId }),
+  };
+}
+
 function detailed(deps: Deps, rows: FundraiserRow[], session: Session | null): Fundraiser[] {
-  return queries.withDetails(deps.db, rows).map((record) => toFundraiser(record, session));
+  return queries
+    .withDetails(deps.db, rows)
+    .map((record) => toFundraiser(record, session, audioAccess(deps, session, record)));
 }
 
 function one(deps: Deps, row: FundraiserRow, session: Session | null): Fundraiser {
@@ -203,16 +235,35 @@ export function listTransactions(deps: Deps, session: Session, id: number, page:
   };
 }
 
-/** Where the preview track's original is, for a caller who may see the fundraiser. */
-export function previewTrackFile(deps: Deps, session: Session | null, id: number) {
+export const noPreviewMessage = 'This fundraiser has no preview.';
+
+/**
+ * GET /api/fundraisers/{id}/preview, for a caller who may see the fundraiser: the preview track's
+ * streaming rendition once processed, the original upload until then. `requested` is the URL's
+ * `?v=`; only a match with the current rendition may be cached as immutable.
+ */
+export function previewTrackFile(
+  deps: Deps,
+  session: Session | null,
+  id: number,
+  requested?: string,
+): CachePolicy & { path: string; format: 'wav' | 'mp3'; version: string } {
   const row = visibleOrNotFound(session, queries.findFundraiserById(deps.db, id));
+  // A draft's preview is for its owner and admins: no cache may keep it.
+  const cache = row.status === 'PUBLISHED' ? 'public' : 'none';
+  if (row.previewTrackStatus === 'ready' && row.previewTrackStreamFile) {
+    const version = renditionVersion(row.previewTrackStreamFile);
+    const path = deps.media.streamFile(row.previewTrackStreamFile);
+    return { path, format: 'mp3', version, cache, immutable: requested === version };
+  }
   const upload = row.previewTrackUploadId ? findUpload(deps.db, row.previewTrackUploadId) : undefined;
-  if (!upload || (upload.format !== 'wav' && upload.format !== 'mp3'))
-    throw notFound('This fundraiser has no preview.');
+  if (!upload || (upload.format !== 'wav' && upload.format !== 'mp3')) throw notFound(noPreviewMessage);
   return {
     path: deps.media.trackFile(upload.id, upload.format),
     format: upload.format,
-    isPublic: row.status === 'PUBLISHED',
+    version: upload.id,
+    cache,
+    immutable: false,
   };
 }
 
@@ -231,12 +282,16 @@ export type AlbumDownload =
   | { kind: 'tracks'; fileName: string; entries: { path: string; name: string }[] };
 
 /**
- * GET /api/fundraisers/{id}/download (the admins' 'Download tracks'; owners too): the album as one
- * zip, each track's original upload named "NN - Track name.ext" in album order (DESIGN.md
- * contract details). A legacy v1 fundraiser answers the zip that was uploaded.
+ * GET /api/fundraisers/{id}/download (the admins' 'Download tracks', Your music's 'Download songs'):
+ * the album as one zip, each track's original upload named "NN - Track name.ext" in album order
+ * (DESIGN.md contract details). A legacy v1 fundraiser answers the zip that was uploaded. Whoever
+ * may hear the full tracks may take them home: owner, admins and buyers (canStream).
  */
 export function albumDownload(deps: Deps, session: Session, id: number): AlbumDownload {
-  const row = manageable(deps, session, id);
+  const row = visibleOrNotFound(session, queries.findFundraiserById(deps.db, id));
+  if (!canStream(deps.db, session.user, { fundraiserId: row.id, ownerId: row.userId })) {
+    throw forbidden('Only those who donated to this fundraiser can download its music.');
+  }
   const fileName = `${safeFileName(row.name, 'album')}.zip`;
   if (row.hasV1Tracks) {
     if (!row.tracksZipUploadId) throw notFound('This fundraiser has no album zip yet.');

@@ -47,3 +47,8 @@ export function newUploadId(): string {
 export function newRenditionName(): string {
   return `${randomBytes(16).toString('base64url')}.mp3`;
 }
+
+/** A rendition's version in its URLs (`?v=`): the name without ".mp3" (shared/schemas/library.ts trackUrls). */
+export function renditionVersion(name: string): string {
+  return name.replace(/\.mp3$/, '');
+}

@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { pipeline } from 'node:stream/promises';
+import { eq } from 'drizzle-orm';
+import { fundraiserTracks, uploads } from '../server/db/schema';
+import { drainBody } from './http-load';
+import { createFundraiser } from '../tests/fixtures/fundraisers';
+import { startTestServer, verifiedUser } from '../tests/fixtures/test-server';
+
+// Issue 5, Delivery: the album zip is streamed while it is built, so a 1 GB album costs the
+// server a few buffers, not a gigabyte. Streams GET /api/fundraisers/{id}/download for an album
+// of four 256 MB WAV originals to the end, sampling the process's RSS, next to a bare node:http
+// server piping the same four files one after another (no zip) in the same run.
+
+const TRACKS = 4;
+const TRACK_BYTES = 256 * 1024 * 1024;
+const MB = 1024 * 1024;
+
+/** A WAV original of `bytes`, written 1 MB at a time (never held whole). */
+async function writeBigWav(file: string, bytes: number) {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(bytes - 8, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(2, 22); // stereo
+  header.writeUInt32LE(44_100, 24);
+  header.writeUInt32LE(44_100 * 4, 28);
+  header.writeUInt16LE(4, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(bytes - 44, 40);
+  // Not silence: bytes that vary, as music does (nothing here compresses them, but be fair).
+  const chunk = Buffer.alloc(MB);
+  for (let i = 0; i < chunk.length; i += 2) chunk.writeInt16LE(Math.round(Math.sin(i / 37) * 12_000), i);
+  await pipeline(
+    (function* () {
+      yield header;
+      for (let left = bytes - 44; left > 0; left -= chunk.length) yield chunk.subarray(0, Math.min(left, chunk.length));
+    })(),
+    fs.createWriteStream(file),
+  );
+}
+
+type Download = { bytes: number; seconds: number; firstByteMs: number; peakGrowthMb: number; status: number };
+
+/** Reads the whole answer, dropping each chunk, while sampling RSS against the idle baseline. */
+async function download(url: string, headers: Record<string, string>, baselineRss: number): Promise<Download> {
+  let peak = baselineRss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  const started = performance.now();
+  let firstByteMs = 0;
+  let bytes = 0;
+  try {
+    const response = await fetch(url, { headers });
+    await drainBody(response, (received) => {
+      if (bytes === 0) firstByteMs = performance.now() - started;
+      bytes += received;
+    });
+    return {
+      bytes,
+      seconds: (performance.now() - started) / 1000,
+      firstByteMs,
+      peakGrowthMb: (Math.max(peak, process.memoryUsage().rss) - baselineRss) / MB,
+      status: response.status,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function idleRss() {
+  global.gc?.();
+  return process.memoryUsage().rss;
+}
+
+export async function benchZipMemory() {
+  const server = await startTestServer();
+  const owner = await verifiedUser(server, 'zip-owner@example.org');
+  const fundraiser = await createFundraiser(owner, { tracks: TRACKS });
+  const cookie = [...owner.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+
+  // Replace the small originals the fixture uploaded with big ones: the download reads whatever
+  // file each track's upload names, exactly as it would a real 256 MB upload.
+  const originals = server.db
+    .select({ id: fundraiserTracks.uploadId })
+    .from(fundraiserTracks)
+    .where(eq(fundraiserTracks.fundraiserId, fundraiser.id))
+    .all()
+    .map(({ id }) => ({ id: id!, path: server.media.trackFile(id!, 'wav') }));
+  const started = performance.now();
+  for (const { id, path } of originals) {
+    await writeBigWav(path, TRACK_BYTES);
+    server.db.update(uploads).set({ bytes: TRACK_BYTES }).where(eq(uploads.id, id)).run();
+  }
+  const albumFiles = originals.map(({ path }) => path);
+  const totalMb = (originals.length * TRACK_BYTES) / MB;
+  const writeSeconds = (performance.now() - started) / 1000;
+
+  const bare = http.createServer(async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    for (const file of albumFiles) {
+      await new Promise<void>((resolve, reject) =>
+        fs
+          .createReadStream(file)
+          .on('end', () => resolve())
+          .on('error', reject)
+          .pipe(res, { end: false }),
+      );
+    }
+    res.end();
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  const appUrl = `${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`;
+  const appHeaders = { cookie, 'x-forwarded-for': owner.ip };
+
+  try {
+    // Warm-up: the page cache holds the files for both runs, and the HTTP client is set up.
+    await download(bareUrl, {}, idleRss());
+    const bareBaseline = idleRss();
+    const bareRun = await download(bareUrl, {}, bareBaseline);
+    const appBaseline = idleRss();
+    const appRun = await download(appUrl, appHeaders, appBaseline);
+    if (appRun.status !== 200 || appRun.bytes < TRACKS * TRACK_BYTES) {
+      throw new Error(`the album download answered ${appRun.status} with ${appRun.bytes} bytes`);
+    }
+
+    const show = (name: string, run: Download, baselineRss: number) =>
+      console.log(
+        `${name.padEnd(50)} peak RSS +${run.peakGrowthMb.toFixed(0)} MB over ${(baselineRss / MB).toFixed(0)} MB idle, ` +
+          `${(run.bytes / MB / run.seconds).toFixed(0)} MB/s, first byte ${run.firstByteMs.toFixed(1)} ms`,
+      );
+    console.log(
+      `\nAlbum zip: ${TRACKS} WAV originals, ${totalMb.toFixed(0)} MB (written in ${writeSeconds.toFixed(1)} s), read to the end`,
+    );
+    show('bare node:http piping the files, no zip', bareRun, bareBaseline);
+    show('GET /api/fundraisers/{id}/download (yazl, stored)', appRun, appBaseline);
+  } finally {
+    bare.close();
+    for (const { path } of originals) fs.rmSync(path, { force: true });
+    await server.close();
+  }
+}

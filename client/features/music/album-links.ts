@@ -1,0 +1,32 @@
+import type { LibraryTab } from '../../api/library';
+
+// Where Your music and the album page lead each other: the album link carries the tab and page
+// it came from, so the album's back link returns to the same page (spec part 1 section 2).
+
+export const MUSIC_TABS: readonly LibraryTab[] = ['past-donations', 'user'];
+
+export function isMusicTab(value: string | null | undefined): value is LibraryTab {
+  return MUSIC_TABS.some((tab) => tab === value);
+}
+
+/**
+ * The zero-based `page` query parameter. Anything that is not a whole, non-negative number is the
+ * first page, as on the browse page (spec part 1 section 2).
+ */
+export function readPage(value: string | null): number {
+  if (value === null || !/^\d+$/.test(value.trim())) return 0;
+  const page = Number(value.trim());
+  return Number.isSafeInteger(page) ? page : 0;
+}
+
+/** A list page of Your music; the first page has no `page` parameter. */
+export function musicListPath(tab: LibraryTab, page: number): string {
+  return `/music/albums/${tab}${page > 0 ? `?page=${page}` : ''}`;
+}
+
+/** The album page, remembering the list it was opened from. */
+export function albumPath(projectSlug: string, from: { tab: LibraryTab; page: number }): string {
+  const query = new URLSearchParams({ from: from.tab });
+  if (from.page > 0) query.set('page', String(from.page));
+  return `/music/album/${encodeURIComponent(projectSlug)}?${query}`;
+}

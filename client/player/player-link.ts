@@ -1,0 +1,153 @@
+import {
+  type Coordinator,
+  type CoordinatorMessage,
+  createPlayerCoordinator,
+  HEARTBEAT_INTERVAL_MS,
+  type PlayerPort,
+  type TabMessage,
+} from './coordinator';
+import type { PlayerCommand, PlayerState, SavedPlayer, TabId } from './player-logic';
+
+// How a tab reaches the shared player state (DESIGN.md section 3). Where SharedWorker exists, the
+// coordinator lives there. Where it does not (Chrome on Android until 2026), the tabs elect a leader
+// with the Web Locks API; the leader runs the coordinator and the others talk to it over a
+// BroadcastChannel, so the behaviour is the same. When the leader closes, the next tab in line
+// takes over from its own copy of the state and asks the others to say hello again.
+
+export type PlayerLink = {
+  send: (command: PlayerCommand) => void;
+  /** This tab is leaving (page hidden for good): let the coordinator know at once. */
+  close: () => void;
+};
+
+type Options = {
+  tab: TabId;
+  /** What this tab saved before a reload, offered to a coordinator that has no tracklist. */
+  saved: () => SavedPlayer | undefined;
+  onState: (state: PlayerState) => void;
+};
+
+const CHANNEL_NAME = 'soundcause-player';
+const LEADER_LOCK = 'soundcause-player-leader';
+
+export function connectPlayer(options: Options): PlayerLink {
+  if (typeof SharedWorker !== 'undefined') return viaSharedWorker(options);
+  if (typeof BroadcastChannel !== 'undefined' && typeof navigator !== 'undefined' && navigator.locks) {
+    return viaBroadcastChannel(options);
+  }
+  return inThisTab(options);
+}
+
+/** Keeps a coordinator aware of this tab: hello now and after a return from the back/forward cache. */
+function keepAlive(post: (message: TabMessage) => void, hello: () => TabMessage) {
+  post(hello());
+  const ping = setInterval(() => post({ kind: 'ping' }), HEARTBEAT_INTERVAL_MS);
+  const onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted) post(hello());
+  };
+  window.addEventListener('pageshow', onPageShow);
+  return () => {
+    clearInterval(ping);
+    window.removeEventListener('pageshow', onPageShow);
+  };
+}
+
+function viaSharedWorker({ tab, saved, onState }: Options): PlayerLink {
+  const worker = new SharedWorker(new URL('./worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'soundcause-player',
+  });
+  const port = worker.port;
+  const post = (message: TabMessage) => port.postMessage(message);
+  port.onmessage = (event: MessageEvent<CoordinatorMessage>) => {
+    if (event.data.kind === 'state') onState(event.data.state);
+  };
+  port.start();
+  keepAlive(post, () => ({ kind: 'hello', tab, saved: saved() }));
+  return {
+    send: (command) => post({ kind: 'command', command }),
+    close: () => post({ kind: 'bye' }),
+  };
+}
+
+type Envelope =
+  | { route: 'to-leader'; from: TabId; message: TabMessage }
+  | { route: 'to-tab'; tab: TabId; message: CoordinatorMessage }
+  | { route: 'leader-changed' };
+
+function viaBroadcastChannel({ tab, saved, onState }: Options): PlayerLink {
+  const channel = new BroadcastChannel(CHANNEL_NAME);
+  let coordinator: Coordinator | null = null;
+  /** This tab's own way into the coordinator, once it leads. */
+  let local: ((message: TabMessage) => void) | null = null;
+  const routes = new Map<TabId, (message: TabMessage) => void>();
+  let lastState: PlayerState | undefined;
+  const mirror = (state: PlayerState) => {
+    lastState = state;
+    onState(state);
+  };
+  const post = (message: TabMessage) => {
+    if (local) local(message);
+    else channel.postMessage({ route: 'to-leader', from: tab, message } satisfies Envelope);
+  };
+  const hello = (): TabMessage => ({ kind: 'hello', tab, saved: saved() });
+
+  /** A port for another tab, made the first time it speaks to the leader. */
+  const routeTo = (from: TabId): PlayerPort => ({
+    postMessage: (message) => channel.postMessage({ route: 'to-tab', tab: from, message } satisfies Envelope),
+    listen: (handler) => {
+      routes.set(from, handler);
+    },
+  });
+
+  channel.onmessage = (event: MessageEvent<Envelope>) => {
+    const envelope = event.data;
+    if (envelope.route === 'to-leader') {
+      if (!coordinator) return;
+      if (!routes.has(envelope.from)) coordinator.connect(routeTo(envelope.from));
+      routes.get(envelope.from)?.(envelope.message);
+    } else if (envelope.route === 'leader-changed') {
+      post(hello());
+    } else if (envelope.tab === tab && envelope.message.kind === 'state') {
+      mirror(envelope.message.state);
+    }
+  };
+
+  // The lock is held for the life of the tab; the next tab waiting for it becomes the leader and
+  // carries on from its own copy of the state.
+  void navigator.locks.request(LEADER_LOCK, () => {
+    coordinator = createPlayerCoordinator({ initial: lastState });
+    coordinator.connect({
+      postMessage: (message) => mirror(message.state),
+      listen: (handler) => {
+        local = handler;
+      },
+    });
+    post(hello());
+    channel.postMessage({ route: 'leader-changed' } satisfies Envelope);
+    return new Promise<never>(() => {});
+  });
+  keepAlive(post, hello);
+  return {
+    send: (command) => post({ kind: 'command', command }),
+    close: () => post({ kind: 'bye' }),
+  };
+}
+
+/** No way to reach other tabs: this tab keeps its own player. */
+function inThisTab({ tab, saved, onState }: Options): PlayerLink {
+  const coordinator = createPlayerCoordinator();
+  let handler: ((message: TabMessage) => void) | null = null;
+  coordinator.connect({
+    postMessage: (message) => onState(message.state),
+    listen: (listener) => {
+      handler = listener;
+    },
+  });
+  const post = (message: TabMessage) => handler?.(message);
+  post({ kind: 'hello', tab, saved: saved() });
+  return {
+    send: (command) => post({ kind: 'command', command }),
+    close: () => undefined,
+  };
+}

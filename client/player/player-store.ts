@@ -1,0 +1,159 @@
+import { create } from 'zustand';
+import { z } from 'zod';
+import { type PlayerTrack, playerTrackSchema } from '../../shared/schemas/library';
+import { type PlayerLink } from './player-link';
+import { currentTrack, emptyPlayer, type PlayerCommand, type PlayerState, type SavedPlayer } from './player-logic';
+
+// Each tab's mirror of the shared player state (DESIGN.md section 3): what the worker last said,
+// plus this tab's id. A small store on purpose (STYLE.md): the rules live in player-logic, the
+// sound in the audio engine.
+
+export type PlayerStatus = 'idle' | 'playing' | 'paused' | 'buffering' | 'error';
+
+export type PlayerView = PlayerState & {
+  /** This tab's id in the shared state. */
+  tab: string;
+  status: PlayerStatus;
+  /** The sound comes from this tab. */
+  playsHere: boolean;
+};
+
+const tab = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : String(Math.random());
+
+function statusOf(state: PlayerState): PlayerStatus {
+  if (state.tracklist.length === 0) return 'idle';
+  if (state.error) return 'error';
+  if (!state.playing) return 'paused';
+  return state.buffering ? 'buffering' : 'playing';
+}
+
+const view = (state: PlayerState): PlayerView => ({
+  ...state,
+  tab,
+  status: statusOf(state),
+  playsHere: state.playingTab === tab,
+});
+
+export const usePlayerStore = create<PlayerView>()(() => view(emptyPlayer));
+
+// ---------------------------------------------------------------------------------------------
+// Saved for a reload of this tab (spec part 1 section 4: sessionStorage, cleared when logged out).
+
+const STORAGE_KEY = 'soundcause-player';
+const savedSchema = z.object({
+  tracklist: z.array(playerTrackSchema),
+  index: z.number().int().nonnegative(),
+  position: z.number().nonnegative(),
+});
+
+export function readSavedPlayer(): SavedPlayer | undefined {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    const parsed = raw ? savedSchema.safeParse(JSON.parse(raw)) : undefined;
+    return parsed?.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only while someone is logged in (spec): a logged-out tab keeps nothing. */
+let saving = false;
+let lastSaved: { tracks: string; index: number; at: number } | null = null;
+const SAVE_POSITION_EVERY_MS = 3_000;
+
+function save(state: PlayerState) {
+  if (!saving) return;
+  // Position moves every second; writing the whole tracklist that often is wasted work.
+  const now = Date.now();
+  const tracks = state.tracklist.map((track) => track.src).join('\n');
+  const sameTrack = lastSaved?.tracks === tracks && lastSaved.index === state.index;
+  if (sameTrack && state.playing && lastSaved && now - lastSaved.at < SAVE_POSITION_EVERY_MS) return;
+  lastSaved = { tracks, index: state.index, at: now };
+  try {
+    if (state.tracklist.length === 0) sessionStorage.removeItem(STORAGE_KEY);
+    else {
+      const saved: SavedPlayer = { tracklist: state.tracklist, index: state.index, position: state.position };
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
+    }
+  } catch {
+    // Storage full or disabled: the player still works, it just will not survive a reload.
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The link to the shared state, made when a user is logged in.
+
+let link: PlayerLink | null = null;
+
+/** Commands given before the link is up (a click while the player's code still loads). */
+let pending: PlayerCommand[] = [];
+
+/** Connects this tab to the shared player (idempotent). */
+export async function startPlayer() {
+  saving = true;
+  if (link) return;
+  const [{ connectPlayer }, { startAudioEngine }] = await Promise.all([
+    import('./player-link'),
+    import('./audio-engine'),
+  ]);
+  if (link) return;
+  link = connectPlayer({
+    tab,
+    saved: () => {
+      const state = usePlayerStore.getState();
+      return state.tracklist.length ? state : readSavedPlayer();
+    },
+    onState: (state) => {
+      usePlayerStore.setState(view(state));
+      save(state);
+    },
+  });
+  for (const command of pending) link.send(command);
+  pending = [];
+  startAudioEngine();
+  // Leaving, even into the back/forward cache (where the sound stops): the other tabs take over.
+  // A page restored from that cache says hello again (player-link).
+  window.addEventListener('pagehide', () => link?.close());
+}
+
+/** Nobody is logged in: the player empties in every tab and forgets what it saved. */
+export function clearPlayer() {
+  saving = false;
+  lastSaved = null;
+  pending = [];
+  try {
+    sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Nothing saved then.
+  }
+  link?.send({ type: 'clear' });
+  usePlayerStore.setState(view(emptyPlayer));
+}
+
+/** Where this tab's sound is right now, set by the audio engine (the shared state lags a second). */
+let livePosition: (() => number) | null = null;
+export function setLivePosition(source: (() => number) | null) {
+  livePosition = source;
+}
+
+export function sendToPlayer(command: PlayerCommand) {
+  if (link) link.send(command);
+  else if (saving) pending.push(command);
+}
+
+export const playerControls = {
+  playTracks: (tracks: PlayerTrack[], index: number) => sendToPlayer({ type: 'load', tracks, index, tab }),
+  play: () => sendToPlayer({ type: 'play', tab }),
+  pause: () => sendToPlayer({ type: 'pause' }),
+  toggle: () => {
+    const state = usePlayerStore.getState();
+    // Playing somewhere else and pressed here: the sound moves to this tab (spec: one tab plays).
+    if (state.playing && state.playsHere) playerControls.pause();
+    else playerControls.play();
+  },
+  next: () => sendToPlayer({ type: 'next', tab }),
+  previous: () => sendToPlayer({ type: 'previous', tab, position: livePosition?.() }),
+  seek: (seconds: number) => sendToPlayer({ type: 'seek', position: seconds }),
+};
+
+export const useCurrentTrack = () => usePlayerStore((state) => currentTrack(state));

@@ -1,0 +1,1 @@
+CREATE INDEX `donations_email_idx` ON `donations` (lower("email"),`status`);

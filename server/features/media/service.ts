@@ -1,0 +1,68 @@
+import { canStream } from '../../access/can-stream';
+import { forbidden, notFound, unauthenticated } from '../../errors';
+import type { Deps, Session } from '../../http/context';
+import type { CachePolicy } from '../../http/send-file';
+import { renditionVersion } from '../../infra/storage/media';
+import { findTrackMedia, type TrackMedia } from './queries';
+
+// Track audio (DESIGN.md sections 3 and 4; issue 5, Delivery): the public 30-second preview of
+// each track and the full stream, which only canStream may open. Rendition names are never
+// reused, so a URL whose `?v=` names the current rendition can be cached for good.
+
+export const mediaMessages = {
+  trackNotFound: 'Track not found.',
+  notReady: 'This track is not available yet.',
+  logIn: 'Please log in to listen to the full track.',
+  noAccess: "Only the fundraiser's owner, its donors and admins can listen to the full track.",
+};
+
+/** A rendition on disk and how it may be cached. */
+export type TrackAudio = CachePolicy & { path: string; version: string };
+
+const mayManage = (session: Session | null, track: TrackMedia) =>
+  session !== null && (session.user.isAdmin || session.user.id === track.ownerId);
+
+function readyRendition(track: TrackMedia, file: string | null): string {
+  if (track.status !== 'ready' || !file) throw notFound(mediaMessages.notReady);
+  return file;
+}
+
+/** GET /api/tracks/{id}/preview: public for a published fundraiser; a draft's for those who see it. */
+export function trackPreview(deps: Deps, session: Session | null, trackId: number, requested?: string): TrackAudio {
+  const track = findTrackMedia(deps.db, trackId);
+  // A draft is 404 to everyone but its owner and admins (DESIGN.md contract details).
+  if (!track || (track.fundraiserStatus === 'DRAFT' && !mayManage(session, track))) {
+    throw notFound(mediaMessages.trackNotFound);
+  }
+  const file = readyRendition(track, track.previewFile);
+  const version = renditionVersion(file);
+  return {
+    path: deps.media.previewFile(file),
+    version,
+    // A draft's audio is for its owner and admins only: no cache may keep a copy.
+    cache: track.fundraiserStatus === 'DRAFT' ? 'none' : 'public',
+    immutable: requested === version,
+  };
+}
+
+/** GET /api/tracks/{id}/stream: the full track, for whoever canStream lets in (owner, admins, buyers). */
+export function trackStream(deps: Deps, session: Session | null, trackId: number, requested?: string): TrackAudio {
+  const track = findTrackMedia(deps.db, trackId);
+  if (!track) throw notFound(mediaMessages.trackNotFound);
+  const user = session?.user ?? null;
+  if (!canStream(deps.db, user, { fundraiserId: track.fundraiserId, ownerId: track.ownerId })) {
+    // A draft stays hidden from those who may not see it, as everywhere else.
+    if (track.fundraiserStatus === 'DRAFT') throw notFound(mediaMessages.trackNotFound);
+    if (!user) throw unauthenticated(mediaMessages.logIn);
+    throw forbidden(mediaMessages.noAccess);
+  }
+  const file = readyRendition(track, track.streamFile);
+  const version = renditionVersion(file);
+  return {
+    path: deps.media.streamFile(file),
+    version,
+    // Bought music is the caller's own: their browser may keep it, shared caches may not.
+    cache: 'private',
+    immutable: requested === version,
+  };
+}

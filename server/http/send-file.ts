@@ -1,0 +1,241 @@
+import fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import type { Context } from 'hono';
+
+// One file on disk as an HTTP answer (DESIGN.md section 3, Media; RFC 9110 sections 8.8, 13 and
+// 14): GET and HEAD, a single byte range, validators and conditional requests. The body is read
+// from disk a chunk at a time as the client takes it, so memory stays flat whatever the file size,
+// and the file is closed however the response ends (finished, failed, or the client went away).
+
+export type SendFileOptions = {
+  /** A path the server made (never one a client sent). */
+  path: string;
+  contentType: string;
+  cacheControl: string;
+  /**
+   * What identifies this content, e.g. a rendition's generated name: it becomes the strong ETag.
+   * Without one the ETag is made from size and modification time.
+   */
+  version?: string;
+};
+
+/**
+ * Who may keep a copy of a file, decided by a service: `public` (shared caches too), `private`
+ * (the caller's browser only) or `none` (nobody). `immutable` when the URL names this very
+ * content (a `?v=` that matches the file), so it can never change under that URL.
+ */
+export type CachePolicy = { cache: 'public' | 'private' | 'none'; immutable: boolean };
+
+export function cacheControlFor({ cache, immutable }: CachePolicy): string {
+  if (cache === 'none') return 'private, no-store';
+  // Without a matching version the same URL may answer other bytes tomorrow: keep a copy, but
+  // ask every time (a 304 through the ETag costs no body).
+  return immutable ? `${cache}, max-age=31536000, immutable` : `${cache}, no-cache`;
+}
+
+/** The size fs.createReadStream reads by default: big enough for throughput, small for memory. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** Characters an entity tag may hold (RFC 9110 section 8.8.3, etagc without obs-text). */
+const ETAG_SAFE = /^[\x21\x23-\x7e]{1,200}$/;
+
+/**
+ * Answers the file, or null when there is no file at `path`, so the caller answers its own 404.
+ * Only for GET and HEAD (Hono runs GET handlers for HEAD and drops the body; no file is opened then).
+ */
+export async function sendFile(c: Context, options: SendFileOptions): Promise<Response | null> {
+  const isHead = c.req.method === 'HEAD';
+  // GET opens the file first and reads its size from the open handle, so the headers describe
+  // exactly the bytes that will be read; HEAD only needs the size.
+  const opened = isHead ? await statOrNull(options.path) : await openOrNull(options.path);
+  if (!opened) return null;
+  const { stats, handle } = opened;
+  try {
+    const answer = answerFor(c, options, stats);
+    const headers = answer.headers;
+    if (answer.kind !== 'body' || !handle) {
+      await handle?.close();
+      return c.body(null, answer.status, headers);
+    }
+    return c.body(fileBody(handle, answer.start, answer.end), answer.status, headers);
+  } catch (error) {
+    await handle?.close();
+    throw error;
+  }
+}
+
+type Answer =
+  | { kind: 'empty'; status: 200 | 304 | 416; headers: Record<string, string> }
+  | { kind: 'body'; status: 200 | 206; headers: Record<string, string>; start: number; end: number };
+
+function answerFor(c: Context, options: SendFileOptions, stats: Stats): Answer {
+  const size = stats.size;
+  const identity =
+    options.version && ETAG_SAFE.test(options.version)
+      ? options.version
+      : `${size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}`;
+  const etag = `"${identity}"`;
+  const lastModified = stats.mtime.toUTCString();
+  const validators = { etag, 'last-modified': lastModified, 'cache-control': options.cacheControl };
+
+  if (isNotModified(c, etag, stats.mtime)) return { kind: 'empty', status: 304, headers: validators };
+
+  const headers = { ...validators, 'content-type': options.contentType, 'accept-ranges': 'bytes' };
+  const whole = (): Answer =>
+    c.req.method === 'HEAD' || size === 0
+      ? { kind: 'empty', status: 200, headers: { ...headers, 'content-length': String(size) } }
+      : { kind: 'body', status: 200, headers: { ...headers, 'content-length': String(size) }, start: 0, end: size - 1 };
+
+  // Range handling is defined for GET only (RFC 9110 section 14.2); HEAD answers the whole length.
+  const rangeHeader = c.req.header('range');
+  if (c.req.method !== 'GET' || rangeHeader === undefined) return whole();
+  // If-Range: the range only applies to the representation the client already has part of.
+  const ifRange = c.req.header('if-range');
+  if (ifRange !== undefined && !ifRangeMatches(ifRange, etag, stats.mtime)) return whole();
+
+  const range = parseRange(rangeHeader, size);
+  if (range === 'ignore') return whole();
+  if (range === 'unsatisfiable') {
+    return { kind: 'empty', status: 416, headers: { ...validators, 'content-range': `bytes */${size}` } };
+  }
+  return {
+    kind: 'body',
+    status: 206,
+    headers: {
+      ...headers,
+      'content-range': `bytes ${range.start}-${range.end}/${size}`,
+      'content-length': String(range.end - range.start + 1),
+    },
+    start: range.start,
+    end: range.end,
+  };
+}
+
+/** RFC 9110 section 13.2.2: If-None-Match decides when present, else If-Modified-Since. */
+function isNotModified(c: Context, etag: string, mtime: Date): boolean {
+  const ifNoneMatch = c.req.header('if-none-match');
+  if (ifNoneMatch !== undefined) {
+    if (ifNoneMatch.trim() === '*') return true;
+    // Weak comparison (section 8.8.3.2): W/ prefixes do not matter here.
+    const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+    return ifNoneMatch.split(',').some((tag) => opaque(tag) === etag);
+  }
+  const ifModifiedSince = c.req.header('if-modified-since');
+  if (ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  // HTTP dates have whole seconds; the file's time is compared at that precision.
+  return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
+}
+
+/** Strong comparison for an entity tag, exact equality for a date (RFC 9110 section 13.1.5). */
+function ifRangeMatches(value: string, etag: string, mtime: Date): boolean {
+  const trimmed = value.trim();
+  if (trimmed.startsWith('"') || trimmed.startsWith('W/')) return trimmed === etag;
+  const date = Date.parse(trimmed);
+  return !Number.isNaN(date) && date === Math.floor(mtime.getTime() / 1000) * 1000;
+}
+
+type Range = { start: number; end: number };
+
+/**
+ * One byte range of a file of `size` bytes (RFC 9110 section 14.1.2): `first-last` (the last byte
+ * clipped to the end), `first-` (to the end) or `-suffix` (the last bytes). A header that does not
+ * parse, or another unit, is ignored (section 14.2: a server MAY ignore Range). Several ranges are
+ * ignored too and the whole file is sent: multipart/byteranges is optional, players ask for one
+ * range at a time, and a list of tiny overlapping ranges is a cheap way to make a server work hard.
+ */
+export function parseRange(header: string, size: number): Range | 'ignore' | 'unsatisfiable' {
+  const match = /^\s*bytes\s*=(.*)$/i.exec(header);
+  if (!match) return 'ignore';
+  const specs = match[1]!
+    .split(',')
+    .map((spec) => spec.trim())
+    .filter((spec) => spec !== '');
+  if (specs.length !== 1) return 'ignore';
+  const parts = /^(\d*)-(\d*)$/.exec(specs[0]!);
+  if (!parts || (parts[1] === '' && parts[2] === '')) return 'ignore';
+  const [, first, last] = parts;
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  if (last !== '' && Number(last) < start) return 'ignore'; // an invalid range-spec, not an unsatisfiable one
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
+}
+
+const isMissing = (error: unknown) =>
+  error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
+
+type Opened = { stats: Stats; handle: FileHandle | null };
+
+async function statOrNull(path: string): Promise<Opened | null> {
+  try {
+    const stats = await fs.stat(path);
+    return stats.isFile() ? { stats, handle: null } : null;
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+async function openOrNull(path: string): Promise<Opened | null> {
+  let handle: FileHandle;
+  try {
+    handle = await fs.open(path, 'r');
+  } catch (error) {
+    if (isMissing(error) || (error instanceof Error && 'code' in error && error.code === 'EISDIR')) return null;
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    if (stats.isFile()) return { stats, handle };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  await handle.close();
+  return null;
+}
+
+/**
+ * Bytes start..end (inclusive) of an open file, read only when the consumer pulls: one chunk
+ * ahead at most. The handle closes at the end, on a read error, and when the consumer cancels
+ * (@hono/node-server cancels the stream when the client's connection closes).
+ */
+function fileBody(handle: FileHandle, start: number, end: number): ReadableStream<Uint8Array> {
+  let position = start;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await handle.close().catch(() => undefined);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const length = Math.min(CHUNK_BYTES, end + 1 - position);
+          const buffer = Buffer.allocUnsafe(length);
+          const { bytesRead } = await handle.read(buffer, 0, length, position);
+          if (closed) return; // cancelled while the read was in flight
+          if (bytesRead === 0) throw new Error('the file ended before the bytes it announced');
+          position += bytesRead;
+          controller.enqueue(buffer.subarray(0, bytesRead));
+          if (position > end) {
+            await close();
+            controller.close();
+          }
+        } catch (error) {
+          await close();
+          controller.error(error);
+        }
+      },
+      cancel: close,
+    },
+    { highWaterMark: 1 },
+  );
+}

@@ -1,0 +1,243 @@
+import zlib from 'node:zlib';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
+import { fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { fundraisers } from '../../server/db/schema';
+import { albumZipMessages } from '../../server/infra/storage/zip-check';
+import { wav } from '../fixtures/audio';
+import { createFundraiser, details } from '../fixtures/fundraisers';
+import { type CraftedEntry, craftedZip } from '../fixtures/zips';
+import { fieldErrors, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+
+// Issue 5: a legacy album zip sent to PATCH /api/fundraisers/{id}/updatev1 is checked from its
+// directory before it is stored: readable, at most 500 entries and 2 GB unzipped, no password,
+// only safe relative names, at least one song.
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+let counter = 0;
+
+/** A verified owner and their legacy (v1) fundraiser; updatev1 allows 20 album zips an hour per user. */
+async function legacyOwner() {
+  const owner = await verifiedUser(server, `zip-owner-${++counter}@example.org`);
+  const fundraiser = await createFundraiser(owner);
+  server.db.update(fundraisers).set({ hasV1Tracks: true }).where(eq(fundraisers.id, fundraiser.id)).run();
+  return { owner, fundraiser };
+}
+
+type Legacy = ReturnType<typeof fundraiserSchema.parse>;
+
+async function sendZip(owner: TestClient, fundraiser: Legacy, zip: Buffer) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    ...details,
+    charityEin: fundraiser.charityEin,
+    donationMinimumCents: '500',
+    fundraisingGoalCents: '100000',
+    albumCover: fundraiser.albumCover ?? '',
+    previewTrackName: 'Preview',
+    previewTrackFile: fundraiser.previewTrackFile ?? '',
+    trackList: JSON.stringify(['First song', 'Second song']),
+  }))
+    form.append(name, value);
+  form.append('albumZip', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'album.zip');
+  return owner.patch(`/api/fundraisers/${fundraiser.id}/updatev1`, { multipart: form });
+}
+
+/** A zip built the ordinary way, with yazl (which itself refuses unsafe names). */
+function yazlZip(entries: { name: string; data?: Buffer }[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const { name, data } of entries) {
+    if (name.endsWith('/')) zip.addEmptyDirectory(name);
+    else zip.addBuffer(data ?? Buffer.from('x'), name);
+  }
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
+const song = (name: string): CraftedEntry => ({ name, data: wav() });
+
+async function expectRefused(owner: TestClient, fundraiser: Legacy, zip: Buffer, message: string) {
+  const response = await sendZip(owner, fundraiser, zip);
+  expect(response.status, response.text).toBe(400);
+  expect(fieldErrors(response.json)).toEqual({ albumZip: message });
+}
+
+describe('PATCH /api/fundraisers/{id}/updatev1 album zip check', () => {
+  it('stores a good zip, which the owner then downloads byte for byte', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    // Songs in a folder, in upper case and as AIFF, beside the clutter Finder adds and a cover.
+    const zip = await yazlZip([
+      { name: 'Old Album/' },
+      { name: 'Old Album/01 First song.WAV', data: wav({ frequency: 330 }) },
+      { name: 'Old Album/02 Second song.aiff', data: wav({ frequency: 440 }) },
+      { name: 'Old Album/cover.jpg' },
+      { name: '__MACOSX/Old Album/._01 First song.WAV' },
+    ]);
+    const saved = await sendZip(owner, fundraiser, zip);
+    expect(saved.status, saved.text).toBe(200);
+    const after = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${fundraiser.id}`)).json);
+    expect(after).toMatchObject({ hasV1Tracks: true, hasTracksZip: true });
+
+    const download = await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`, {
+      headers: { cookie: [...owner.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+    });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/zip');
+    expect(Buffer.from(await download.arrayBuffer()).equals(zip)).toBe(true);
+  });
+
+  it('refuses zips it cannot read, and keeps the zip already on file', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    const good = await yazlZip([{ name: 'song.mp3' }]);
+    expect((await sendZip(owner, fundraiser, good)).status).toBe(200);
+
+    // The zip signature followed by nothing a zip holds.
+    const junk = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(3000, 7)]);
+    await expectRefused(owner, fundraiser, junk, albumZipMessages.unreadable);
+    // An upload cut short: the directory at the end is missing.
+    const whole = craftedZip([song('01.wav'), song('02.wav')]);
+    await expectRefused(owner, fundraiser, whole.subarray(0, whole.length - 30), albumZipMessages.unreadable);
+    // A directory whose entry points past the end of the file.
+    const pointsOutside = craftedZip([song('01.wav')]);
+    pointsOutside.writeUInt32LE(0x7fffffff, pointsOutside.length - 22 - 46 - '01.wav'.length + 42);
+    await expectRefused(owner, fundraiser, pointsOutside, albumZipMessages.unreadable);
+    // The name a streaming extractor reads (the local header) is not the one checked.
+    const twoNames = craftedZip([{ ...song('01 Song.wav'), localName: '../../Song.wav' }]);
+    await expectRefused(owner, fundraiser, twoNames, albumZipMessages.unreadable);
+
+    const download = await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`, {
+      headers: { cookie: [...owner.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+    });
+    expect(Buffer.from(await download.arrayBuffer()).equals(good)).toBe(true);
+  });
+
+  it('refuses more than 500 entries, and more than 2 GB once unzipped', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    const many = Array.from({ length: 501 }, (_, index) => ({ name: `take-${index}.mp3` }));
+    await expectRefused(owner, fundraiser, await yazlZip(many), 'The zip holds more than 500 files.');
+    expect((await sendZip(owner, fundraiser, await yazlZip(many.slice(0, 500)))).status).toBe(200);
+
+    // A zip bomb: a few bytes that claim to inflate to 2 GB and a byte.
+    const half = 1024 * 1024 * 1024;
+    const bomb = craftedZip([
+      { ...song('01.wav'), method: 8, uncompressedSize: half },
+      { ...song('02.wav'), method: 8, uncompressedSize: half + 1 },
+    ]);
+    await expectRefused(owner, fundraiser, bomb, 'The songs in the zip add up to more than 2 GB once unzipped.');
+    const justUnder = craftedZip([
+      { ...song('01.wav'), method: 8, uncompressedSize: half },
+      { ...song('02.wav'), method: 8, uncompressedSize: half },
+    ]);
+    expect((await sendZip(owner, fundraiser, justUnder)).status).toBe(200);
+  });
+
+  it('refuses password-protected zips', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    const message = 'The zip is password-protected. Please upload a zip without a password.';
+    // Traditional PKWARE encryption (flag bit 0) on the second entry only: its data starts with
+    // a 12-byte encryption header.
+    const encrypted = { ...song('02.wav'), flags: 1, uncompressedSize: wav().length - 12 };
+    await expectRefused(owner, fundraiser, craftedZip([song('01.wav'), encrypted]), message);
+    // Strong encryption (bit 6 with bit 0).
+    await expectRefused(owner, fundraiser, craftedZip([{ ...song('01.wav'), flags: 0x41 }]), message);
+  });
+
+  it('refuses every name that could land outside the folder it is unzipped into', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    const refusedNames: [string, string][] = [
+      ['../x.wav', '../x.wav'],
+      ['Album/../../x.wav', 'Album/../../x.wav'],
+      ['..', '..'],
+      ['/etc/x.wav', '/etc/x.wav'],
+      ['//server/share/x.wav', '//server/share/x.wav'],
+      ['C:/Users/x.wav', 'C:/Users/x.wav'],
+      ['c:x.wav', 'c:x.wav'],
+      ['Album\\x.wav', 'Album\\x.wav'],
+      ['..\\..\\x.wav', '..\\..\\x.wav'],
+      ['song\n.wav', 'song?.wav'],
+      ['song\u001b[31m.wav', 'song?[31m.wav'],
+      ['song\u0000.wav', 'song?.wav'],
+    ];
+    for (const [name, shown] of refusedNames) {
+      await expectRefused(
+        owner,
+        fundraiser,
+        craftedZip([song('01 Fine.wav'), song(name)]),
+        `The zip contains a file path that is not allowed: ${shown}`,
+      );
+    }
+    // A name not flagged as UTF-8 (CP437) with a control byte in it.
+    const cp437 = craftedZip([{ ...song('x'), name: Buffer.from('song\r.wav', 'latin1'), utf8: false }]);
+    await expectRefused(owner, fundraiser, cp437, 'The zip contains a file path that is not allowed: song?.wav');
+    // Dots inside a name are fine.
+    expect((await sendZip(owner, fundraiser, craftedZip([song('Live..at the Hall...wav')]))).status).toBe(200);
+  });
+
+  it('checks the Unicode path extra field and refuses symlinks', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    // Info-ZIP Unicode Path (0x7075): most unzip tools use this name over the plain one.
+    const plain = Buffer.from('01 Song.wav');
+    const unicodeName = Buffer.from('../../01 Song.wav');
+    const field = Buffer.alloc(4 + 5 + unicodeName.length);
+    field.writeUInt16LE(0x7075, 0);
+    field.writeUInt16LE(5 + unicodeName.length, 2);
+    field.writeUInt8(1, 4);
+    field.writeUInt32LE(zlib.crc32(plain), 5);
+    unicodeName.copy(field, 9);
+    await expectRefused(
+      owner,
+      fundraiser,
+      craftedZip([{ ...song('01 Song.wav'), extra: field }]),
+      'The zip contains a file path that is not allowed: ../../01 Song.wav',
+    );
+
+    // A Unix symlink entry (made on Unix, mode 0120777) whose target is ../../.bashrc.
+    const link = {
+      name: 'Album/02 Song.wav',
+      data: Buffer.from('../../.bashrc'),
+      versionMadeBy: (3 << 8) | 30,
+      externalAttributes: (0o120777 << 16) >>> 0,
+    };
+    await expectRefused(
+      owner,
+      fundraiser,
+      craftedZip([song('Album/01 Song.wav'), link]),
+      'The zip contains a shortcut (symbolic link), which is not allowed: Album/02 Song.wav',
+    );
+  });
+
+  it('refuses a zip with no audio file in it', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    const message = 'The zip holds no audio files (.wav, .mp3, .flac, .m4a, .aac, .ogg, .aiff or .aif).';
+    await expectRefused(owner, fundraiser, await yazlZip([]), message);
+    // Finder's resource forks and hidden files are not songs, whatever they are called.
+    await expectRefused(
+      owner,
+      fundraiser,
+      await yazlZip([
+        { name: 'Album/' },
+        { name: 'Album/notes.txt' },
+        { name: 'Album/song.wav.txt' },
+        { name: '__MACOSX/Album/._song.wav' },
+        { name: 'Album/._song.wav' },
+        { name: '.hidden/song.wav' },
+      ]),
+      message,
+    );
+    for (const name of ['a.mp3', 'b.FLAC', 'c.m4a', 'd.aac', 'e.Ogg', 'f.aif', 'Disc 1/g.wav']) {
+      const response = await sendZip(owner, fundraiser, await yazlZip([{ name }]));
+      expect(response.status, `${name}: ${response.text}`).toBe(200);
+    }
+  });
+});

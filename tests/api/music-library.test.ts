@@ -1,0 +1,317 @@
+import fs from 'node:fs';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type LibraryAlbumDetail,
+  libraryAlbumDetailSchema,
+  libraryAlbumListSchema,
+} from '../../shared/schemas/library';
+import { donations, fundraisers, fundraiserTracks, uploads, users } from '../../server/db/schema';
+import { createArtist, createFundraiser, uploadMusic } from '../fixtures/fundraisers';
+import {
+  adminClient,
+  registerUser,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+  verifiedUser,
+} from '../fixtures/test-server';
+
+// Your music (spec part 1 sections 2 and 7; DESIGN.md section 4, 'library album'): the user's own
+// albums, purchases by verified email, the album with its streams, and the album zip for buyers.
+
+let server: TestServer;
+let admin: TestClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await adminClient(server);
+});
+afterAll(() => server.close());
+
+let counter = 0;
+const nextEmail = (label: string) => `${label}-${++counter}@example.org`;
+
+let paymentNumber = 0;
+/** A donation as the payment flow (a later issue) will record it. */
+function donate(fundraiserId: number, email: string, options: { status?: 'succeeded' | 'failed'; at?: Date } = {}) {
+  server.db
+    .insert(donations)
+    .values({
+      fundraiserId,
+      paymentIntentId: `pi_test_${++paymentNumber}`,
+      email,
+      name: 'A Fan',
+      amountCents: 1000,
+      status: options.status ?? 'succeeded',
+      createdAt: options.at ?? new Date(),
+    })
+    .run();
+}
+
+async function list(client: TestClient, which: 'user' | 'purchases', page = 0) {
+  const response = await client.get(`/api/music-library/${which}?page=${page}&pageSize=20`);
+  expect(response.status).toBe(200);
+  return libraryAlbumListSchema.parse(response.json);
+}
+
+async function album(client: TestClient, id: number): Promise<LibraryAlbumDetail> {
+  const response = await client.get(`/api/music-library/album/${id}`);
+  expect(response.status, response.text).toBe(200);
+  return libraryAlbumDetailSchema.parse(response.json);
+}
+
+function userId(email: string): number {
+  return server.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()!.id;
+}
+
+describe('GET /api/music-library/user', () => {
+  it('pages the owner’s albums 20 at a time, newest first, drafts included', async () => {
+    const email = nextEmail('prolific');
+    const owner = await verifiedUser(server, email);
+    const artist = await createArtist(owner, { name: 'Many Songs' });
+    const shared = await uploadMusic(owner, 1);
+    const created: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const fundraiser = await createFundraiser(owner, {
+        artistId: artist.id,
+        uploads: shared,
+        details: { name: `Album ${i + 1}` },
+        publish: i === 20,
+      });
+      created.push(fundraiser.id);
+    }
+    // Created a second apart, so "newest" is not decided by a tie.
+    created.forEach((id, i) =>
+      server.db
+        .update(fundraisers)
+        .set({ createdAt: new Date(Date.UTC(2024, 0, 1, 0, 0, i)) })
+        .where(eq(fundraisers.id, id))
+        .run(),
+    );
+
+    const first = await list(owner, 'user', 0);
+    expect(first.totalCount).toBe(21);
+    expect(first.results).toHaveLength(20);
+    // The published one is dated by its publishing (now), the drafts by their creation.
+    expect(first.results[0]).toMatchObject({ projectName: 'Album 21', artistName: 'Many Songs', artistId: artist.id });
+    expect(Date.parse(first.results[0]!.date)).toBeGreaterThan(Date.UTC(2025, 0, 1));
+    expect(first.results[1]).toMatchObject({ projectName: 'Album 20', date: '2024-01-01T00:00:19.000Z' });
+    expect(first.results[1]!.image).toMatch(/^\/media\/images\/[^/]+-400\.jpg$/);
+    expect(first.results[1]!.projectSlug).toBe('album-20');
+
+    const second = await list(owner, 'user', 1);
+    expect(second.totalCount).toBe(21);
+    expect(second.results.map((item) => item.projectName)).toEqual(['Album 1']);
+
+    // Someone else's list holds none of them.
+    const other = await verifiedUser(server, nextEmail('other'));
+    expect((await list(other, 'user')).totalCount).toBe(0);
+  });
+
+  it('uses the id as the album address of a draft without a slug, and leaves out deleted fundraisers', async () => {
+    const owner = await verifiedUser(server, nextEmail('drafter'));
+    const kept = await createFundraiser(owner);
+    const gone = await createFundraiser(owner);
+    server.db.update(fundraisers).set({ urlSlug: null }).where(eq(fundraisers.id, kept.id)).run();
+    expect((await owner.delete(`/api/fundraisers/${gone.id}`)).status).toBe(200);
+
+    const { results, totalCount } = await list(owner, 'user');
+    expect(totalCount).toBe(1);
+    expect(results.map((item) => [item.projectId, item.projectSlug])).toEqual([[kept.id, String(kept.id)]]);
+    expect((await owner.get(`/api/music-library/album/${gone.id}`)).status).toBe(404);
+  });
+
+  it('is for logged-in users only', async () => {
+    const guest = server.client();
+    for (const path of ['/user', '/purchases', '/album/1', '/album/slug/anything']) {
+      const response = await guest.get(`/api/music-library${path}`);
+      expect(response.status, path).toBe(401);
+    }
+  });
+});
+
+describe('GET /api/music-library/album/{id}', () => {
+  it('gives the owner the tracks in album order, streamable once processed', async () => {
+    const owner = await verifiedUser(server, nextEmail('listener'));
+    const artist = await createArtist(owner, { name: 'Quiet Riot Grrrl' });
+    const fundraiser = await createFundraiser(owner, { artistId: artist.id, tracks: 2 });
+
+    const before = await album(owner, fundraiser.id);
+    expect(before.tracks.map((track) => [track.name, track.status, track.src])).toEqual([
+      ['Track 1', 'processing', undefined],
+      ['Track 2', 'processing', undefined],
+    ]);
+
+    await server.jobs.drain();
+    const after = await album(owner, fundraiser.id);
+    expect(after).toMatchObject({
+      projectId: fundraiser.id,
+      projectSlug: fundraiser.urlSlug,
+      projectName: fundraiser.name,
+      artistId: artist.id,
+      artistName: 'Quiet Riot Grrrl',
+      artistSlug: artist.urlSlug,
+      hasV1Tracks: false,
+      tracksZipLink: `/api/fundraisers/${fundraiser.id}/download`,
+      image: fundraiser.image,
+    });
+    const streams = server.db
+      .select({ id: fundraiserTracks.id, streamFile: fundraiserTracks.streamFile })
+      .from(fundraiserTracks)
+      .where(eq(fundraiserTracks.fundraiserId, fundraiser.id))
+      .all();
+    const versionOf = new Map(streams.map((row) => [row.id, row.streamFile!.replace(/\.mp3$/, '')]));
+    expect(after.tracks.map((track) => track.index)).toEqual([0, 1]);
+    for (const track of after.tracks) {
+      expect(track.status).toBe('ready');
+      expect(track.src).toBe(`/api/tracks/${track.id}/stream?v=${encodeURIComponent(versionOf.get(track.id)!)}`);
+      expect(track.durationSeconds).toBe(1);
+      expect(track.loudnessLufs).toBeLessThan(0);
+    }
+
+    // The page's address may be the slug.
+    const bySlug = await owner.get(`/api/music-library/album/slug/${fundraiser.urlSlug}`);
+    expect(libraryAlbumDetailSchema.parse(bySlug.json)).toEqual(after);
+  });
+
+  it('is 404 to other users (by id and by slug), open to admins', async () => {
+    const owner = await verifiedUser(server, nextEmail('private'));
+    const draft = await createFundraiser(owner);
+    const published = await createFundraiser(owner, { publish: true });
+    const stranger = await verifiedUser(server, nextEmail('stranger'));
+    for (const fundraiser of [draft, published]) {
+      expect((await stranger.get(`/api/music-library/album/${fundraiser.id}`)).status).toBe(404);
+      expect((await stranger.get(`/api/music-library/album/slug/${fundraiser.urlSlug}`)).status).toBe(404);
+      expect((await album(admin, fundraiser.id)).projectId).toBe(fundraiser.id);
+    }
+    expect((await stranger.get(`/api/music-library/album/999999`)).status).toBe(404);
+    expect((await stranger.get(`/api/music-library/album/abc`)).status).toBe(404);
+  });
+
+  it('shows a legacy v1 album as names only, with its zip to download', async () => {
+    const email = nextEmail('legacy');
+    const owner = await verifiedUser(server, email);
+    const fundraiser = await createFundraiser(owner, { publish: true });
+    const zipId = 'legacy-album-zip';
+    const zipBytes = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(500, 3)]);
+    fs.writeFileSync(server.media.zipFile(zipId), zipBytes);
+    server.db
+      .insert(uploads)
+      .values({ id: zipId, userId: userId(email), kind: 'zip', format: 'zip', originalName: 'a.zip', bytes: 504 })
+      .run();
+    server.db
+      .update(fundraisers)
+      .set({ hasV1Tracks: true, tracksZipUploadId: zipId })
+      .where(eq(fundraisers.id, fundraiser.id))
+      .run();
+    server.db
+      .update(fundraiserTracks)
+      .set({ uploadId: null, status: 'ready' })
+      .where(eq(fundraiserTracks.fundraiserId, fundraiser.id))
+      .run();
+
+    const legacy = await album(owner, fundraiser.id);
+    expect(legacy.hasV1Tracks).toBe(true);
+    expect(legacy.tracksZipLink).toBe(`/api/fundraisers/${fundraiser.id}/download`);
+    expect(legacy.tracks.map((track) => [track.name, track.src])).toEqual([
+      ['Track 1', undefined],
+      ['Track 2', undefined],
+    ]);
+    const download = await owner.get(legacy.tracksZipLink!);
+    expect(download.status).toBe(200);
+
+    // Without its zip there is nothing to download, and the album says so by having no link.
+    server.db.update(fundraisers).set({ tracksZipUploadId: null }).where(eq(fundraisers.id, fundraiser.id)).run();
+    expect((await album(owner, fundraiser.id)).tracksZipLink).toBeUndefined();
+  });
+});
+
+describe('purchases', () => {
+  it('lists albums bought with the verified email, one per album, latest purchase first', async () => {
+    const seller = await verifiedUser(server, nextEmail('seller'));
+    const artist = await createArtist(seller, { name: 'Sold Out' });
+    const first = await createFundraiser(seller, { artistId: artist.id, publish: true, details: { name: 'First' } });
+    const second = await createFundraiser(seller, { artistId: artist.id, publish: true, details: { name: 'Second' } });
+    const notBought = await createFundraiser(seller, { artistId: artist.id, publish: true, details: { name: 'Not' } });
+    await server.jobs.drain();
+
+    const email = nextEmail('buyer');
+    const buyer = await verifiedUser(server, email);
+    // The address as typed at a checkout may differ in case from the account's.
+    donate(first.id, email.toUpperCase(), { at: new Date('2025-03-01T10:00:00Z') });
+    donate(second.id, email, { at: new Date('2025-04-01T10:00:00Z') });
+    donate(first.id, email, { at: new Date('2025-05-01T10:00:00Z') });
+    donate(notBought.id, email, { status: 'failed' });
+    donate(notBought.id, nextEmail('someone-else'));
+
+    const purchases = await list(buyer, 'purchases');
+    expect(purchases.totalCount).toBe(2);
+    expect(purchases.results).toEqual([
+      {
+        projectId: first.id,
+        projectSlug: first.urlSlug,
+        artistId: artist.id,
+        projectName: 'First',
+        artistName: 'Sold Out',
+        image: first.image,
+        date: '2025-05-01T10:00:00.000Z',
+      },
+      expect.objectContaining({ projectId: second.id, date: '2025-04-01T10:00:00.000Z' }),
+    ]);
+    // Buying is not owning.
+    expect((await list(buyer, 'user')).totalCount).toBe(0);
+
+    const bought = await album(buyer, first.id);
+    expect(bought.tracks.every((track) => track.src?.startsWith(`/api/tracks/${track.id}/stream?v=`))).toBe(true);
+    const download = await fetch(`${server.baseUrl}${bought.tracksZipLink}`, {
+      headers: { cookie: [...buyer.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/zip');
+    const zip = Buffer.from(await download.arrayBuffer());
+    expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
+    expect(zip.toString('latin1')).toContain('01 - Track 1.wav');
+
+    // A failed payment buys nothing.
+    expect((await buyer.get(`/api/music-library/album/${notBought.id}`)).status).toBe(404);
+    expect((await buyer.get(`/api/fundraisers/${notBought.id}/download`)).status).toBe(403);
+
+    // A deleted fundraiser leaves the library, even for those who bought it.
+    expect((await seller.delete(`/api/fundraisers/${second.id}`)).status).toBe(200);
+    const afterDelete = await list(buyer, 'purchases');
+    expect(afterDelete.results.map((item) => item.projectId)).toEqual([first.id]);
+    expect(afterDelete.totalCount).toBe(1);
+  });
+
+  it('shows nothing to an account whose same email is not verified yet', async () => {
+    const seller = await verifiedUser(server, nextEmail('seller'));
+    const fundraiser = await createFundraiser(seller, { publish: true });
+    const email = nextEmail('unverified');
+    const unverified = server.client();
+    await registerUser(unverified, email);
+    donate(fundraiser.id, email);
+
+    expect(await list(unverified, 'purchases')).toEqual({ results: [], totalCount: 0 });
+    expect((await unverified.get(`/api/music-library/album/${fundraiser.id}`)).status).toBe(404);
+    expect((await unverified.get(`/api/fundraisers/${fundraiser.id}/download`)).status).toBe(403);
+
+    // Once the address is proven, the purchase is theirs.
+    const verified = await unverified.post('/api/verify-email', {
+      json: { verificationCode: server.outbox.latestCode(email) },
+    });
+    expect(verified.status).toBe(200);
+    expect((await list(unverified, 'purchases')).results.map((item) => item.projectId)).toEqual([fundraiser.id]);
+    expect((await unverified.get(`/api/fundraisers/${fundraiser.id}/download`)).status).toBe(200);
+  });
+
+  it('finds a buyer’s donations through the email index', () => {
+    // The purchases list's condition, written as hasBought (server/access/can-stream.ts) writes it.
+    const query = server.db
+      .select({ id: donations.id })
+      .from(donations)
+      .where(and(eq(sql`lower(${donations.email})`, 'x@example.org'), eq(donations.status, 'succeeded')))
+      .toSQL();
+    const plan = server.sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[];
+    expect(plan.map((row) => row.detail).join('\n')).toMatch(/USING (COVERING )?INDEX donations_email_idx/);
+  });
+});

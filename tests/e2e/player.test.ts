@@ -1,0 +1,265 @@
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { wav } from '../fixtures/audio';
+import { seriousViolations } from '../fixtures/axe';
+import { logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
+import { type TestServer, verifiedUser } from '../fixtures/test-server';
+
+// The persistent cross-tab player (issue 5; spec part 1 sections 2 and 4): the owner plays their
+// album from Your music, the rules of next/previous/end hold, one tab plays at a time, a reload
+// keeps the tracklist and logging out clears it. Chromium runs with autoplay allowed.
+
+let server: TestServer;
+let browser: Browser;
+const email = 'player-owner@example.org';
+const ALBUM = 'Tide and Tone';
+/** `/api/tracks/{id}/stream` of the album's first track, as a URL fragment. */
+let firstTrackId = '';
+
+useAppAndBrowser(async (started, launched) => {
+  server = started;
+  browser = launched;
+});
+
+beforeAll(async () => {
+  const owner = await verifiedUser(server, email);
+  const cover = await uploadImage(owner);
+  const preview = await uploadTrack(owner, wav({ seconds: 2, frequency: 660 }), 'preview.wav');
+  // Long enough to watch time pass and to tell a restart from the previous track.
+  const tracks = [
+    await uploadTrack(owner, wav({ seconds: 12, frequency: 330 }), 'one.wav'),
+    await uploadTrack(owner, wav({ seconds: 10, frequency: 440 }), 'two.wav'),
+    await uploadTrack(owner, wav({ seconds: 8, frequency: 550 }), 'three.wav'),
+  ];
+  const album = await createFundraiser(owner, {
+    details: { name: ALBUM },
+    uploads: { cover, preview, tracks },
+    publish: true,
+  });
+  firstTrackId = `/api/tracks/${album.tracksList[0]!.id}/stream`;
+  await server.jobs.drain();
+});
+
+type Sound = { src: string; playing: boolean; seek: number };
+
+/** What Howler is doing in this tab: the sounds it holds, with their state. */
+function sounds(page: Page): Promise<Sound[]> {
+  return page.evaluate(() => {
+    type HowlLike = { _src: string | string[]; playing: () => boolean; seek: () => number };
+    const howler = (globalThis as unknown as { Howler?: { _howls: HowlLike[] } }).Howler;
+    return (howler?._howls ?? []).map((howl) => ({
+      src: String(howl._src),
+      playing: howl.playing(),
+      seek: Number(howl.seek()) || 0,
+    }));
+  });
+}
+
+const playingSound = async (page: Page) => (await sounds(page)).find((sound) => sound.playing);
+
+const player = (page: Page) => page.getByRole('region', { name: 'Music player' });
+
+async function nowPlaying(page: Page, name: string) {
+  await expect.poll(() => player(page).locator('.player-title').textContent(), { timeout: 10_000 }).toBe(name);
+}
+
+async function openAlbum(page: Page) {
+  await page.goto(`${server.baseUrl}/music`);
+  await page.waitForURL(/\/music\/albums\/past-donations$/);
+  await page.getByRole('link', { name: 'Your fundraisers' }).click();
+  await page.waitForURL(/\/music\/albums\/user/);
+  await page.getByRole('link', { name: ALBUM }).first().click();
+  await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+}
+
+async function loggedInContext(viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  await logIn(page, server.baseUrl, email);
+  await page.close();
+  return context;
+}
+
+describe('player', () => {
+  it('plays the album from Your music: time runs, next/previous and the end of a track follow the spec', async () => {
+    const context = await loggedInContext();
+    const { page, assertNoErrors } = await newPage(context);
+    await openAlbum(page);
+    // Nothing loaded yet: no player on the page.
+    expect(await player(page).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Play Track 1' }).click();
+    await nowPlaying(page, 'Track 1');
+    await expect.poll(async () => (await playingSound(page))?.seek ?? 0, { timeout: 15_000 }).toBeGreaterThan(1);
+    await player(page)
+      .getByText(/^00:0[1-9]$/)
+      .first()
+      .waitFor();
+    await player(page).getByText('00:12').waitFor();
+    await page.getByRole('button', { name: 'Pause Track 1' }).waitFor();
+    if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'player-desktop.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+    // The lock screen and media keys know the track.
+    await expect.poll(() => page.evaluate(() => navigator.mediaSession.metadata?.title)).toBe('Track 1');
+    expect(await page.evaluate(() => navigator.mediaSession.metadata?.album)).toBe(ALBUM);
+
+    // Previous more than 2 s in restarts the track.
+    await expect.poll(async () => (await playingSound(page))?.seek ?? 0, { timeout: 10_000 }).toBeGreaterThan(2.5);
+    await player(page).getByRole('button', { name: 'Previous track' }).click();
+    await expect.poll(async () => (await playingSound(page))?.seek ?? 99).toBeLessThan(2);
+    await nowPlaying(page, 'Track 1');
+
+    // Next, then previous within 2 s goes back a track.
+    await player(page).getByRole('button', { name: 'Next track' }).click();
+    await nowPlaying(page, 'Track 2');
+    await expect.poll(async () => (await playingSound(page))?.src ?? '').toContain('/stream');
+    await player(page).getByRole('button', { name: 'Previous track' }).click();
+    await nowPlaying(page, 'Track 1');
+
+    // The end of a track plays the next: seek to the end with the keyboard.
+    const seek = player(page).getByRole('slider', { name: 'Seek' });
+    await seek.focus();
+    await page.keyboard.press('End');
+    await nowPlaying(page, 'Track 2');
+    await expect.poll(async () => Boolean(await playingSound(page)), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.evaluate(() => navigator.mediaSession.metadata?.title)).toBe('Track 2');
+
+    // Space on the scrubber pauses and plays.
+    await page.keyboard.press('Space');
+    await player(page).getByRole('button', { name: 'Play', exact: true }).waitFor();
+    await expect.poll(async () => Boolean(await playingSound(page))).toBe(false);
+    await page.keyboard.press('Space');
+    await player(page).getByRole('button', { name: 'Pause', exact: true }).waitFor();
+
+    // Next on the last track wraps to the first and stops.
+    await player(page).getByRole('button', { name: 'Next track' }).click();
+    await nowPlaying(page, 'Track 3');
+    await player(page).getByRole('button', { name: 'Next track' }).click();
+    await nowPlaying(page, 'Track 1');
+    await player(page).getByRole('button', { name: 'Play', exact: true }).waitFor();
+    await expect.poll(async () => Boolean(await playingSound(page))).toBe(false);
+
+    // The track info links to the album page.
+    await page.goto(`${server.baseUrl}/browse`);
+    await player(page).getByRole('link', { name: 'Track 1' }).click();
+    await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+    assertNoErrors();
+    await context.close();
+  });
+
+  for (const variant of ['SharedWorker', 'BroadcastChannel fallback'] as const) {
+    it(`playing in tab B pauses tab A; a reload keeps the player; logging out clears it (${variant})`, async () => {
+      const context = await loggedInContext();
+      if (variant === 'BroadcastChannel fallback') {
+        // Chrome on Android lacked SharedWorker: the same behaviour must hold without it.
+        await context.addInitScript(() => {
+          Reflect.deleteProperty(globalThis, 'SharedWorker');
+        });
+      }
+      const a = await newPage(context);
+      const b = await newPage(context);
+      const hasSharedWorker = () => a.page.evaluate(() => typeof SharedWorker !== 'undefined');
+      await a.page.goto(server.baseUrl);
+      expect(await hasSharedWorker()).toBe(variant === 'SharedWorker');
+      await openAlbum(a.page);
+      await a.page.getByRole('button', { name: 'Play Track 2' }).click();
+      await expect.poll(async () => Boolean(await playingSound(a.page)), { timeout: 15_000 }).toBe(true);
+
+      // Tab B shows the same player, and takes the sound when its play is pressed.
+      await b.page.goto(`${server.baseUrl}/browse`);
+      await nowPlaying(b.page, 'Track 2');
+      await player(b.page).getByText('Playing in another tab').waitFor();
+      await player(b.page).getByRole('button', { name: 'Play', exact: true }).click();
+      await expect.poll(async () => Boolean(await playingSound(b.page)), { timeout: 15_000 }).toBe(true);
+      await expect.poll(async () => Boolean(await playingSound(a.page))).toBe(false);
+      await player(a.page).getByText('Playing in another tab').waitFor();
+      await player(a.page).getByRole('button', { name: 'Play', exact: true }).waitFor();
+
+      // Pause in B, let time settle, and reload B alone: the tracklist and position come back.
+      await expect.poll(async () => (await playingSound(b.page))?.seek ?? 0, { timeout: 10_000 }).toBeGreaterThan(2);
+      await player(b.page).getByRole('button', { name: 'Pause', exact: true }).click();
+      await a.page.close();
+      await b.page.reload();
+      await nowPlaying(b.page, 'Track 2');
+      // Paused after more than 2 s: the reloaded tab shows about that much elapsed.
+      const elapsed = await player(b.page).locator('.player-time').first().textContent();
+      expect(elapsed).toMatch(/^00:0[2-9]$/);
+      await player(b.page).getByRole('button', { name: 'Play', exact: true }).click();
+      await expect.poll(async () => (await playingSound(b.page))?.seek ?? 0, { timeout: 15_000 }).toBeGreaterThan(2);
+
+      // Logging out clears the player, in this tab and in what it saved.
+      await b.page.getByRole('button', { name: `Account menu for ${email}` }).click();
+      await b.page.getByRole('menuitem', { name: 'Log out' }).click();
+      await expect.poll(() => player(b.page).count()).toBe(0);
+      await expect.poll(async () => (await sounds(b.page)).length).toBe(0);
+      expect(await b.page.evaluate(() => sessionStorage.getItem('soundcause-player'))).toBeNull();
+      await logIn(b.page, server.baseUrl, email);
+      await b.page.goto(`${server.baseUrl}/browse`);
+      await b.page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await player(b.page).count()).toBe(0);
+      a.assertNoErrors();
+      b.assertNoErrors();
+      await context.close();
+    });
+  }
+
+  it('a track that cannot load says so and moves on when asked; a dropped connection resumes by itself', async () => {
+    const context = await loggedInContext();
+    const { page, assertNoErrors } = await newPage(context);
+    await openAlbum(page);
+    // Track 1's stream is gone (say, removed on the server): the player says so and stops.
+    await page.route(/\/api\/tracks\/\d+\/stream/, async (route) => {
+      const isFirst = (await sounds(page)).length <= 1 && route.request().url().includes(firstTrackId);
+      return isFirst ? route.fulfill({ status: 404, body: 'gone' }) : route.continue();
+    });
+    await page.getByRole('button', { name: 'Play Track 1' }).click();
+    await player(page).getByText('This track could not be played.').waitFor();
+    await player(page).getByRole('button', { name: 'Play', exact: true }).waitFor();
+    await player(page).getByRole('button', { name: 'Next track' }).click();
+    await nowPlaying(page, 'Track 2');
+    await expect.poll(async () => Boolean(await playingSound(page)), { timeout: 10_000 }).toBe(true);
+    await page.unroute(/\/api\/tracks\/\d+\/stream/);
+
+    // The network drops as the next track starts: it waits, visibly, and plays once it is back.
+    await context.setOffline(true);
+    await player(page).getByRole('button', { name: 'Next track' }).click();
+    await nowPlaying(page, 'Track 3');
+    await player(page).getByText('Buffering…').waitFor({ timeout: 15_000 });
+    await context.setOffline(false);
+    await expect.poll(async () => (await playingSound(page))?.seek ?? 0, { timeout: 20_000 }).toBeGreaterThan(0.5);
+    expect(await player(page).locator('.player-notice').textContent()).toBe('');
+    assertNoErrors();
+    await context.close();
+  });
+
+  it('on a phone: a compact bar that opens a drawer with the cover, scrubber and controls', async () => {
+    const context = await loggedInContext({ width: 390, height: 844 });
+    const { page, assertNoErrors } = await newPage(context);
+    await openAlbum(page);
+    await page.getByRole('button', { name: 'Play Track 3' }).click();
+    await nowPlaying(page, 'Track 3');
+    if (process.env.SHOT_DIR)
+      await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'player-compact-390.png') });
+    await expect.poll(() => player(page).getByRole('button', { name: 'Previous track' }).count()).toBe(0);
+    await player(page)
+      .getByRole('button', { name: /Open player: Track 3/ })
+      .click();
+    const drawer = page.getByRole('dialog', { name: 'Music player' });
+    await drawer.getByRole('slider', { name: 'Seek' }).waitFor();
+    await drawer.getByRole('button', { name: 'Next track' }).waitFor();
+    await expect.poll(() => drawer.getByRole('img').count()).toBe(0); // the cover is decorative (alt="")
+    if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'player-drawer-390.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await drawer.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect.poll(async () => Boolean(await playingSound(page))).toBe(false);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => drawer.count()).toBe(0);
+    // Focus goes back to the bar that opened the drawer.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Open player/);
+    assertNoErrors();
+    await context.close();
+  });
+});
