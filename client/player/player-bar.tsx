@@ -1,6 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import * as Slider from '@radix-ui/react-slider';
-import { type KeyboardEvent, useEffect, useState, useSyncExternalStore } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import type { PlayerTrack } from '../../shared/schemas/library';
 import { formatPlaybackTime } from '../../shared/time';
@@ -195,10 +195,34 @@ function useDuration() {
   return track?.durationSeconds ?? 0;
 }
 
-function Scrubber() {
+/** How often the shown time moves between the playing tab's once-a-second reports. */
+const TIME_REFRESH_MS = 250;
+
+/**
+ * Where the sound is now: the last report plus the time since, while it runs. Reports come once a
+ * second; without this the clock would lag the music by up to a second.
+ */
+function useLivePosition() {
   const position = usePlayerStore((state) => state.position);
+  const receivedAt = usePlayerStore((state) => state.receivedAt);
+  const running = usePlayerStore((state) => state.status === 'playing');
   const duration = useDuration();
-  // While the thumb is dragged it shows where it is, not where the sound is; the seek happens on release.
+  const [now, setNow] = useState(0);
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), TIME_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [running]);
+  const live = running && now > receivedAt ? position + (now - receivedAt) / 1000 : position;
+  return duration ? Math.min(live, duration) : live;
+}
+
+function Scrubber() {
+  const position = useLivePosition();
+  const duration = useDuration();
+  // While the thumb is dragged it shows where it is, not where the sound is; the seek happens on
+  // release. Keys seek at once (Radix reports a key press as a change and a commit).
+  const pointerDown = useRef(false);
   const [dragging, setDragging] = useState<number | null>(null);
   const shown = Math.min(dragging ?? position, duration || Infinity);
   return (
@@ -210,13 +234,21 @@ function Scrubber() {
         className="slider"
         min={0}
         max={Math.max(duration, 1)}
-        step={5}
+        step={1}
         value={[shown]}
         disabled={!duration}
-        onValueChange={([value]) => setDragging(value ?? 0)}
-        onValueCommit={([value]) => {
+        onPointerDown={() => {
+          pointerDown.current = true;
+        }}
+        onValueChange={([value = 0]) => {
+          if (pointerDown.current) setDragging(value);
+          else playerControls.seek(value);
+        }}
+        onValueCommit={([value = 0]) => {
+          if (!pointerDown.current) return;
+          pointerDown.current = false;
           setDragging(null);
-          playerControls.seek(value ?? 0);
+          playerControls.seek(value);
         }}
       >
         <Slider.Track className="slider-track">
@@ -237,7 +269,7 @@ function Scrubber() {
 
 /** The thin line under the compact bar: how far into the track. */
 function ProgressLine() {
-  const position = usePlayerStore((state) => state.position);
+  const position = useLivePosition();
   const duration = useDuration();
   const percent = duration ? Math.min(100, (position / duration) * 100) : 0;
   return (

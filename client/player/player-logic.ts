@@ -38,7 +38,8 @@ export type SavedPlayer = Pick<PlayerState, 'tracklist' | 'index' | 'position'>;
 export type PlayerCommand =
   | { type: 'load'; tracks: PlayerTrack[]; index: number; tab: TabId }
   | { type: 'play'; tab: TabId }
-  | { type: 'pause' }
+  /** From the playing tab, `position` is where its sound stopped. */
+  | { type: 'pause'; tab?: TabId; position?: number }
   | { type: 'next'; tab: TabId }
   /** `position`: where the playing tab's sound is right now, for the exact 2-second rule. */
   | { type: 'previous'; tab: TabId; position?: number }
@@ -106,8 +107,10 @@ export function playerReducer(state: PlayerState, command: PlayerCommand): Playe
         error: null,
         seekVersion: state.playingTab === command.tab && !state.error ? state.seekVersion : state.seekVersion + 1,
       };
-    case 'pause':
-      return { ...state, playing: false, buffering: false };
+    case 'pause': {
+      const position = fromPlayingTab && command.position !== undefined ? validPosition(command.position) : undefined;
+      return { ...state, playing: false, buffering: false, position: position ?? state.position };
+    }
     case 'next': {
       if (!hasTracks) return state;
       const last = state.index >= state.tracklist.length - 1;

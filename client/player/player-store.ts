@@ -16,6 +16,8 @@ export type PlayerView = PlayerState & {
   status: PlayerStatus;
   /** The sound comes from this tab. */
   playsHere: boolean;
+  /** When this state arrived (ms), so the shown time can run on between reports. */
+  receivedAt: number;
 };
 
 const tab = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : String(Math.random());
@@ -32,6 +34,7 @@ const view = (state: PlayerState): PlayerView => ({
   tab,
   status: statusOf(state),
   playsHere: state.playingTab === tab,
+  receivedAt: Date.now(),
 });
 
 export const usePlayerStore = create<PlayerView>()(() => view(emptyPlayer));
@@ -113,7 +116,15 @@ export async function startPlayer() {
   startAudioEngine();
   // Leaving, even into the back/forward cache (where the sound stops): the other tabs take over.
   // A page restored from that cache says hello again (player-link).
-  window.addEventListener('pagehide', () => link?.close());
+  window.addEventListener('pagehide', () => {
+    // A reload must find where the sound was this instant, not at the last report.
+    const state = usePlayerStore.getState();
+    if (state.playsHere && livePosition) {
+      lastSaved = null;
+      save({ ...state, position: livePosition(), playing: false });
+    }
+    link?.close();
+  });
 }
 
 /** Nobody is logged in: the player empties in every tab and forgets what it saved. */
@@ -144,7 +155,7 @@ export function sendToPlayer(command: PlayerCommand) {
 export const playerControls = {
   playTracks: (tracks: PlayerTrack[], index: number) => sendToPlayer({ type: 'load', tracks, index, tab }),
   play: () => sendToPlayer({ type: 'play', tab }),
-  pause: () => sendToPlayer({ type: 'pause' }),
+  pause: () => sendToPlayer({ type: 'pause', tab, position: livePosition?.() }),
   toggle: () => {
     const state = usePlayerStore.getState();
     // Playing somewhere else and pressed here: the sound moves to this tab (spec: one tab plays).

@@ -20,18 +20,7 @@ function srcSet(uploadId: string, format: 'webp' | 'jpg'): string {
 /** An uploaded image as WebP with a JPEG fallback, in the sizes the server renders (issue 3). */
 export function UploadedPicture({ uploadId, alt, sizes, className, eager = false }: UploadedPictureProps) {
   const classes = `uploaded-picture${className ? ` ${className}` : ''}`;
-  if (!uploadId) {
-    return (
-      <span
-        className={`${classes} uploaded-picture-placeholder`}
-        {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
-      >
-        <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true" focusable="false">
-          <path fill="currentColor" d="M12 3v10.55A4 4 0 1 0 14 17V7h4V3h-6zm-2 16a2 2 0 1 1 0-4 2 2 0 0 1 0 4z" />
-        </svg>
-      </span>
-    );
-  }
+  if (!uploadId) return <PicturePlaceholder className={`${classes} uploaded-picture-placeholder`} alt={alt} />;
   return (
     <picture className={classes}>
       <source type="image/webp" srcSet={srcSet(uploadId, 'webp')} sizes={sizes} />
@@ -44,5 +33,16 @@ export function UploadedPicture({ uploadId, alt, sizes, className, eager = false
         decoding="async"
       />
     </picture>
+  );
+}
+
+/** Where a picture would be: a music note, named by `alt` unless it only decorates a printed name. */
+export function PicturePlaceholder({ className, alt }: { className: string; alt: string }) {
+  return (
+    <span className={className} {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}>
+      <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true" focusable="false">
+        <path fill="currentColor" d="M12 3v10.55A4 4 0 1 0 14 17V7h4V3h-6zm-2 16a2 2 0 1 1 0-4 2 2 0 0 1 0 4z" />
+      </svg>
+    </span>
   );
 }

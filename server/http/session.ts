@@ -49,7 +49,20 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     // A handler that started a new session (login) has replaced the cookie; keep that one.
     if (!c.get('session')) deleteCookie(c, SESSION_COOKIE, { path: '/' });
   }
+  keepCookiesOutOfSharedCaches(c);
 };
+
+/**
+ * A response that sets or deletes the session cookie is for this visitor alone. Public audio
+ * (previews) is marked cacheable by shared caches; with a Set-Cookie on it, a proxy that stores
+ * it could hand one visitor's session to the next. Such a response becomes private.
+ */
+function keepCookiesOutOfSharedCaches(c: Context<AppEnv>) {
+  const headers = c.res.headers;
+  const cacheControl = headers.get('cache-control');
+  if (!cacheControl || !headers.has('set-cookie') || !/\bpublic\b/.test(cacheControl)) return;
+  headers.set('cache-control', cacheControl.replace(/\bpublic\b/, 'private'));
+}
 
 export function startSession(c: Context<AppEnv>, userId: number): void {
   const { db } = c.get('deps');

@@ -7,12 +7,13 @@ import { fundraisers } from '../../server/db/schema';
 import { albumZipMessages } from '../../server/infra/storage/zip-check';
 import { wav } from '../fixtures/audio';
 import { createFundraiser, details } from '../fixtures/fundraisers';
-import { type CraftedEntry, craftedZip } from '../fixtures/zips';
+import { type CraftedEntry, craftedZip, deflatedZeros } from '../fixtures/zips';
 import { fieldErrors, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
-// Issue 5: a legacy album zip sent to PATCH /api/fundraisers/{id}/updatev1 is checked from its
-// directory before it is stored: readable, at most 500 entries and 2 GB unzipped, no password,
-// only safe relative names, at least one song.
+// Issue 5: a legacy album zip sent to PATCH /api/fundraisers/{id}/updatev1 is checked before it
+// is stored: readable and consistent (end record, directory and local headers agree, no hidden
+// entries), at most 500 entries and 2 GB really unzipped, no password, only names safe on every
+// system, at least one song.
 
 let server: TestServer;
 beforeAll(async () => {
@@ -128,19 +129,23 @@ describe('PATCH /api/fundraisers/{id}/updatev1 album zip check', () => {
     await expectRefused(owner, fundraiser, await yazlZip(many), 'The zip holds more than 500 files.');
     expect((await sendZip(owner, fundraiser, await yazlZip(many.slice(0, 500)))).status).toBe(200);
 
-    // A zip bomb: a few bytes that claim to inflate to 2 GB and a byte.
+    // A zip bomb that admits it: a few bytes that claim to inflate to 2 GB and a byte. Refused
+    // from the directory, before anything is inflated.
     const half = 1024 * 1024 * 1024;
     const bomb = craftedZip([
       { ...song('01.wav'), method: 8, uncompressedSize: half },
       { ...song('02.wav'), method: 8, uncompressedSize: half + 1 },
     ]);
     await expectRefused(owner, fundraiser, bomb, 'The songs in the zip add up to more than 2 GB once unzipped.');
+    // 2 GB exactly, for real (2 MB deflated): every byte is inflated and counted, and it fits.
+    const zeros = deflatedZeros(half);
+    const gigabyte = { data: zeros.data, crc: zeros.crc, method: 8, uncompressedSize: half };
     const justUnder = craftedZip([
-      { ...song('01.wav'), method: 8, uncompressedSize: half },
-      { ...song('02.wav'), method: 8, uncompressedSize: half },
+      { ...gigabyte, name: '01.wav' },
+      { ...gigabyte, name: '02.wav' },
     ]);
     expect((await sendZip(owner, fundraiser, justUnder)).status).toBe(200);
-  });
+  }, 120_000);
 
   it('refuses password-protected zips', async () => {
     const { owner, fundraiser } = await legacyOwner();
@@ -239,5 +244,135 @@ describe('PATCH /api/fundraisers/{id}/updatev1 album zip check', () => {
       const response = await sendZip(owner, fundraiser, await yazlZip([{ name }]));
       expect(response.status, `${name}: ${response.text}`).toBe(200);
     }
+  });
+  it('refuses entries hidden from the end record or from the central directory', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    const evil = { name: '../../evil.sh', data: Buffer.from('#!/bin/sh\nrm -rf ~\n') };
+    const unreadable = albumZipMessages.unreadable;
+
+    // The end record counts 1 entry; the directory holds a second, which tools that read the
+    // directory by its size (not the count) would extract.
+    const oneCounted = craftedZip([song('01.wav'), { ...evil, directoryOnly: { offset: 0 } }], { entries: 1 });
+    await expectRefused(owner, fundraiser, oneCounted, unreadable);
+    // The same, with the directory size shrunk to the first entry: the second sits between the
+    // directory and the end record.
+    const shrunk = craftedZip([song('01.wav'), { ...evil, directoryOnly: { offset: 0 } }], {
+      entries: 1,
+      directorySize: 46 + '01.wav'.length,
+    });
+    await expectRefused(owner, fundraiser, shrunk, unreadable);
+
+    // Local entries the directory does not list, which a streaming extractor (reading local
+    // headers front to back) would write: before, between and after the listed ones.
+    const hidden = { ...evil, unlisted: true };
+    for (const entries of [
+      [hidden, song('01.wav')],
+      [song('01.wav'), hidden, song('02.wav')],
+      [song('01.wav'), hidden],
+    ]) {
+      await expectRefused(owner, fundraiser, craftedZip(entries), unreadable);
+    }
+    // Two directory entries sharing one local entry (how overlapping zip bombs multiply their data).
+    const shared = craftedZip([song('01.wav'), { ...song('01.wav'), directoryOnly: { offset: 0 } }]);
+    await expectRefused(owner, fundraiser, shared, unreadable);
+
+    // Data descriptors, signed or not, are part of an entry: the entries still tile the file.
+    const described = craftedZip([
+      { ...song('01.wav'), descriptor: 'signed' },
+      { ...song('02.wav'), descriptor: 'unsigned' },
+      song('03.wav'),
+    ]);
+    expect((await sendZip(owner, fundraiser, described)).status).toBe(200);
+  });
+
+  it('inflates every entry: sizes that lie, damaged data and unknown compression are refused', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    const megabytes = 64 * 1024 * 1024;
+    const zeros = deflatedZeros(megabytes);
+    const real = { data: zeros.data, crc: zeros.crc, method: 8 };
+    expect(
+      (await sendZip(owner, fundraiser, craftedZip([{ ...real, name: '01.wav', uncompressedSize: megabytes }]))).status,
+    ).toBe(200);
+    // 64 MB that claim to be 1,000 bytes: a bomb that lies about its size stops at what it makes.
+    const liar = craftedZip([{ ...real, name: '01.wav', uncompressedSize: 1000 }]);
+    await expectRefused(owner, fundraiser, liar, albumZipMessages.unreadable);
+    // Data that does not match its CRC is damaged, stored or deflated.
+    await expectRefused(owner, fundraiser, craftedZip([{ ...song('01.wav'), crc: 1234 }]), albumZipMessages.unreadable);
+    const damaged = craftedZip([{ ...real, name: '01.wav', uncompressedSize: megabytes, crc: (zeros.crc ^ 1) >>> 0 }]);
+    await expectRefused(owner, fundraiser, damaged, albumZipMessages.unreadable);
+    // Deflate64 (method 9), which Windows uses for big files and few tools read.
+    await expectRefused(
+      owner,
+      fundraiser,
+      craftedZip([{ ...song('01.wav'), method: 9 }]),
+      'The zip uses a kind of compression we cannot read. Please zip your songs again with your computer’s built-in zip tool.',
+    );
+  }, 60_000);
+
+  it('refuses names Windows cannot create, and a local Unicode path that differs', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    for (const name of [
+      'song.wav:hidden',
+      'Part 1: Intro.wav',
+      'Album./01.wav',
+      'Album /01.wav',
+      '01.wav.',
+      '01.wav ',
+      'CON',
+      'nul.wav',
+      'Album/Aux.mp3',
+      'COM1.wav',
+      'lpt9',
+      'con .wav',
+      '.',
+    ]) {
+      await expectRefused(
+        owner,
+        fundraiser,
+        craftedZip([song('01 Fine.wav'), song(name)]),
+        `The zip contains a file path that is not allowed: ${name}`,
+      );
+    }
+    // Names that only look like device names are fine.
+    const fine = craftedZip([
+      song('Console.wav'),
+      song('COM10.wav'),
+      song('Null and Void.wav'),
+      song('Con Brio/1.wav'),
+    ]);
+    expect((await sendZip(owner, fundraiser, fine)).status).toBe(200);
+
+    const plain = Buffer.from('01 Song.wav');
+    const unicodePath = (name: string, crc = zlib.crc32(plain)) => {
+      const unicodeName = Buffer.from(name);
+      const field = Buffer.alloc(4 + 5 + unicodeName.length);
+      field.writeUInt16LE(0x7075, 0);
+      field.writeUInt16LE(5 + unicodeName.length, 2);
+      field.writeUInt8(1, 4);
+      field.writeUInt32LE(crc, 5);
+      unicodeName.copy(field, 9);
+      return field;
+    };
+    // The local header's Unicode path (what a streaming extractor uses) climbs out; the
+    // directory's has none.
+    await expectRefused(
+      owner,
+      fundraiser,
+      craftedZip([{ ...song('01 Song.wav'), localExtra: unicodePath('../../01 Song.wav') }]),
+      'The zip contains a file path that is not allowed: ../../01 Song.wav',
+    );
+    // A safe local name that is not the directory's is a zip that says two things.
+    const twoUnicode = craftedZip([{ ...song('01 Song.wav'), localExtra: unicodePath('02 Other.wav') }]);
+    await expectRefused(owner, fundraiser, twoUnicode, albumZipMessages.unreadable);
+    // A Unicode path whose CRC does not match is ignored by the spec, not by every tool.
+    await expectRefused(
+      owner,
+      fundraiser,
+      craftedZip([{ ...song('01 Song.wav'), extra: unicodePath('../x.wav', 1) }]),
+      'The zip contains a file path that is not allowed: ../x.wav',
+    );
+    // The same field in both headers is fine.
+    const same = unicodePath('01 Sóng.wav');
+    expect((await sendZip(owner, fundraiser, craftedZip([{ ...song('01 Song.wav'), extra: same }]))).status).toBe(200);
   });
 });

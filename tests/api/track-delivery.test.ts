@@ -184,6 +184,8 @@ describe('ranges and validators', () => {
       expect(response.status, range).toBe(416);
       expect(response.headers.get('content-range'), range).toBe(`bytes */${size}`);
       expect(response.body.length, range).toBe(0);
+      // An error is not kept by any cache, even under a URL that is cached for good.
+      expect(response.headers.get('cache-control'), range).toBe('no-store');
     }
   });
 
@@ -319,6 +321,23 @@ describe('cache headers', () => {
     expect((await fetchBytes(owner, streamUrl(track.id))).headers.get('cache-control')).toBe(`private, ${YEAR}`);
     const unversioned = await fetchBytes(owner, `/api/tracks/${track.id}/stream`);
     expect(unversioned.headers.get('cache-control')).toBe('private, no-cache');
+  });
+
+  it('keeps a response that sets or deletes the session cookie out of shared caches', async () => {
+    // A forged (dead) session cookie: the answer deletes it and says x-logged-out. A proxy that
+    // stored that public answer would log out everyone who gets it from the cache.
+    const track = album.tracksList[0]!;
+    const response = await fetch(`${server.baseUrl}${previewUrl(track.id)}`, {
+      headers: { cookie: 'soundcause_session=forged-session-id' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-logged-out')).toBe('true');
+    expect(response.headers.get('set-cookie')).toMatch(/^soundcause_session=;/);
+    expect(response.headers.get('cache-control')).toBe(`private, ${YEAR}`);
+    // Without a cookie to change, the same preview stays public.
+    expect((await fetch(`${server.baseUrl}${previewUrl(track.id)}`)).headers.get('cache-control')).toBe(
+      `public, ${YEAR}`,
+    );
   });
 
   it("lets no cache keep a draft's preview, versioned or not", async () => {

@@ -125,6 +125,12 @@ describe('player', () => {
     await nowPlaying(page, 'Track 2');
     await expect.poll(async () => Boolean(await playingSound(page)), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => page.evaluate(() => navigator.mediaSession.metadata?.title)).toBe('Track 2');
+    // The clock follows the new track from its start, and keeps running after a keyboard seek.
+    const elapsed = () => player(page).locator('.player-time').first().textContent();
+    await expect.poll(elapsed, { timeout: 10_000 }).toMatch(/^00:0[1-3]$/);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(elapsed, { timeout: 10_000 }).toMatch(/^00:0[5-9]$/);
 
     // Space on the scrubber pauses and plays.
     await page.keyboard.press('Space');

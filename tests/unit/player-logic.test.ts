@@ -96,6 +96,12 @@ describe('player logic', () => {
     expect(run(taken, ended()).index).toBe(0);
   });
 
+  it('pause from the playing tab records where its sound stopped; from elsewhere it keeps the last report', () => {
+    const reported = run(loaded(0), progress(12));
+    expect(run(reported, { type: 'pause', tab: 'A', position: 12.8 }).position).toBe(12.8);
+    expect(run(reported, { type: 'pause', tab: 'B', position: 99 }).position).toBe(12);
+  });
+
   it('pause keeps the track and position; play resumes without a seek', () => {
     const paused = run(loaded(0), progress(12), { type: 'pause' });
     expect(paused).toMatchObject({ playing: false, position: 12, playingTab: 'A' });

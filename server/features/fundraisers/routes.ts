@@ -1,7 +1,5 @@
 import fs from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import yazl from 'yazl';
 import { okSchema } from '../../../shared/api';
 import { UPLOAD_LIMITS_MB } from '../../../shared/constants';
 import {
@@ -22,6 +20,7 @@ import { jsonBody, parseWith } from '../../http/validation';
 import { isZip } from '../../infra/storage/file-types';
 import { receiveForm } from '../../infra/storage/multipart';
 import { checkAlbumZip } from '../../infra/storage/zip-check';
+import { zipStream, zipStreamSize } from '../../infra/storage/zip-stream';
 import * as fundraisers from './service';
 
 function fundraiserId(raw: string): number {
@@ -84,25 +83,44 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     if (!response) throw notFound(fundraisers.noPreviewMessage);
     return response;
   })
-  /** The album as a zip, streamed while it is built: the first bytes leave at once, memory stays flat. */
+  /**
+   * The album as a zip, streamed while it is built: the first bytes leave at once, memory stays
+   * flat. HEAD answers the same headers without opening a file (Hono would run this handler for
+   * HEAD and drop a body nobody cancels). A legacy zip goes through sendFile, so an interrupted
+   * download can resume with Range.
+   */
   .get('/fundraisers/:id/download', async (c) => {
     const session = requireSession(c);
-    const album = fundraisers.albumDownload(c.get('deps'), session, fundraiserId(c.req.param('id')));
-    c.header('content-type', 'application/zip');
-    c.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(album.fileName)}`);
-    c.header('cache-control', 'private, no-store');
+    const deps = c.get('deps');
+    const album = await fundraisers.albumDownload(deps, session, fundraiserId(c.req.param('id')));
+    const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(album.fileName)}`;
     if (album.kind === 'zip') {
-      const file = await fs.open(album.path).catch(() => {
-        throw notFound('The album zip is no longer available.');
+      const response = await sendFile(c, {
+        path: album.path,
+        contentType: 'application/zip',
+        cacheControl: 'private, no-store',
+        version: album.version,
       });
-      c.header('content-length', String((await file.stat()).size));
-      return c.body(Readable.toWeb(file.createReadStream()) as ReadableStream);
+      if (!response) {
+        deps.logger.error({ path: album.path }, 'album download: legacy zip missing on disk');
+        throw notFound('The album zip is no longer available.');
+      }
+      // On the file's answer only: an error page must not be saved as "Album.zip".
+      response.headers.set('content-disposition', disposition);
+      return response;
     }
-    const zip = new yazl.ZipFile();
-    // Audio does not compress: stored entries cost no CPU and keep the originals byte for byte.
-    for (const entry of album.entries) zip.addFile(entry.path, entry.name, { compress: false });
-    zip.end();
-    return c.body(Readable.toWeb(zip.outputStream as Readable) as ReadableStream);
+    c.header('content-disposition', disposition);
+    c.header('content-type', 'application/zip');
+    c.header('cache-control', 'private, no-store');
+    if (c.req.method === 'HEAD') {
+      c.header('content-length', String(zipStreamSize(album.entries)));
+      return c.body(null, 200);
+    }
+    const zip = zipStream(album.entries, (error) =>
+      deps.logger.error({ err: error, fileName: album.fileName }, 'album download: zip failed while sending'),
+    );
+    c.header('content-length', String(zip.size));
+    return c.body(zip.body);
   })
   .patch('/fundraisers/:id/publish', async (c) => {
     const session = requireSession(c);

@@ -278,16 +278,23 @@ export function safeFileName(name: string, fallback: string): string {
 }
 
 export type AlbumDownload =
-  | { kind: 'zip'; fileName: string; path: string }
-  | { kind: 'tracks'; fileName: string; entries: { path: string; name: string }[] };
+  | { kind: 'zip'; fileName: string; path: string; version: string }
+  | { kind: 'tracks'; fileName: string; entries: AlbumZipEntry[] };
+
+/** One original in the album zip, with what fs.stat said a moment ago (the zip's size is known up front). */
+export type AlbumZipEntry = { path: string; name: string; size: number; mtime: Date };
+
+export const albumFilesMissingMessage = "Some of this album's files are missing. Please contact us.";
 
 /**
  * GET /api/fundraisers/{id}/download (the admins' 'Download tracks', Your music's 'Download songs'):
  * the album as one zip, each track's original upload named "NN - Track name.ext" in album order
  * (DESIGN.md contract details). A legacy v1 fundraiser answers the zip that was uploaded. Whoever
- * may hear the full tracks may take them home: owner, admins and buyers (canStream).
+ * may hear the full tracks may take them home: owner, admins and buyers (canStream). Every original
+ * must be on disk before the first byte leaves: a zip that breaks off halfway looks like a network
+ * fault to the buyer, while a 404 says what is wrong (and the log tells us).
  */
-export function albumDownload(deps: Deps, session: Session, id: number): AlbumDownload {
+export async function albumDownload(deps: Deps, session: Session, id: number): Promise<AlbumDownload> {
   const row = visibleOrNotFound(session, queries.findFundraiserById(deps.db, id));
   if (!canStream(deps.db, session.user, { fundraiserId: row.id, ownerId: row.userId })) {
     throw forbidden('Only those who donated to this fundraiser can download its music.');
@@ -295,10 +302,11 @@ export function albumDownload(deps: Deps, session: Session, id: number): AlbumDo
   const fileName = `${safeFileName(row.name, 'album')}.zip`;
   if (row.hasV1Tracks) {
     if (!row.tracksZipUploadId) throw notFound('This fundraiser has no album zip yet.');
-    return { kind: 'zip', fileName, path: deps.media.zipFile(row.tracksZipUploadId) };
+    const upload = row.tracksZipUploadId;
+    return { kind: 'zip', fileName, path: deps.media.zipFile(upload), version: upload };
   }
   const tracks = queries.listTracks(deps.db, [row.id]);
-  const entries = tracks.flatMap((track, index) => {
+  const listed = tracks.flatMap((track, index) => {
     const upload = track.uploadId ? findUpload(deps.db, track.uploadId) : undefined;
     if (!upload || (upload.format !== 'wav' && upload.format !== 'mp3')) return [];
     const number = String(index + 1).padStart(2, '0');
@@ -309,7 +317,18 @@ export function albumDownload(deps: Deps, session: Session, id: number): AlbumDo
       },
     ];
   });
-  if (entries.length === 0) throw notFound('This fundraiser has no tracks to download yet.');
+  if (listed.length === 0) throw notFound('This fundraiser has no tracks to download yet.');
+  const checked = await Promise.all(
+    listed.map(async (entry) => ({ entry, stats: await fs.stat(entry.path).catch(() => null) })),
+  );
+  const entries = checked.flatMap(({ entry, stats }) =>
+    stats?.isFile() ? [{ ...entry, size: stats.size, mtime: stats.mtime }] : [],
+  );
+  if (entries.length < listed.length) {
+    const missing = checked.filter(({ stats }) => !stats?.isFile()).map(({ entry }) => entry.path);
+    deps.logger.error({ fundraiserId: row.id, missing }, 'album download: track originals missing on disk');
+    throw notFound(albumFilesMissingMessage);
+  }
   return { kind: 'tracks', fileName, entries };
 }
 
