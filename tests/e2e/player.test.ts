@@ -235,7 +235,7 @@ describe('player', () => {
     await player(page).getByText('Buffering…').waitFor({ timeout: 15_000 });
     await context.setOffline(false);
     await expect.poll(async () => (await playingSound(page))?.seek ?? 0, { timeout: 20_000 }).toBeGreaterThan(0.5);
-    expect(await player(page).locator('.player-notice').textContent()).toBe('');
+    await expect.poll(() => player(page).locator('.player-notice').textContent()).toBe('');
     assertNoErrors();
     await context.close();
   });
@@ -264,7 +264,9 @@ describe('player', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => drawer.count()).toBe(0);
     // Focus goes back to the bar that opened the drawer.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Open player/);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''))
+      .toMatch(/^Open player/);
     assertNoErrors();
     await context.close();
   });
