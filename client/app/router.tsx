@@ -7,10 +7,17 @@ import { GuestOnly, RequireAdmin, RequireUser, RequireVerifiedEmail } from './ro
 // The route table of spec part 1 section 2, plus the part 2 routes the navigation links to. Pages
 // load lazily, so a slow chunk shows the top loader.
 
+function FirstPageLoading() {
+  return null;
+}
+
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
     errorElement: <RootErrorPage />,
+    // The first page's code is still loading: nothing to show for those few milliseconds (and
+    // saying so keeps react-router from warning about it on every load).
+    HydrateFallback: FirstPageLoading,
     children: [
       {
         errorElement: <RouteErrorAlert />,
