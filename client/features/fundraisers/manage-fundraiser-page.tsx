@@ -301,36 +301,54 @@ function DonorTable({ fundraiser }: { fundraiser: Fundraiser }) {
       ) : rows.length === 0 ? (
         <p className="empty-state">No donations yet!</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={headingId}>
-          <table className="donor-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col" className="number">
-                  Donation
-                </th>
-                <th scope="col" className="number">
-                  Tip
-                </th>
-                <th scope="col">Date</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, index) => (
-                <tr key={`${row.createdAt}-${index}`}>
-                  <td>{row.name}</td>
-                  <td>{row.email}</td>
-                  <td className="number">{formatCents(row.amountCents)}</td>
-                  <td className="number">{formatCents(row.tipCents)}</td>
-                  <td>
-                    <time dateTime={row.createdAt}>{dateFormat.format(new Date(row.createdAt))}</time>
-                  </td>
+        <>
+          {/* Phones get one card per donor: five columns do not fit in 390 px. */}
+          <ul className="donor-cards" aria-labelledby={headingId}>
+            {rows.map((row, index) => (
+              <li key={`${row.createdAt}-${index}`} className="donor-card">
+                <p className="donor-card-head">
+                  <span className="donor-card-name">{row.name}</span>
+                  <span className="donor-card-amount">{formatCents(row.amountCents)}</span>
+                </p>
+                <p className="donor-card-line">{row.email}</p>
+                <p className="donor-card-line">
+                  <time dateTime={row.createdAt}>{dateFormat.format(new Date(row.createdAt))}</time>
+                  {row.tipCents > 0 && <> · {formatCents(row.tipCents)} tip</>}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <div className="table-scroll donor-table-frame" tabIndex={0} role="region" aria-labelledby={headingId}>
+            <table className="donor-table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col" className="number">
+                    Donation
+                  </th>
+                  <th scope="col" className="number">
+                    Tip
+                  </th>
+                  <th scope="col">Date</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {rows.map((row, index) => (
+                  <tr key={`${row.createdAt}-${index}`}>
+                    <td>{row.name}</td>
+                    <td>{row.email}</td>
+                    <td className="number">{formatCents(row.amountCents)}</td>
+                    <td className="number">{formatCents(row.tipCents)}</td>
+                    <td>
+                      <time dateTime={row.createdAt}>{dateFormat.format(new Date(row.createdAt))}</time>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       <Pagination page={page} totalPages={totalPages} label="Donors" />
     </section>
