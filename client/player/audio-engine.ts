@@ -182,8 +182,10 @@ export function startAudioEngine(): () => void {
     if (at > 0) howl.seek(at);
     howl.on('play', () => {
       if (!isCurrent()) return;
-      // One sound at a time: a fundraiser page's preview stops when the player starts.
+      // One sound at a time: a fundraiser page's preview stops when the player starts, and so
+      // does a tab that answers to another coordinator (see soundChannel).
       for (const element of document.querySelectorAll('audio')) element.pause();
+      soundChannel?.postMessage({ tab: tab() });
       announced = true;
       announceTrack(track, playerControls);
       showPlaybackState(true);
@@ -264,6 +266,17 @@ export function startAudioEngine(): () => void {
     }
   }
 
+  // Tabs of two builds of the site (one opened before a deploy) talk to two different shared
+  // workers, so neither coordinator knows of the other's sound. Every tab that starts playing
+  // says so here; a tab still playing after that hears it from a tab its coordinator did not
+  // hand the sound to, and pauses. (Within one coordinator the state has already moved on.)
+  const soundChannel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('soundcause-sound');
+  if (soundChannel) {
+    soundChannel.onmessage = (event: MessageEvent<{ tab?: string }>) => {
+      if (soundOn && event.data.tab !== tab()) playerControls.pause();
+    };
+  }
+
   const onOnline = () => {
     if (retryTimer) {
       clearTimeout(retryTimer);
@@ -278,6 +291,7 @@ export function startAudioEngine(): () => void {
     unsubscribe();
     setLivePosition(null);
     window.removeEventListener('online', onOnline);
+    soundChannel?.close();
     release();
   };
 }

@@ -211,6 +211,29 @@ describe('player', () => {
     });
   }
 
+  it('tabs on two coordinators (one opened before a deploy) still play one at a time', async () => {
+    const context = await loggedInContext();
+    const a = await newPage(context);
+    const b = await newPage(context);
+    // Without SharedWorker, tab B runs its own coordinator: as unaware of A as a tab of another build.
+    await b.page.addInitScript(() => {
+      Reflect.deleteProperty(globalThis, 'SharedWorker');
+    });
+    await openAlbum(a.page);
+    await a.page.getByRole('button', { name: 'Play Track 1' }).click();
+    await expect.poll(async () => Boolean(await playingSound(a.page)), { timeout: 15_000 }).toBe(true);
+    await openAlbum(b.page);
+    // B's player knows nothing of A's: it has no track until B plays one.
+    expect(await player(b.page).count()).toBe(0);
+    await b.page.getByRole('button', { name: 'Play Track 2' }).click();
+    await expect.poll(async () => Boolean(await playingSound(b.page)), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => Boolean(await playingSound(a.page)), { timeout: 5_000 }).toBe(false);
+    await player(a.page).getByRole('button', { name: 'Play', exact: true }).waitFor();
+    a.assertNoErrors();
+    b.assertNoErrors();
+    await context.close();
+  });
+
   it('a track that cannot load says so and moves on when asked; a dropped connection resumes by itself', async () => {
     const context = await loggedInContext();
     const { page, assertNoErrors } = await newPage(context);
