@@ -1,20 +1,47 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { donations } from '../db/schema';
 import type { SessionUser } from '../infra/security/session-store';
 
 // Who may hear a fundraiser's full tracks (DESIGN.md section 3, "Media"): its owner, admins, and
 // whoever bought the album — purchases belong to an email address, so an account sees them once
-// that address is verified. Previews are public and never come through here. Every feature that
-// hands out a stream URL or serves one asks this one function, so the rule cannot drift.
+// that address is verified. Bought music is the fan's to keep (the footer's promise): once the
+// fundraiser is deleted, its buyers still hear it and admins still see it to help them, while its
+// owner, who deleted it, loses it like anyone who did not buy it. Previews are public and never
+// come through here. Every feature that hands out a stream URL or serves one asks this rule (one
+// album: canStream; a list: streamAccess, which looks up all purchases at once), so it cannot drift.
 
-export type StreamableAlbum = { fundraiserId: number; ownerId: number };
+export type StreamableAlbum = { fundraiserId: number; ownerId: number; deleted: boolean };
+
+/** The rule itself; `bought` is asked only when nothing else lets the user in. */
+function allowed(user: SessionUser | null, album: StreamableAlbum, bought: () => boolean): boolean {
+  if (!user) return false;
+  if (user.isAdmin) return true;
+  if (user.id === album.ownerId && !album.deleted) return true;
+  return bought();
+}
 
 export function canStream(db: Db, user: SessionUser | null, album: StreamableAlbum): boolean {
-  if (!user) return false;
-  if (user.isAdmin || user.id === album.ownerId) return true;
-  return hasBought(db, user, album.fundraiserId);
+  return allowed(user, album, () => user !== null && hasBought(db, user, album.fundraiserId));
 }
+
+/**
+ * canStream for a list of albums (search and featured pages): one purchase query for all of
+ * them instead of one per album. The answer is for these albums only.
+ */
+export function streamAccess(
+  db: Db,
+  user: SessionUser | null,
+  albums: StreamableAlbum[],
+): (album: StreamableAlbum) => boolean {
+  const toLookUp = albums.filter((album) => !allowed(user, album, () => false)).map((album) => album.fundraiserId);
+  const bought = user ? boughtFundraiserIds(db, user, toLookUp) : new Set<number>();
+  return (album) => allowed(user, album, () => bought.has(album.fundraiserId));
+}
+
+/** The purchase condition: a succeeded donation from this address, compared without case. */
+const succeededFrom = (email: string) =>
+  and(eq(donations.status, 'succeeded'), eq(sql`lower(${donations.email})`, email.toLowerCase()));
 
 /** A succeeded donation to this fundraiser from the user's verified email address. */
 export function hasBought(db: Db, user: SessionUser, fundraiserId: number): boolean {
@@ -22,14 +49,19 @@ export function hasBought(db: Db, user: SessionUser, fundraiserId: number): bool
   const found = db
     .select({ id: donations.id })
     .from(donations)
-    .where(
-      and(
-        eq(donations.fundraiserId, fundraiserId),
-        eq(donations.status, 'succeeded'),
-        eq(sql`lower(${donations.email})`, user.email.toLowerCase()),
-      ),
-    )
+    .where(and(eq(donations.fundraiserId, fundraiserId), succeededFrom(user.email)))
     .limit(1)
     .get();
   return found !== undefined;
+}
+
+/** Which of these fundraisers the user bought (as hasBought), in one query. */
+export function boughtFundraiserIds(db: Db, user: SessionUser, fundraiserIds: number[]): Set<number> {
+  if (!user.isEmailVerified || fundraiserIds.length === 0) return new Set();
+  const rows = db
+    .selectDistinct({ id: donations.fundraiserId })
+    .from(donations)
+    .where(and(inArray(donations.fundraiserId, [...new Set(fundraiserIds)]), succeededFrom(user.email)))
+    .all();
+  return new Set(rows.map((row) => row.id));
 }

@@ -42,6 +42,8 @@ export const libraryAlbumDetailSchema = libraryAlbumSchema.extend({
   artistSlug: z.string(),
   tracks: z.array(libraryTrackSchema),
   hasV1Tracks: z.boolean(),
+  /** The fundraiser was deleted: its buyers keep the music, but its page is gone. */
+  fundraiserDeleted: z.boolean().optional(),
   /** The album zip ('Download songs'), when there is anything to download. */
   tracksZipLink: z.string().optional(),
 });

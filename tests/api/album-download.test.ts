@@ -3,11 +3,11 @@ import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/schemas/fundraisers';
-import { fundraisers } from '../../server/db/schema';
+import { donations, fundraisers } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
 import { createFundraiser, details } from '../fixtures/fundraisers';
 import { craftedZip } from '../fixtures/zips';
-import { startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { adminClient, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // GET /api/fundraisers/{id}/download (issue 5): the album zip is built while it is sent, or the
 // legacy zip is sent as stored. Whatever the client does (goes away, asks HEAD, resumes) and
@@ -41,10 +41,14 @@ function openDescriptorsOf(file: string): number {
 const cookie = (client: TestClient) => [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
 const downloadUrl = (fundraiser: Fundraiser) => `${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`;
 
-async function download(fundraiser: Fundraiser, init: RequestInit & { headers?: Record<string, string> } = {}) {
+async function download(
+  fundraiser: Fundraiser,
+  init: RequestInit & { headers?: Record<string, string> } = {},
+  client: TestClient = owner,
+) {
   const response = await fetch(downloadUrl(fundraiser), {
     ...init,
-    headers: { cookie: cookie(owner), ...init.headers },
+    headers: { cookie: cookie(client), ...init.headers },
   });
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
@@ -248,6 +252,50 @@ describe('GET /api/fundraisers/{id}/download', () => {
       errors.mockRestore();
       consoleError.mockRestore();
       fs.writeFileSync(smallTrack, saved);
+    }
+  });
+});
+
+describe('the download of a deleted fundraiser', () => {
+  it('stays the same zip for its buyer and admins, and is 404 to its owner and others', async () => {
+    const buyer = await verifiedUser(server, 'album-download-buyer@example.org');
+    const admin = await adminClient(server, 'album-download-admin@example.org');
+    const stranger = await verifiedUser(server, 'album-download-stranger@example.org');
+    const sold = await createFundraiser(owner, { tracks: 2, publish: true });
+    server.db
+      .insert(donations)
+      .values({
+        fundraiserId: sold.id,
+        paymentIntentId: 'pi_album_download_buyer',
+        email: 'album-download-buyer@example.org',
+        name: 'A Fan',
+        amountCents: 1000,
+        status: 'succeeded',
+      })
+      .run();
+    const before = await download(sold);
+    expect(before.status).toBe(200);
+
+    expect((await owner.delete(`/api/fundraisers/${sold.id}`)).status).toBe(200);
+    for (const [who, client] of [
+      ['buyer', buyer],
+      ['admin', admin],
+    ] as const) {
+      const after = await download(sold, {}, client);
+      expect(after.status, who).toBe(200);
+      expect(after.headers.get('content-disposition'), who).toBe(before.headers.get('content-disposition'));
+      expect(after.body.equals(before.body), who).toBe(true);
+      const head = await download(sold, { method: 'HEAD' }, client);
+      expect(head.status, who).toBe(200);
+      expect(head.headers.get('content-length'), who).toBe(String(before.body.length));
+    }
+    for (const [who, client] of [
+      ['owner', owner],
+      ['stranger', stranger],
+    ] as const) {
+      const refused = await download(sold, {}, client);
+      expect(refused.status, who).toBe(404);
+      expect(refused.headers.get('content-disposition'), who).toBeNull();
     }
   });
 });

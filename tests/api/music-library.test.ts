@@ -6,8 +6,10 @@ import {
   libraryAlbumDetailSchema,
   libraryAlbumListSchema,
 } from '../../shared/schemas/library';
+import { type Fundraiser } from '../../shared/schemas/fundraisers';
 import { donations, fundraisers, fundraiserTracks, uploads, users } from '../../server/db/schema';
-import { createArtist, createFundraiser, uploadMusic } from '../fixtures/fundraisers';
+import { cleanupUnusedUploads } from '../../server/features/uploads/service';
+import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
 import {
   adminClient,
   registerUser,
@@ -58,6 +60,13 @@ async function album(client: TestClient, id: number): Promise<LibraryAlbumDetail
   const response = await client.get(`/api/music-library/album/${id}`);
   expect(response.status, response.text).toBe(200);
   return libraryAlbumDetailSchema.parse(response.json);
+}
+
+/** GET with the body as bytes (TestClient reads text, which would mangle audio and zips). */
+async function getBytes(client: TestClient, pathname: string) {
+  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const response = await fetch(`${server.baseUrl}${pathname}`, { headers: cookie ? { cookie } : {} });
+  return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 function userId(email: string): number {
@@ -152,6 +161,7 @@ describe('GET /api/music-library/album/{id}', () => {
       artistName: 'Quiet Riot Grrrl',
       artistSlug: artist.urlSlug,
       hasV1Tracks: false,
+      fundraiserDeleted: false,
       tracksZipLink: `/api/fundraisers/${fundraiser.id}/download`,
       image: fundraiser.image,
     });
@@ -276,11 +286,11 @@ describe('purchases', () => {
     expect((await buyer.get(`/api/music-library/album/${notBought.id}`)).status).toBe(404);
     expect((await buyer.get(`/api/fundraisers/${notBought.id}/download`)).status).toBe(403);
 
-    // A deleted fundraiser leaves the library, even for those who bought it.
+    // Bought music is the buyer's to keep: a deleted fundraiser stays in their purchases.
     expect((await seller.delete(`/api/fundraisers/${second.id}`)).status).toBe(200);
     const afterDelete = await list(buyer, 'purchases');
-    expect(afterDelete.results.map((item) => item.projectId)).toEqual([first.id]);
-    expect(afterDelete.totalCount).toBe(1);
+    expect(afterDelete.results.map((item) => item.projectId)).toEqual([first.id, second.id]);
+    expect(afterDelete.totalCount).toBe(2);
   });
 
   it('shows nothing to an account whose same email is not verified yet', async () => {
@@ -313,5 +323,144 @@ describe('purchases', () => {
       .toSQL();
     const plan = server.sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[];
     expect(plan.map((row) => row.detail).join('\n')).toMatch(/USING (COVERING )?INDEX donations_email_idx/);
+  });
+});
+
+describe('a deleted fundraiser', () => {
+  // The site promises fans "the music is theirs to keep" (footer): the owner deletes a published
+  // fundraiser after a sale; its buyer (and admins, who support them) keep the full music, nobody
+  // else does, and it has no public face left.
+  let seller: TestClient;
+  let buyer: TestClient;
+  let stranger: TestClient;
+  /** As its owner saw it before deleting it (with the upload ids). */
+  let gone: Fundraiser;
+
+  const albumPaths = () => [`/api/music-library/album/${gone.id}`, `/api/music-library/album/slug/${gone.urlSlug}`];
+  const trackRows = () =>
+    server.db.select().from(fundraiserTracks).where(eq(fundraiserTracks.fundraiserId, gone.id)).all();
+  const originals = () =>
+    gone.tracksList.map((track) => fs.readFileSync(server.media.trackFile(track.uploadId!, 'wav')));
+
+  beforeAll(async () => {
+    seller = await verifiedUser(server, nextEmail('deleter'));
+    const buyerEmail = nextEmail('keeper');
+    buyer = await verifiedUser(server, buyerEmail);
+    stranger = await verifiedUser(server, nextEmail('passer-by'));
+    gone = await createFundraiser(seller, { publish: true, tracks: 2, details: { name: 'Gone Album' } });
+    await server.jobs.drain();
+    donate(gone.id, buyerEmail);
+    expect((await seller.delete(`/api/fundraisers/${gone.id}`)).status).toBe(200);
+  });
+
+  it('stays in its buyer’s purchases and leaves its owner’s albums', async () => {
+    const purchases = await list(buyer, 'purchases');
+    expect(purchases.results.map((item) => [item.projectId, item.projectName])).toEqual([[gone.id, 'Gone Album']]);
+    expect(purchases.totalCount).toBe(1);
+    expect((await list(seller, 'user')).results.map((item) => item.projectId)).not.toContain(gone.id);
+  });
+
+  it('opens for its buyer and admins, by id and by slug, saying the fundraiser is deleted', async () => {
+    for (const [who, client] of [
+      ['buyer', buyer],
+      ['admin', admin],
+    ] as const) {
+      for (const path of albumPaths()) {
+        const response = await client.get(path);
+        expect(response.status, `${who} ${path}`).toBe(200);
+        const detail = libraryAlbumDetailSchema.parse(response.json);
+        expect(detail).toMatchObject({ projectId: gone.id, projectName: 'Gone Album', fundraiserDeleted: true });
+        expect(detail.tracksZipLink).toBe(`/api/fundraisers/${gone.id}/download`);
+        expect(detail.tracks.map((track) => track.src)).toEqual(
+          trackRows().map((row) => `/api/tracks/${row.id}/stream?v=${row.streamFile!.replace(/\.mp3$/, '')}`),
+        );
+      }
+    }
+  });
+
+  it('is 404 to its owner, who deleted it, and to everyone else', async () => {
+    for (const [who, client] of [
+      ['owner', seller],
+      ['stranger', stranger],
+    ] as const) {
+      for (const path of albumPaths()) expect((await client.get(path)).status, `${who} ${path}`).toBe(404);
+    }
+  });
+
+  it('streams its full tracks and downloads its zip for the buyer and admins only', async () => {
+    const [row] = trackRows();
+    const url = `/api/tracks/${row!.id}/stream?v=${row!.streamFile!.replace(/\.mp3$/, '')}`;
+    const rendition = fs.readFileSync(server.media.streamFile(row!.streamFile!));
+    const download = `/api/fundraisers/${gone.id}/download`;
+    for (const [who, client] of [
+      ['buyer', buyer],
+      ['admin', admin],
+    ] as const) {
+      const stream = await getBytes(client, url);
+      expect(stream.status, who).toBe(200);
+      expect(stream.body.equals(rendition), who).toBe(true);
+      const zip = await getBytes(client, download);
+      expect(zip.status, who).toBe(200);
+      expect(zip.body.toString('latin1')).toContain('02 - Track 2.wav');
+      // Stored, not compressed: each original is in the zip byte for byte.
+      for (const original of originals()) expect(zip.body.includes(original), who).toBe(true);
+    }
+    for (const [who, client] of [
+      ['owner', seller],
+      ['stranger', stranger],
+      ['guest', server.client()],
+    ] as const) {
+      expect((await getBytes(client, url)).status, who).toBe(404);
+    }
+    expect((await seller.get(download)).status).toBe(404);
+    expect((await stranger.get(download)).status).toBe(404);
+    expect((await server.client().get(download)).status).toBe(401);
+  });
+
+  it('keeps no public face: previews and the fundraiser JSON are 404, even to its buyer and admins', async () => {
+    const previews = trackRows().map(
+      (row) => `/api/tracks/${row.id}/preview?v=${row.previewFile!.replace(/\.mp3$/, '')}`,
+    );
+    for (const client of [buyer, admin, server.client()]) {
+      for (const path of [
+        ...previews,
+        `/api/fundraisers/${gone.id}/preview`,
+        `/api/fundraisers/${gone.id}`,
+        `/api/fundraisers/slug/${gone.urlSlug}`,
+      ]) {
+        expect((await client.get(path)).status, path).toBe(404);
+      }
+    }
+  });
+
+  it('keeps its uploads and renditions through the uploads cleanup', async () => {
+    const unused = await uploadTrack(seller);
+    const fundraiserRow = server.db.select().from(fundraisers).where(eq(fundraisers.id, gone.id)).get()!;
+    const files = [
+      ...gone.tracksList.map((track) => server.media.trackFile(track.uploadId!, 'wav')),
+      server.media.trackFile(gone.previewTrackFile!, 'wav'),
+      ...trackRows().flatMap((row) => [
+        server.media.streamFile(row.streamFile!),
+        server.media.previewFile(row.previewFile!),
+      ]),
+      server.media.streamFile(fundraiserRow.previewTrackStreamFile!),
+      server.media.previewFile(fundraiserRow.previewTrackPreviewFile!),
+    ];
+    const coverFiles = () =>
+      fs.readdirSync(server.media.dirs.images).filter((name) => name.startsWith(`${gone.albumCover!}-`));
+    const coversBefore = coverFiles();
+    expect(coversBefore.length).toBeGreaterThan(0);
+    for (const file of files) expect(fs.existsSync(file), file).toBe(true);
+
+    // Two days on, everything counts as old enough to go if nothing refers to it.
+    await cleanupUnusedUploads(server, Date.now() + 2 * 24 * 60 * 60 * 1000);
+    expect(fs.existsSync(server.media.trackFile(unused, 'wav'))).toBe(false);
+    for (const file of files) expect(fs.existsSync(file), file).toBe(true);
+    expect(coverFiles()).toEqual(coversBefore);
+
+    // And the buyer still has it all.
+    const detail = await album(buyer, gone.id);
+    expect((await getBytes(buyer, detail.tracks[1]!.src!)).status).toBe(200);
+    expect((await getBytes(buyer, detail.tracksZipLink!)).status).toBe(200);
   });
 });

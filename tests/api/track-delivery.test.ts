@@ -487,14 +487,43 @@ describe('GET /api/tracks/{id}/preview access', () => {
     }
   });
 
-  it('is 404 once the fundraiser is deleted, stream included', async () => {
+  it('is 404 once the fundraiser is deleted; the stream stays its buyers’ and admins’ only', async () => {
     const created = await createFundraiser(owner, { tracks: 1, publish: true });
     await server.jobs.drain();
+    insertDonation('delivery-buyer@example.org', created.id);
+    insertDonation('delivery-unverified@example.org', created.id);
     const id = created.tracksList[0]!.id;
     expect((await fetchBytes(guest, previewUrl(id))).status).toBe(200);
     expect((await owner.delete(`/api/fundraisers/${created.id}`)).status).toBe(200);
-    expect((await guest.get(previewUrl(id))).status).toBe(404);
-    expect((await owner.get(streamUrl(id))).status).toBe(404);
+    // No public face left: the preview is gone for everyone, buyer and admin included.
+    for (const client of [guest, owner, buyer, admin]) expect((await client.get(previewUrl(id))).status).toBe(404);
+    // The music is the buyer's to keep (and admins', who support them); the owner deleted it.
+    const bytes = streamBytes(id);
+    for (const [who, client] of [
+      ['buyer', buyer],
+      ['admin', admin],
+    ] as const) {
+      const whole = await fetchBytes(client, streamUrl(id));
+      expect(whole.status, who).toBe(200);
+      expect(whole.body.equals(bytes), who).toBe(true);
+      expect(whole.headers.get('cache-control'), who).toBe(`private, ${YEAR}`);
+      const partial = await fetchBytes(client, streamUrl(id), { range: 'bytes=0-0' });
+      expect(partial.status, who).toBe(206);
+      expect(partial.body.equals(bytes.subarray(0, 1)), who).toBe(true);
+      expect((await fetchBytes(client, streamUrl(id), {}, 'HEAD')).status, who).toBe(200);
+    }
+    // To everyone else the track is gone: 404, not the 401/403 of a live fundraiser.
+    for (const [who, client] of [
+      ['owner', owner],
+      ['other', other],
+      ['unverified', unverified],
+      ['guest', guest],
+    ] as const) {
+      const response = await client.get(streamUrl(id));
+      expect(response.status, who).toBe(404);
+      expect(response.json, who).toEqual({ code: 'OTHER', message: 'Track not found.' });
+      expect((await fetchBytes(client, streamUrl(id), {}, 'HEAD')).status, who).toBe(404);
+    }
   });
 });
 
@@ -555,6 +584,34 @@ describe('track URLs in the fundraiser JSON', () => {
     };
     expect((await search(buyer)).tracksList[0]!.file).toBe(streamUrl(album.tracksList[0]!.id));
     expect((await search(other)).tracksList[0]!.file).toBeUndefined();
+  });
+
+  it('decides a whole page in one purchase lookup, per fundraiser', async () => {
+    const second = await createFundraiser(owner, { tracks: 1, publish: true });
+    const third = await createFundraiser(owner, { tracks: 1, publish: true });
+    await server.jobs.drain();
+    insertDonation('delivery-buyer@example.org', third.id);
+    const purchaseLookups = () => {
+      const prepare = vi.spyOn(server.sqlite, 'prepare');
+      return {
+        count: () =>
+          prepare.mock.calls.filter(([text]) => /from "donations".*lower\("donations"\."email"\)/i.test(text)).length,
+        restore: () => prepare.mockRestore(),
+      };
+    };
+    const lookups = purchaseLookups();
+    try {
+      const response = await buyer.get('/api/fundraisers/search?pageSize=20');
+      expect(lookups.count()).toBe(1);
+      const results = (response.json as { results: Fundraiser[] }).results;
+      const fileOf = (id: number) => results.find((result) => result.id === id)!.tracksList[0]!.file;
+      expect(results.length).toBeGreaterThanOrEqual(3);
+      expect(fileOf(album.id)).toBe(streamUrl(album.tracksList[0]!.id));
+      expect(fileOf(second.id)).toBeUndefined();
+      expect(fileOf(third.id)).toBe(streamUrl(third.tracksList[0]!.id));
+    } finally {
+      lookups.restore();
+    }
   });
 
   it('has neither URL for a track still processing', async () => {

@@ -80,10 +80,14 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
           <p className="album-artist">
             by <Link to={`/artists/${encodeURIComponent(album.artistSlug)}`}>{album.artistName}</Link>
           </p>
+          {album.fundraiserDeleted && <p className="album-note">This fundraiser has ended.</p>}
           <div className="actions">
-            <Link className="button button-secondary" to={`/projects/${encodeURIComponent(album.projectSlug)}`}>
-              View fundraiser
-            </Link>
+            {/* A deleted fundraiser's page is gone; its music stays with those who bought it. */}
+            {!album.fundraiserDeleted && (
+              <Link className="button button-secondary" to={`/projects/${encodeURIComponent(album.projectSlug)}`}>
+                View fundraiser
+              </Link>
+            )}
             {album.tracksZipLink && (
               // A plain link: the browser saves the zip as it streams, nothing is held in the page.
               <a className="button button-primary" href={album.tracksZipLink} download>

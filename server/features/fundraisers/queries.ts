@@ -33,6 +33,11 @@ export function findFundraiserById(db: Db, id: number): FundraiserRow | undefine
     .get();
 }
 
+/** Deleted ones too: their buyers keep the music (server/access/can-stream.ts). */
+export function findFundraiserIncludingDeleted(db: Db, id: number): FundraiserRow | undefined {
+  return db.select().from(fundraisers).where(eq(fundraisers.id, id)).get();
+}
+
 export function findFundraiserBySlug(db: Db, slug: string): FundraiserRow | undefined {
   return db
     .select()

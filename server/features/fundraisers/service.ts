@@ -14,7 +14,7 @@ import {
 } from '../../../shared/schemas/fundraisers';
 import { trackUrls } from '../../../shared/schemas/library';
 import { serverMessages } from '../../../shared/api';
-import { canStream } from '../../access/can-stream';
+import { canStream, type StreamableAlbum, streamAccess } from '../../access/can-stream';
 import { FormError, forbidden, invalid, notFound, rateLimited } from '../../errors';
 import type { ShareCard } from '../../http/client-app';
 import type { Deps, Session } from '../../http/context';
@@ -139,19 +139,25 @@ function previewTrackUrl(row: FundraiserRow): string {
 
 const toRef = (row: FundraiserRow): FundraiserRef => ({ id: row.id, urlSlug: row.urlSlug ?? undefined });
 
-/** canStream may look up purchases: asked only when there is a full track to hand out. */
-function audioAccess(deps: Deps, session: Session | null, record: FundraiserRecord): AudioAccess {
-  const { row, tracks } = record;
-  const streamable = tracks.some((track) => track.streamFile);
-  return {
-    canStream: streamable && canStream(deps.db, session?.user ?? null, { fundraiserId: row.id, ownerId: row.userId }),
-  };
-}
+const streamable = (row: FundraiserRow): StreamableAlbum => ({
+  fundraiserId: row.id,
+  ownerId: row.userId,
+  deleted: row.deletedAt !== null,
+});
 
+const hasStreams = (record: FundraiserRecord) => record.tracks.some((track) => track.streamFile);
+
+/**
+ * The records as JSON for this caller. Audio access (server/access/can-stream.ts) is decided for
+ * the whole list at once, one purchase query, and only for albums with a full track to hand out.
+ */
 function detailed(deps: Deps, rows: FundraiserRow[], session: Session | null): Fundraiser[] {
-  return queries
-    .withDetails(deps.db, rows)
-    .map((record) => toFundraiser(record, session, audioAccess(deps, session, record)));
+  const records = queries.withDetails(deps.db, rows);
+  const albums = records.filter(hasStreams).map((record) => streamable(record.row));
+  const mayStream = streamAccess(deps.db, session?.user ?? null, albums);
+  return records.map((record) =>
+    toFundraiser(record, session, { canStream: hasStreams(record) && mayStream(streamable(record.row)) }),
+  );
 }
 
 function one(deps: Deps, row: FundraiserRow, session: Session | null): Fundraiser {
@@ -290,13 +296,17 @@ export const albumFilesMissingMessage = "Some of this album's files are missing.
  * GET /api/fundraisers/{id}/download (the admins' 'Download tracks', Your music's 'Download songs'):
  * the album as one zip, each track's original upload named "NN - Track name.ext" in album order
  * (DESIGN.md contract details). A legacy v1 fundraiser answers the zip that was uploaded. Whoever
- * may hear the full tracks may take them home: owner, admins and buyers (canStream). Every original
- * must be on disk before the first byte leaves: a zip that breaks off halfway looks like a network
- * fault to the buyer, while a 404 says what is wrong (and the log tells us).
+ * may hear the full tracks may take them home (canStream: owner, admins and buyers; once the
+ * fundraiser is deleted, buyers and admins only). Every original must be on disk before the first
+ * byte leaves: a zip that breaks off halfway looks like a network fault to the buyer, while a 404
+ * says what is wrong (and the log tells us).
  */
 export async function albumDownload(deps: Deps, session: Session, id: number): Promise<AlbumDownload> {
-  const row = visibleOrNotFound(session, queries.findFundraiserById(deps.db, id));
-  if (!canStream(deps.db, session.user, { fundraiserId: row.id, ownerId: row.userId })) {
+  // A deleted fundraiser's music stays its buyers' (server/access/can-stream.ts); to everyone
+  // else the fundraiser is gone.
+  const row = visibleOrNotFound(session, queries.findFundraiserIncludingDeleted(deps.db, id));
+  if (!canStream(deps.db, session.user, streamable(row))) {
+    if (row.deletedAt) throw notFound(say.notFound);
     throw forbidden('Only those who donated to this fundraiser can download its music.');
   }
   const fileName = `${safeFileName(row.name, 'album')}.zip`;

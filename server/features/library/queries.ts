@@ -3,7 +3,9 @@ import type { Db } from '../../db/client';
 import { artists, donations, fundraisers, fundraiserTracks } from '../../db/schema';
 
 // Your music (spec part 1 section 2): the albums a user owns or bought, and one album with its
-// tracks. Deleted fundraisers are gone from the library, as from every other list.
+// tracks. A deleted fundraiser leaves its owner's list, as every other list, but bought music is
+// the fan's to keep: purchases and the album lookup include deleted fundraisers, and the album's
+// access is canStream's to decide (server/access/can-stream.ts).
 
 const live = isNull(fundraisers.deletedAt);
 
@@ -18,6 +20,7 @@ const albumColumns = {
   tracksZipUploadId: fundraisers.tracksZipUploadId,
   publishedAt: fundraisers.publishedAt,
   createdAt: fundraisers.createdAt,
+  deletedAt: fundraisers.deletedAt,
   artistId: artists.id,
   artistName: artists.name,
   artistSlug: artists.urlSlug,
@@ -34,6 +37,7 @@ export type AlbumRow = {
   tracksZipUploadId: string | null;
   publishedAt: Date | null;
   createdAt: Date;
+  deletedAt: Date | null;
   artistId: number;
   artistName: string;
   artistSlug: string;
@@ -67,14 +71,14 @@ export function listOwnAlbums(db: Db, userId: number, limit: number, offset: num
 const boughtBy = (email: string): SQL | undefined =>
   and(eq(sql`lower(${donations.email})`, email.toLowerCase()), eq(donations.status, 'succeeded'));
 
-/** Albums bought with this email address, one per album, the latest purchase first. */
+/** Albums bought with this email address, one per album, the latest purchase first; deleted ones too. */
 export function listPurchasedAlbums(
   db: Db,
   email: string,
   limit: number,
   offset: number,
 ): Paged<AlbumRow & { boughtAt: Date }> {
-  const where = and(boughtBy(email), live);
+  const where = boughtBy(email);
   const boughtAt = max(donations.createdAt);
   const rows = db
     .select({ ...albumColumns, boughtAt })
@@ -98,13 +102,18 @@ export function listPurchasedAlbums(
   return { results, totalCount: total?.n ?? 0 };
 }
 
+/**
+ * The album by id or slug, deleted or not. A slug names one fundraiser for good: it is unique
+ * over all rows and a deleted fundraiser keeps its own (fundraisers' isSlugTaken), so a slug
+ * never finds a live album and a deleted one at once.
+ */
 export function findAlbum(db: Db, by: { id: number } | { slug: string }): AlbumRow | undefined {
   const match = 'id' in by ? eq(fundraisers.id, by.id) : eq(fundraisers.urlSlug, by.slug);
   return db
     .select(albumColumns)
     .from(fundraisers)
     .innerJoin(artists, eq(artists.id, fundraisers.artistId))
-    .where(and(match, live))
+    .where(match)
     .get();
 }
 

@@ -44,6 +44,7 @@ export function listOwnAlbums(deps: Deps, session: Session, { page, pageSize }: 
 /**
  * GET /api/music-library/purchases. Purchases belong to an email address (DESIGN.md section 3);
  * until the account proves it holds that address, anyone could have typed it at a checkout.
+ * A deleted fundraiser's album stays listed: the music is the buyer's to keep.
  */
 export function listPurchases(deps: Deps, session: Session, { page, pageSize }: PageParams): LibraryAlbumList {
   if (!session.user.isEmailVerified) return { results: [], totalCount: 0 };
@@ -57,10 +58,13 @@ export function listPurchases(deps: Deps, session: Session, { page, pageSize }: 
 /**
  * GET /api/music-library/album/{id} and .../slug/{slug}: 404 for callers with no access
  * (DESIGN.md section 4), so the answer never tells whether an album they cannot hear exists.
+ * A deleted fundraiser's album stays open to its buyers and admins (canStream).
  */
 export function getAlbum(deps: Deps, session: Session, by: { id: number } | { slug: string }): LibraryAlbumDetail {
   const row = queries.findAlbum(deps.db, by);
-  if (!row || !canStream(deps.db, session.user, { fundraiserId: row.id, ownerId: row.userId })) {
+  if (!row) throw notFound(ALBUM_NOT_FOUND);
+  const deleted = row.deletedAt !== null;
+  if (!canStream(deps.db, session.user, { fundraiserId: row.id, ownerId: row.userId, deleted })) {
     throw notFound(ALBUM_NOT_FOUND);
   }
   const tracks = queries.listAlbumTracks(deps.db, row.id);
@@ -70,6 +74,8 @@ export function getAlbum(deps: Deps, session: Session, by: { id: number } | { sl
     ...toLibraryAlbum(row, row.publishedAt ?? row.createdAt),
     artistSlug: row.artistSlug || String(row.artistId),
     hasV1Tracks: row.hasV1Tracks,
+    // A deleted fundraiser's page is gone: the album page must not link to it.
+    fundraiserDeleted: deleted,
     tracksZipLink: downloadable ? `/api/fundraisers/${row.id}/download` : undefined,
     tracks: tracks.map((track, index) => ({
       id: track.id,

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fundraisers, fundraiserTracks } from '../../db/schema';
 
@@ -11,9 +11,13 @@ export type TrackMedia = {
   fundraiserId: number;
   ownerId: number;
   fundraiserStatus: 'DRAFT' | 'PUBLISHED';
+  fundraiserDeletedAt: Date | null;
 };
 
-/** The track, if its fundraiser is still there (a deleted fundraiser's audio is gone with it). */
+/**
+ * The track, deleted fundraiser or not: a deleted fundraiser's full tracks stay its buyers'
+ * (server/access/can-stream.ts), so the service decides what a deleted one still serves.
+ */
 export function findTrackMedia(db: Db, trackId: number): TrackMedia | undefined {
   return db
     .select({
@@ -24,9 +28,10 @@ export function findTrackMedia(db: Db, trackId: number): TrackMedia | undefined 
       fundraiserId: fundraisers.id,
       ownerId: fundraisers.userId,
       fundraiserStatus: fundraisers.status,
+      fundraiserDeletedAt: fundraisers.deletedAt,
     })
     .from(fundraiserTracks)
     .innerJoin(fundraisers, eq(fundraisers.id, fundraiserTracks.fundraiserId))
-    .where(and(eq(fundraiserTracks.id, trackId), isNull(fundraisers.deletedAt)))
+    .where(eq(fundraiserTracks.id, trackId))
     .get();
 }

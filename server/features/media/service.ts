@@ -27,11 +27,16 @@ function readyRendition(track: TrackMedia, file: string | null): string {
   return file;
 }
 
-/** GET /api/tracks/{id}/preview: public for a published fundraiser; a draft's for those who see it. */
+const isDeleted = (track: TrackMedia) => track.fundraiserDeletedAt !== null;
+
+/**
+ * GET /api/tracks/{id}/preview: public for a published fundraiser; a draft's for those who see it.
+ * A deleted fundraiser has no public page left to preview: 404, whoever asks.
+ */
 export function trackPreview(deps: Deps, session: Session | null, trackId: number, requested?: string): TrackAudio {
   const track = findTrackMedia(deps.db, trackId);
   // A draft is 404 to everyone but its owner and admins (DESIGN.md contract details).
-  if (!track || (track.fundraiserStatus === 'DRAFT' && !mayManage(session, track))) {
+  if (!track || isDeleted(track) || (track.fundraiserStatus === 'DRAFT' && !mayManage(session, track))) {
     throw notFound(mediaMessages.trackNotFound);
   }
   const file = readyRendition(track, track.previewFile);
@@ -45,14 +50,19 @@ export function trackPreview(deps: Deps, session: Session | null, trackId: numbe
   };
 }
 
-/** GET /api/tracks/{id}/stream: the full track, for whoever canStream lets in (owner, admins, buyers). */
+/**
+ * GET /api/tracks/{id}/stream: the full track, for whoever canStream lets in (owner, admins, buyers;
+ * once the fundraiser is deleted, buyers and admins only).
+ */
 export function trackStream(deps: Deps, session: Session | null, trackId: number, requested?: string): TrackAudio {
   const track = findTrackMedia(deps.db, trackId);
   if (!track) throw notFound(mediaMessages.trackNotFound);
   const user = session?.user ?? null;
-  if (!canStream(deps.db, user, { fundraiserId: track.fundraiserId, ownerId: track.ownerId })) {
-    // A draft stays hidden from those who may not see it, as everywhere else.
-    if (track.fundraiserStatus === 'DRAFT') throw notFound(mediaMessages.trackNotFound);
+  const album = { fundraiserId: track.fundraiserId, ownerId: track.ownerId, deleted: isDeleted(track) };
+  if (!canStream(deps.db, user, album)) {
+    // A draft stays hidden from those who may not see it, as everywhere else; a deleted
+    // fundraiser is gone for everyone who did not buy it.
+    if (track.fundraiserStatus === 'DRAFT' || album.deleted) throw notFound(mediaMessages.trackNotFound);
     if (!user) throw unauthenticated(mediaMessages.logIn);
     throw forbidden(mediaMessages.noAccess);
   }
