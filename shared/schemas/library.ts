@@ -39,7 +39,8 @@ export type LibraryTrack = z.infer<typeof libraryTrackSchema>;
 
 /** GET /api/music-library/album/{id}: the album with what the album page plays and downloads. */
 export const libraryAlbumDetailSchema = libraryAlbumSchema.extend({
-  artistSlug: z.string(),
+  /** The artist's page; absent once the artist is deleted. */
+  artistSlug: z.string().optional(),
   tracks: z.array(libraryTrackSchema),
   hasV1Tracks: z.boolean(),
   /** The fundraiser was deleted: its buyers keep the music, but its page is gone. */

@@ -291,6 +291,14 @@ describe('purchases', () => {
     const afterDelete = await list(buyer, 'purchases');
     expect(afterDelete.results.map((item) => item.projectId)).toEqual([first.id, second.id]);
     expect(afterDelete.totalCount).toBe(2);
+
+    // An artist deleted with their fundraisers: the album stays, without a link to a page that is gone.
+    expect((await album(buyer, first.id)).artistSlug).toBeTruthy();
+    expect((await seller.delete(`/api/artists/${first.artistId}`)).status).toBe(200);
+    const orphan = await album(buyer, first.id);
+    expect(orphan).toMatchObject({ fundraiserDeleted: true, artistName: first.artist.name });
+    expect(orphan.artistSlug).toBeUndefined();
+    expect(orphan.tracks.every((track) => track.src)).toBe(true);
   });
 
   it('shows nothing to an account whose same email is not verified yet', async () => {

@@ -78,7 +78,12 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
         <div className="album-summary">
           <h1>{title}</h1>
           <p className="album-artist">
-            by <Link to={`/artists/${encodeURIComponent(album.artistSlug)}`}>{album.artistName}</Link>
+            by{' '}
+            {album.artistSlug ? (
+              <Link to={`/artists/${encodeURIComponent(album.artistSlug)}`}>{album.artistName}</Link>
+            ) : (
+              album.artistName
+            )}
           </p>
           {album.fundraiserDeleted && <p className="album-note">This fundraiser has ended.</p>}
           <div className="actions">

@@ -24,6 +24,7 @@ const albumColumns = {
   artistId: artists.id,
   artistName: artists.name,
   artistSlug: artists.urlSlug,
+  artistDeletedAt: artists.deletedAt,
 };
 
 export type AlbumRow = {
@@ -41,6 +42,7 @@ export type AlbumRow = {
   artistId: number;
   artistName: string;
   artistSlug: string;
+  artistDeletedAt: Date | null;
 };
 
 export type Paged<T> = { results: T[]; totalCount: number };

@@ -72,7 +72,8 @@ export function getAlbum(deps: Deps, session: Session, by: { id: number } | { sl
   const downloadable = row.hasV1Tracks ? Boolean(row.tracksZipUploadId) : tracks.some((track) => track.uploadId);
   return {
     ...toLibraryAlbum(row, row.publishedAt ?? row.createdAt),
-    artistSlug: row.artistSlug || String(row.artistId),
+    // A deleted artist has no page left to link to.
+    artistSlug: row.artistDeletedAt ? undefined : row.artistSlug || String(row.artistId),
     hasV1Tracks: row.hasV1Tracks,
     // A deleted fundraiser's page is gone: the album page must not link to it.
     fundraiserDeleted: deleted,
