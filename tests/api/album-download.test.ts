@@ -8,6 +8,7 @@ import { wav } from '../fixtures/audio';
 import { createFundraiser, details } from '../fixtures/fundraisers';
 import { craftedZip } from '../fixtures/zips';
 import { adminClient, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { openDescriptorsOf } from '../fixtures/descriptors';
 
 // GET /api/fundraisers/{id}/download (issue 5): the album zip is built while it is sent, or the
 // legacy zip is sent as stored. Whatever the client does (goes away, asks HEAD, resumes) and
@@ -26,19 +27,7 @@ let legacyZip: string;
 const BIG = 32 * 1024 * 1024;
 const MISSING = "Some of this album's files are missing. Please contact us.";
 
-/** File descriptors of this process (the test server runs in it) that point at `file`. */
-function openDescriptorsOf(file: string): number {
-  const real = fs.realpathSync(file);
-  return fs.readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return fs.readlinkSync(`/proc/self/fd/${fd}`) === real;
-    } catch {
-      return false; // closed while we looked
-    }
-  }).length;
-}
-
-const cookie = (client: TestClient) => [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+const cookie = (client: TestClient) => client.cookieHeader();
 const downloadUrl = (fundraiser: Fundraiser) => `${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`;
 
 async function download(

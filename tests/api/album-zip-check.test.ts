@@ -91,7 +91,7 @@ describe('PATCH /api/fundraisers/{id}/updatev1 album zip check', () => {
     expect(after).toMatchObject({ hasV1Tracks: true, hasTracksZip: true });
 
     const download = await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`, {
-      headers: { cookie: [...owner.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+      headers: { cookie: owner.cookieHeader() },
     });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/zip');
@@ -118,7 +118,7 @@ describe('PATCH /api/fundraisers/{id}/updatev1 album zip check', () => {
     await expectRefused(owner, fundraiser, twoNames, albumZipMessages.unreadable);
 
     const download = await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`, {
-      headers: { cookie: [...owner.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+      headers: { cookie: owner.cookieHeader() },
     });
     expect(Buffer.from(await download.arrayBuffer()).equals(good)).toBe(true);
   });

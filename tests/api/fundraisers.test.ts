@@ -716,7 +716,7 @@ describe('cleaning up audio uploads', () => {
     expect(
       (
         await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/preview`, {
-          headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+          headers: { cookie: owner.cookieHeader() },
         })
       ).status,
     ).toBe(200);
@@ -742,7 +742,7 @@ describe('GET /api/fundraisers/{id}/download', () => {
       },
     });
     const response = await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`, {
-      headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: { cookie: owner.cookieHeader() },
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
@@ -785,7 +785,7 @@ describe('GET /api/fundraisers/{id}/download', () => {
     form.append('albumZip', new Blob([new Uint8Array(zipBytes)], { type: 'application/zip' }), 'album.zip');
     expect((await owner.patch(`/api/fundraisers/${fundraiser.id}/updatev1`, { multipart: form })).status).toBe(200);
     const response = await fetch(`${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`, {
-      headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: { cookie: owner.cookieHeader() },
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-length')).toBe(String(zipBytes.length));

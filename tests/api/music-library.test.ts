@@ -64,7 +64,7 @@ async function album(client: TestClient, id: number): Promise<LibraryAlbumDetail
 
 /** GET with the body as bytes (TestClient reads text, which would mangle audio and zips). */
 async function getBytes(client: TestClient, pathname: string) {
-  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const cookie = client.cookieHeader();
   const response = await fetch(`${server.baseUrl}${pathname}`, { headers: cookie ? { cookie } : {} });
   return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
 }
@@ -274,7 +274,7 @@ describe('purchases', () => {
     const bought = await album(buyer, first.id);
     expect(bought.tracks.every((track) => track.src?.startsWith(`/api/tracks/${track.id}/stream?v=`))).toBe(true);
     const download = await fetch(`${server.baseUrl}${bought.tracksZipLink}`, {
-      headers: { cookie: [...buyer.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: { cookie: buyer.cookieHeader() },
     });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/zip');

@@ -6,6 +6,7 @@ import { type Fundraiser, fundraiserSchema } from '../../shared/schemas/fundrais
 import { trackUrls } from '../../shared/schemas/library';
 import { donations, fundraisers, fundraiserTracks } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
+import { openDescriptorsOf } from '../fixtures/descriptors';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
 import {
   adminClient,
@@ -45,7 +46,7 @@ const streamBytes = (id: number) => fs.readFileSync(server.media.streamFile(trac
 
 /** GET or HEAD with the body as bytes (TestClient reads text, which would mangle MP3 frames). */
 async function fetchBytes(client: TestClient, pathname: string, headers: Record<string, string> = {}, method = 'GET') {
-  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const cookie = client.cookieHeader();
   const response = await fetch(`${server.baseUrl}${pathname}`, {
     method,
     headers: { 'x-forwarded-for': client.ip, ...(cookie ? { cookie } : {}), ...headers },
@@ -65,18 +66,6 @@ function insertDonation(email: string, fundraiserId: number, status: 'succeeded'
       status,
     })
     .run();
-}
-
-/** File descriptors of this process (the test server runs in it) that point at `file`. */
-function openDescriptorsOf(file: string): number {
-  const real = fs.realpathSync(file);
-  return fs.readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return fs.readlinkSync(`/proc/self/fd/${fd}`) === real;
-    } catch {
-      return false; // closed while we looked
-    }
-  }).length;
 }
 
 beforeAll(async () => {

@@ -80,7 +80,7 @@ describe('POST /api/uploads/image', () => {
 
   it('removes the partial file when the client goes away mid-upload', async () => {
     const client = await loggedIn();
-    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const cookie = client.cookieHeader();
     const { request } = await import('node:http');
     const req = request(`${server.baseUrl}/api/uploads/image`, {
       method: 'POST',
@@ -148,7 +148,7 @@ describe('POST /api/uploads/image', () => {
   it('answers a truncated multipart body with 400 and removes the partial file', async () => {
     const client = await loggedIn();
     const before = storedFiles();
-    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const cookie = client.cookieHeader();
     const body = [
       '--XBOUNDARY',
       'Content-Disposition: form-data; name="imageFile"; filename="cut.png"',
