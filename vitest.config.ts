@@ -16,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          setupFiles: ['tests/fixtures/e2e-setup.ts'],
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,

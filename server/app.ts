@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { serverMessages } from '../shared/api';
 import { accountRoutes } from './features/accounts/routes';
@@ -6,16 +6,18 @@ import { artistRoutes } from './features/artists/routes';
 import { fundraiserRoutes } from './features/fundraisers/routes';
 import { trackAudioRoutes } from './features/media/routes';
 import { libraryRoutes } from './features/library/routes';
-import { fundraiserShareCard } from './features/fundraisers/service';
-import { artistShareCard } from './features/artists/service';
+import { findPage } from '../shared/routes';
+import { fundraiserPage } from './features/fundraisers/service';
+import { artistPage } from './features/artists/service';
 import { charityRoutes } from './features/charities/routes';
 import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
 import { siteRoutes } from './features/site/routes';
 import { mediaRoutes, uploadRoutes } from './features/uploads/routes';
 import { handleError } from './http/app-errors';
-import { clientAppRoutes, type ShareCardLookup } from './http/client-app';
-import type { AppEnv, Deps } from './http/context';
+import { clientAppRoutes, type PageLookup } from './http/client-app';
+import type { AppEnv } from './http/context';
+import type { Deps } from './deps';
 import { notFound } from './errors';
 import { requestContextMiddleware } from './http/request-context';
 import { sameOriginMiddleware } from './http/same-origin';
@@ -26,24 +28,39 @@ const jsonBodyLimit = bodyLimit({ maxSize: 1024 * 1024 });
 const streamsItsBody = (path: string) =>
   path.startsWith('/api/uploads/') || /^\/api\/fundraisers\/[^/]+\/updatev1$/.test(path);
 
-/** Pages whose shared links get a preview card: a fundraiser and an artist (issue 4). */
-function shareCardFor(deps: Deps): ShareCardLookup {
+/**
+ * The server's view of the app's pages (shared/routes.ts): an address of no page is a 404, and a
+ * fundraiser's or an artist's page gets its preview card, or moves to the current address.
+ */
+function pageLookup(deps: Deps): PageLookup {
   return (pathname) => {
-    const match = pathname.match(/^\/(projects|artists)\/([^/]+)\/?$/);
-    if (!match) return null;
-    let slugOrId: string;
+    const page = findPage(pathname);
+    if (!page) return { kind: 'missing' };
+    const slugOrId = page.params.projectSlugOrId ?? page.params.artistSlugOrId;
+    if (slugOrId === undefined) return { kind: 'plain' };
+    let decoded: string;
     try {
-      slugOrId = decodeURIComponent(match[2]!);
+      decoded = decodeURIComponent(slugOrId);
     } catch {
-      return null;
+      return { kind: 'missing' };
     }
-    return match[1] === 'projects' ? fundraiserShareCard(deps, slugOrId) : artistShareCard(deps, slugOrId);
+    return page.name === 'fundraiser' ? fundraiserPage(deps, decoded) : artistPage(deps, decoded);
   };
 }
+
+/**
+ * API answers are about the caller (their user, their donors, their library) unless a route says
+ * otherwise, as the audio routes do: no cache, shared or the browser's, may keep them.
+ */
+const privateByDefault: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store');
+};
 
 /** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */
 export function createApp(deps: Deps) {
   const api = new Hono<AppEnv>()
+    .use(privateByDefault)
     // The session goes first so that every answer, even a refusal, can carry x-logged-out.
     .use(sessionMiddleware)
     .use(sameOriginMiddleware)
@@ -78,7 +95,7 @@ export function createApp(deps: Deps) {
   app.route('/', mediaRoutes(deps.media));
   app.route(
     '/',
-    clientAppRoutes(deps.config.clientDistDir, deps.config.siteName, shareCardFor(deps), deps.config.publicUrl),
+    clientAppRoutes(deps.config.clientDistDir, deps.config.siteName, pageLookup(deps), deps.config.publicUrl),
   );
   app.onError(handleError);
   return app;

@@ -55,13 +55,20 @@ async function main() {
   const password = input.data.password ?? `Admin-${randomToken().slice(0, 16)}-1`;
   const config = loadConfig();
   const { db, sqlite } = openDatabase(config.databasePath);
-  const result = await ensureAdmin({ db }, input.data.email, password);
-  sqlite.close();
+  let result: Awaited<ReturnType<typeof ensureAdmin>>;
+  try {
+    result = await ensureAdmin({ db }, input.data.email, password);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  } finally {
+    sqlite.close();
+  }
   if (result.created) {
     console.log(`Created admin ${input.data.email}${input.data.password ? '' : ` with password ${password}`}`);
   } else {
     console.log(
-      `${input.data.email} ${result.promoted ? 'is now an admin' : 'was already an admin'} (password unchanged).`,
+      `${input.data.email} ${result.promoted ? 'is now an admin' : 'was already an admin'}${result.passwordSet ? ' (password set)' : ' (password unchanged)'}.`,
     );
   }
 }

@@ -40,6 +40,10 @@ const envSchema = z
     PROMO_PROJECT_ID: z.coerce.number().int().positive().default(DEFAULT_PROMO_PROJECT_ID),
     /** Track-processing jobs run at once; each ffmpeg takes about a core (the VM has two). */
     JOB_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
+    /** An ffmpeg to use instead of looking one up (issue 9: a maintained system build first). */
+    FFMPEG_PATH: optionalString,
+    /** Uploads are refused while the data folder's disk has less free space than this. */
+    MIN_FREE_DISK_MB: z.coerce.number().int().min(0).default(1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIST_DIR: z.string().default('dist'),
   })
@@ -105,5 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     promoProjectId: e.PROMO_PROJECT_ID,
     logLevel: e.LOG_LEVEL,
     jobWorkers: e.JOB_WORKERS,
+    ffmpegPath: e.FFMPEG_PATH,
+    minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
   };
 }

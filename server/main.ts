@@ -1,15 +1,10 @@
-import fs from 'node:fs';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { composeDeps } from './compose';
+import { ffmpegVersion } from './infra/audio/ffmpeg';
 import { loadConfig } from './config';
-import { openDatabase } from './db/client';
-import { seedDemoContent } from './db/seed';
+import { seedDemoContent } from './demo/seed';
 import { ensureAdmin } from './features/accounts/service';
-import { seedBundledCharities } from './features/charities/service';
-import { everyOrgClient } from './infra/charity-directory/every-org';
-import { type Mailer, outboxMailer, smtpMailer } from './infra/email/mailer';
-import { createLogger } from './infra/logger';
-import { mediaStore } from './infra/storage/media';
 import { cleanupUnusedUploads } from './features/uploads/service';
 import { pruneExpiredSessions } from './infra/security/session-store';
 import { pruneThrottleEvents } from './infra/security/throttle';
@@ -20,15 +15,12 @@ import { createJobRunner } from './infra/jobs/runner';
 // Start-up: config → database and migrations → admin and demo content → listen.
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
-fs.mkdirSync(config.dataDir, { recursive: true });
-const { db, sqlite } = openDatabase(config.databasePath);
-const media = mediaStore(config.dataDir);
-seedBundledCharities({ db });
-
-const mailer: Mailer = config.smtpUrl
-  ? smtpMailer(config.smtpUrl, config.mailFrom)
-  : outboxMailer(config.outboxDir, config.mailFrom, logger);
+const { deps, sqlite, ffmpeg } = composeDeps(config);
+const { db, logger, media } = deps;
+logger.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version: ffmpegVersion(ffmpeg.path) }, 'ffmpeg for tracks');
+// A crash leaves its ffmpeg processes running; their jobs are started afresh below.
+const strays = deps.ffmpeg.killStrays();
+if (strays > 0) logger.warn({ count: strays }, 'ended ffmpeg processes left by an earlier run');
 
 if (config.admin) {
   const result = await ensureAdmin({ db }, config.admin.email, config.admin.password);
@@ -41,26 +33,24 @@ const demoAdmin = config.seedDemo ? await seedDemoContent(db, config, media) : u
 const jobs = createJobRunner({
   db,
   logger,
-  handlers: trackJobHandlers({ db, logger, media }),
+  handlers: trackJobHandlers(deps),
   workers: config.jobWorkers,
 });
 await jobs.start();
 
-const maintenance = setInterval(
-  () => {
-    pruneExpiredSessions(db);
-    pruneThrottleEvents(db);
-    pruneFinishedJobs(db, new Date(Date.now() - 7 * 24 * 60 * 60 * 1000));
-    cleanupUnusedUploads({ db, logger, media }).catch((error: unknown) =>
-      logger.error({ err: error }, 'upload cleanup failed'),
-    );
-  },
-  60 * 60 * 1000,
-);
-maintenance.unref();
+// Housekeeping, at start and every ten minutes: unused uploads go once an hour old (issue 9).
+function maintain() {
+  pruneExpiredSessions(db);
+  pruneThrottleEvents(db);
+  pruneFinishedJobs(db, new Date(Date.now() - 7 * 24 * 60 * 60 * 1000));
+  cleanupUnusedUploads({ db, logger, media }).catch((error: unknown) =>
+    logger.error({ err: error }, 'upload cleanup failed'),
+  );
+}
+maintain();
+setInterval(maintain, 10 * 60 * 1000).unref();
 
-const everyOrg = config.everyOrg ? everyOrgClient(config.everyOrg) : null;
-const app = createApp({ config, db, mailer, logger, media, everyOrg });
+const app = createApp(deps);
 const server = serve(
   {
     fetch: app.fetch,
@@ -84,6 +74,9 @@ const server = serve(
 
 function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');
+  // Jobs cut short here are interrupted, not failed: they run again at the next start.
+  jobs.interrupt();
+  deps.ffmpeg.killAll();
   server.close(() => {
     // A job cut short here is taken up again at the next start.
     void jobs.stop().finally(() => {

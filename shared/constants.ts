@@ -63,6 +63,8 @@ export const ALBUM_ZIP_LIMITS = {
   entries: 500,
   uncompressedBytes: 2 * 1024 * 1024 * 1024,
   audioExtensions: ['.wav', '.mp3', '.flac', '.m4a', '.aac', '.ogg', '.aiff', '.aif'],
+  /** What else an album may carry (issue 9): its artwork, liner notes and lyrics; nothing runnable. */
+  otherExtensions: ['.jpg', '.jpeg', '.png', '.gif', '.webp', '.txt', '.md', '.rtf', '.pdf'],
 } as const;
 
 /** Widths an uploaded image is re-encoded to, each as WebP and JPEG (issue 3). */
@@ -104,3 +106,10 @@ export const SLOW_SUBMIT_OVERLAY_MS = 1000;
 
 /** Featured charities on the home page (spec part 2 section 9). */
 export const FEATURED_CHARITY_COUNT = 10;
+
+/**
+ * A cookie the page can read, set and cleared by the server beside the HttpOnly session cookie:
+ * it says only that someone may be signed in, so a guest's page never asks GET /api/user (whose
+ * 401 would log an error in every guest's console). It grants nothing; the session cookie does.
+ */
+export const SIGNED_IN_HINT_COOKIE = 'soundcause_signed_in';

@@ -1,15 +1,12 @@
 // The exact validation texts of spec part 1 section 5, written once and used by client forms and
-// server routes alike.
-
-function characters(n: number): string {
-  return n === 1 ? 'character' : 'characters';
-}
+// server routes alike. The length messages are the spec's templates word for word, '(s)' included:
+// '{Field} cannot exceed {n} character(s).'
 
 export const messages = {
   required: (label: string) => `${label} is required.`,
-  max: (label: string, n: number) => `${label} cannot exceed ${n} ${characters(n)}.`,
-  min: (label: string, n: number) => `${label} must have at least ${n} ${characters(n)}.`,
-  exactly: (label: string, n: number) => `${label} must have exactly ${n} ${characters(n)}.`,
+  max: (label: string, n: number) => `${label} cannot exceed ${n} character(s).`,
+  min: (label: string, n: number) => `${label} must have at least ${n} character(s).`,
+  exactly: (label: string, n: number) => `${label} must have exactly ${n} character(s).`,
   email: 'Please enter a valid email.',
   urlScheme: 'URL must start with either http:// or https://',
   url: 'Please enter a valid url.',
@@ -21,6 +18,8 @@ export const messages = {
   passwordNumber: 'Must contain at least one number.',
   passwordHint: 'At least 8 characters, 1 lowercase, 1 uppercase, 1 number, 1 symbol.',
   passwordsDontMatch: "Passwords don't match!",
+  /** Ours (issue 9): a password from the lists attackers try first, checked by the server. */
+  passwordCommon: 'This password is one of the most common ones, which are guessed first. Please choose another.',
   genre: 'Please select one of the options.',
   moneyNegative: (label: string) => `${label} cannot be negative`,
   moneyMin: (label: string, dollars: string) => `${label} must be at least $${dollars}`,

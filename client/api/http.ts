@@ -60,28 +60,36 @@ async function send(path: string, { method = 'GET', json, form, signal }: Reques
   return response;
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
-  let body: unknown;
+/** An answer's body: its JSON, or its text as it is when it is not JSON. */
+export function parseBody(text: string): unknown {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    // Some 4xx answers are a plain sentence meant for the user (spec: '400 with a string body shows
-    // the string'); anything else that is not JSON (a proxy's 502 page) is not.
-    const isMessage = response.status < 500 && text.length > 0 && text.length <= 2000 && !/^\s*</.test(text);
-    return isMessage
-      ? new ApiError(response.status, text, undefined, undefined, text)
-      : new ApiError(response.status, messages.generic);
+    return text;
   }
+}
+
+/**
+ * The one reading of a failed answer (fetch and upload requests alike): `{ formErrors }`,
+ * `{ code, message }`, or a plain sentence meant for the user (spec: '400 with a string body
+ * shows the string'). Anything else (a proxy's 502 page, an empty body) is the generic message.
+ */
+export function apiErrorFrom(status: number, body: unknown): ApiError {
   const formErrors = formErrorsSchema.safeParse(body);
   if (formErrors.success) {
     const first = formErrors.data.formErrors[0]?.message ?? 'input is invalid';
-    return new ApiError(response.status, first, undefined, formErrors.data.formErrors);
+    return new ApiError(status, first, undefined, formErrors.data.formErrors);
   }
   const apiError = apiErrorSchema.safeParse(body);
-  if (apiError.success) return new ApiError(response.status, apiError.data.message, apiError.data.code);
-  if (typeof body === 'string') return new ApiError(response.status, body, undefined, undefined, body);
-  return new ApiError(response.status, messages.generic);
+  if (apiError.success) return new ApiError(status, apiError.data.message, apiError.data.code);
+  const isSentence =
+    typeof body === 'string' && status < 500 && body.length > 0 && body.length <= 2000 && !/^\s*</.test(body);
+  return isSentence ? new ApiError(status, body, undefined, undefined, body) : new ApiError(status, messages.generic);
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  return apiErrorFrom(response.status, parseBody(text));
 }
 
 /** Calls the API and parses the answer with `schema`; throws ApiError or UnexpectedDataError. */
@@ -103,6 +111,11 @@ export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof UnexpectedDataError) return error.message;
   if (error instanceof ApiError && (error.code || error.text)) return error.message;
   return fallback;
+}
+
+/** The field errors of a 400 `{ formErrors }` answer, for a form to show (none for any other failure). */
+export function formErrorsOf(error: unknown): FormErrorItem[] {
+  return error instanceof ApiError ? (error.formErrors ?? []) : [];
 }
 
 /** A refusal (4xx: not found, forbidden) will not change on a second try; a network blip might. */

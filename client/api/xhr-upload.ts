@@ -1,6 +1,4 @@
-import { apiErrorSchema, formErrorsSchema } from '../../shared/api';
-import { messages } from '../../shared/messages';
-import { ApiError, notifyLoggedOut } from './http';
+import { type ApiError, apiErrorFrom, notifyLoggedOut, parseBody } from './http';
 
 // Multipart requests with upload progress. fetch cannot report how much of a request body has
 // been sent, so uploads (spec part 2 section 7: 'progress reported') go through XMLHttpRequest.
@@ -25,15 +23,6 @@ export class UploadRequestError extends Error {
   }
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // A plain-text answer is kept as the string itself (some 400s are a sentence for the user).
-    return text || undefined;
-  }
-}
-
 export type UploadRequest = {
   /** Resolves with the parsed JSON body of a 2xx answer. */
   done: Promise<unknown>;
@@ -54,7 +43,7 @@ export function sendWithProgress(
     });
     xhr.addEventListener('load', () => {
       if (xhr.getResponseHeader('x-logged-out') === 'true') notifyLoggedOut();
-      const answer = parseJson(xhr.responseText);
+      const answer = parseBody(xhr.responseText);
       if (xhr.status < 200 || xhr.status >= 300) reject(new UploadRequestError(xhr.status, answer));
       else resolve(answer);
     });
@@ -70,16 +59,5 @@ export function sendWithProgress(
 
 /** The failure of a multipart form submission as the ApiError the rest of the client knows. */
 export function toApiError(error: UploadRequestError): ApiError {
-  const formErrors = formErrorsSchema.safeParse(error.body);
-  if (formErrors.success) {
-    const first = formErrors.data.formErrors[0]?.message ?? 'input is invalid';
-    return new ApiError(error.status, first, undefined, formErrors.data.formErrors);
-  }
-  const apiError = apiErrorSchema.safeParse(error.body);
-  if (apiError.success) return new ApiError(error.status, apiError.data.message, apiError.data.code);
-  const { body } = error;
-  if (typeof body === 'string' && error.status >= 400 && error.status < 500 && !/^\s*</.test(body)) {
-    return new ApiError(error.status, body, undefined, undefined, body);
-  }
-  return new ApiError(error.status, messages.generic);
+  return apiErrorFrom(error.status, error.body);
 }

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { MailingListSignup } from '../features/mailing-list/mailing-list-signup';
-import { useUser } from '../lib/session-store';
+import { useUser } from '../lib/session';
 import { useSite } from '../lib/site';
 import { footerLinks } from './nav-links';
 

@@ -1,9 +1,8 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
-import { useLogout } from '../lib/session-api';
-import { useUser } from '../lib/session-store';
+import { useLogout, useUser } from '../lib/session';
 import { useSite } from '../lib/site';
 import { Logo } from '../ui/logo';
 import { AccountMenu, initials } from './account-menu';
@@ -14,12 +13,11 @@ export function Header() {
   const { siteName } = useSite();
   const showLogin = useLoginDialog((state) => state.show);
   const logout = useLogout();
-  const navigate = useNavigate();
   const [drawerOpen, setDrawerOpen] = useState(false);
 
   const logOut = () => {
     setDrawerOpen(false);
-    logout.mutate(undefined, { onSettled: () => navigate('/') });
+    logout.mutate();
   };
 
   return (

@@ -9,6 +9,8 @@ function jsonBlob(payload: unknown): Blob {
 
 /** Hands the payload to the browser; falls back to fetch where sendBeacon is missing or refuses. */
 function send(path: string, payload: unknown): Promise<unknown> {
+  // Offline, a count is not worth a failed request (and a red line in the console) on every page.
+  if (!navigator.onLine) return Promise.resolve();
   if (navigator.sendBeacon?.(path, jsonBlob(payload))) return Promise.resolve();
   return fetch(path, { method: 'POST', body: jsonBlob(payload), keepalive: true }).catch(() => undefined);
 }

@@ -1,26 +1,24 @@
-import { Howl } from 'howler';
 import type { PlayerTrack } from '../../shared/schemas/library';
-import { announceTrack, leaveMediaSession, showPlaybackState, showPosition } from './media-session';
-import { currentTrack, type PlayerCommand } from './player-logic';
-import { playerControls, type PlayerView, sendToPlayer, setLivePosition, usePlayerStore } from './player-store';
+import type { MediaSessionControls, PlayerMediaSession } from './media-session';
+import { currentTrack, type PlayerCommand, type PlayerState, type TabId } from './player-logic';
+import type { CreateSound, Sound } from './sound';
 
 // The sound, in the one tab that plays (DESIGN.md section 3): a thin shell that follows the
-// mirrored state and reports back what the audio did. Howler's html5 mode streams through an
-// <audio> element, so a long track starts at once and seeks with Range requests.
+// mirrored state and reports back what the audio did. Everything outside it (the store, the
+// sound, the lock screen, the browser's events) is handed in by start-player.ts, so it is unit
+// tested in node with a fake sound and fake timers (STYLE.md rule 8).
 
 /** Tracks are turned down to about this loudness (EBU R128), so albums sit at similar levels. */
 const TARGET_LUFS = -16;
-const PROGRESS_INTERVAL_MS = 1_000;
+export const PROGRESS_INTERVAL_MS = 1_000;
 /** Waiting this long for data counts as a stalled connection: the stream is reopened where it was. */
-const STALL_TIMEOUT_MS = 8_000;
-const RETRY_DELAYS_MS = [1_000, 3_000, 8_000, 15_000, 30_000];
+export const STALL_TIMEOUT_MS = 8_000;
+export const RETRY_DELAYS_MS = [1_000, 3_000, 8_000, 15_000, 30_000];
 /** Progress ticks that find the element paused by someone else (the OS, a headset unplugged). */
-const FOREIGN_PAUSE_TICKS = 2;
-const BUFFERING_GRACE_MS = 400;
+export const FOREIGN_PAUSE_TICKS = 2;
+export const BUFFERING_GRACE_MS = 400;
 
-const MEDIA_ERR_NETWORK = 2;
-
-const messages = {
+export const engineMessages = {
   failed: 'This track could not be played.',
   connectionLost: 'The connection was lost. Press play to try again.',
 };
@@ -31,23 +29,67 @@ export function gainFor(loudnessLufs: number | null | undefined): number {
   return Math.min(1, Math.max(0.2, 10 ** ((TARGET_LUFS - loudnessLufs) / 20)));
 }
 
+/** The shared state as this tab sees it: the part of the store's view the engine follows. */
+export type EngineView = PlayerState & {
+  tab: TabId;
+  /** The sound comes from this tab. */
+  playsHere: boolean;
+};
+
+/**
+ * Tabs of two builds of the site (one opened before a deploy) talk to two different shared
+ * workers, so neither coordinator knows of the other's sound. Every tab that starts playing says
+ * so here; a tab still playing after that hears it from a tab its coordinator did not hand the
+ * sound to, and pauses. (Within one coordinator the state has already moved on.)
+ */
+export type SoundChannel = {
+  announce: (tab: TabId) => void;
+  listen: (handler: (tab: TabId | undefined) => void) => void;
+  close: () => void;
+};
+
+export type AudioEngineDeps = {
+  getState: () => EngineView;
+  subscribe: (listener: (view: EngineView) => void) => () => void;
+  /** Tells the shared player what the audio did. */
+  report: (command: PlayerCommand) => void;
+  /** What the lock screen's buttons, and a tab of another build, ask for. */
+  controls: MediaSessionControls;
+  createSound: CreateSound;
+  mediaSession: PlayerMediaSession;
+  /** Gives the store the sound's position right now (the shared state lags up to a second). */
+  setLivePosition: (source: (() => number) | null) => void;
+  /** Stops the page's other sounds, such as a fundraiser page's preview: one sound at a time. */
+  pauseOtherAudio: () => void;
+  soundChannel: SoundChannel | null;
+  network: {
+    isOnline: () => boolean;
+    /** Returns a function that stops listening. */
+    onOnline: (handler: () => void) => () => void;
+  };
+};
+
 type Loaded = {
-  howl: Howl;
-  /** Howler's id of the one sound this engine plays, once started. */
-  id: number | null;
+  sound: Sound;
   track: PlayerTrack;
   /** Where the sound was asked to be, for the time before the element can tell. */
   target: number;
-  node: HTMLAudioElement | undefined;
-  detach: () => void;
 };
 
-export function startAudioEngine(): () => void {
+export function createAudioEngine(deps: AudioEngineDeps): { stop: () => void } {
+  const { report, controls, mediaSession } = deps;
   let loaded: Loaded | null = null;
   /** The shared seekVersion this sound follows; every report names it (see player-logic). */
   let appliedSeekVersion = -1;
   /** What this engine last asked the audio to do, so repeated state updates do not re-trigger it. */
   let soundOn = false;
+  /**
+   * The sound stopped without this engine asking (it ended, the OS paused it, the browser refused
+   * to start it). States sent before the shared player heard of that still say playing: they must
+   * not start it again.
+   */
+  let stoppedItself = false;
+  /** This tab holds the lock screen (it has played since it last left the media session). */
   let announced = false;
   let retries = 0;
   let foreignPauseTicks = 0;
@@ -55,17 +97,24 @@ export function startAudioEngine(): () => void {
   let stallTimer: ReturnType<typeof setTimeout> | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const state = () => usePlayerStore.getState();
+  const state = deps.getState;
   const tab = () => state().tab;
-  const report = (command: PlayerCommand) => sendToPlayer(command);
 
   const position = () => {
     if (!loaded) return state().position;
-    if (loaded.howl.state() !== 'loaded') return loaded.target;
-    const at = loaded.howl.seek(loaded.id ?? undefined);
-    return typeof at === 'number' && Number.isFinite(at) ? at : loaded.target;
+    if (loaded.sound.state() !== 'loaded') return loaded.target;
+    const at = loaded.sound.seek();
+    return Number.isFinite(at) ? at : loaded.target;
   };
-  const duration = () => loaded?.howl.duration() || loaded?.track.durationSeconds || 0;
+  const duration = () => loaded?.sound.duration() || loaded?.track.durationSeconds || 0;
+
+  /**
+   * Every way the sound stops, other than leaving, ends here: the lock screen and media keys must
+   * offer Play over silence, not Pause. Said at once, before the shared state answers.
+   */
+  const showStopped = () => {
+    if (announced) mediaSession.showPlaybackState(false);
+  };
 
   // A wait shorter than this is not worth a spinner (or a screen reader announcing it).
   let bufferingTimer: ReturnType<typeof setTimeout> | undefined;
@@ -92,13 +141,13 @@ export function startAudioEngine(): () => void {
     stopStallWatch();
     progressTimer = retryTimer = undefined;
     if (loaded) {
-      loaded.detach();
       // Handlers off first: unloading must not report anything about a sound nobody wants.
-      loaded.howl.off();
-      loaded.howl.unload();
+      loaded.sound.off();
+      loaded.sound.unload();
     }
     loaded = null;
     soundOn = false;
+    stoppedItself = false;
     foreignPauseTicks = 0;
   };
 
@@ -125,7 +174,8 @@ export function startAudioEngine(): () => void {
     const delay = RETRY_DELAYS_MS[retries];
     if (delay === undefined) {
       release();
-      report({ type: 'failed', tab: tab(), version: appliedSeekVersion, message: messages.connectionLost });
+      showStopped();
+      report({ type: 'failed', tab: tab(), version: appliedSeekVersion, message: engineMessages.connectionLost });
       return;
     }
     retries += 1;
@@ -136,101 +186,95 @@ export function startAudioEngine(): () => void {
   function tick(current: Loaded) {
     const at = position();
     report({ type: 'progress', tab: tab(), version: appliedSeekVersion, position: at });
-    showPosition(duration(), at);
+    mediaSession.showPosition(duration(), at);
     // The element paused by something other than this engine (the OS took the audio focus, a
     // headset was unplugged): the shared state must say so too.
-    foreignPauseTicks = soundOn && current.node?.paused && !current.node.ended ? foreignPauseTicks + 1 : 0;
+    foreignPauseTicks = soundOn && current.sound.paused && !current.sound.ended ? foreignPauseTicks + 1 : 0;
     if (foreignPauseTicks >= FOREIGN_PAUSE_TICKS) {
       soundOn = false;
+      stoppedItself = true;
       clearInterval(progressTimer);
+      showStopped();
       report({ type: 'pause' });
     }
   }
 
   function load(track: PlayerTrack, at: number): Loaded {
-    const howl = new Howl({
-      src: [track.src],
-      html5: true,
-      format: ['mp3'],
-      preload: true,
-      volume: gainFor(track.loudnessLufs),
-    });
-    // Howler keeps the <audio> element private; its events are the only way to see buffering.
-    const node = (howl as unknown as { _sounds: { _node?: HTMLAudioElement }[] })._sounds[0]?._node;
-    const current: Loaded = { howl, id: null, track, target: at, node, detach: () => undefined };
+    const sound = deps.createSound({ src: track.src, volume: gainFor(track.loudnessLufs) });
+    const current: Loaded = { sound, track, target: at };
     loaded = current;
     const isCurrent = () => loaded === current;
 
-    const onWaiting = () => {
+    sound.on('waiting', () => {
       if (!isCurrent() || !soundOn) return;
       setBuffering(true);
       watchForStall();
-    };
-    const onPlaying = () => {
+    });
+    sound.on('playing', () => {
       if (!isCurrent()) return;
       stopStallWatch();
       retries = 0;
       setBuffering(false);
-    };
-    node?.addEventListener('waiting', onWaiting);
-    node?.addEventListener('playing', onPlaying);
-    current.detach = () => {
-      node?.removeEventListener('waiting', onWaiting);
-      node?.removeEventListener('playing', onPlaying);
-    };
+    });
 
-    if (at > 0) howl.seek(at);
-    howl.on('play', () => {
+    if (at > 0) sound.seek(at);
+    sound.on('play', () => {
       if (!isCurrent()) return;
       // One sound at a time: a fundraiser page's preview stops when the player starts, and so
-      // does a tab that answers to another coordinator (see soundChannel).
-      for (const element of document.querySelectorAll('audio')) element.pause();
-      soundChannel?.postMessage({ tab: tab() });
+      // does a tab that answers to another coordinator (see SoundChannel).
+      deps.pauseOtherAudio();
+      deps.soundChannel?.announce(tab());
       announced = true;
-      announceTrack(track, playerControls);
-      showPlaybackState(true);
+      mediaSession.announceTrack(track, controls);
+      mediaSession.showPlaybackState(true);
       clearInterval(progressTimer);
       progressTimer = setInterval(() => tick(current), PROGRESS_INTERVAL_MS);
     });
-    howl.on('pause', () => {
+    sound.on('pause', () => {
       if (!isCurrent()) return;
       clearInterval(progressTimer);
       report({ type: 'progress', tab: tab(), version: appliedSeekVersion, position: position() });
     });
-    howl.on('end', () => {
+    sound.on('end', () => {
       if (!isCurrent()) return;
       clearInterval(progressTimer);
       soundOn = false;
+      stoppedItself = true;
+      // Silent until the next track starts, or for good when the album wrapped and stopped.
+      showStopped();
       report({ type: 'ended', tab: tab(), version: appliedSeekVersion });
     });
-    howl.on('loaderror', (_id, code) => {
+    sound.on('loaderror', (cause) => {
       if (!isCurrent()) return;
       // A dropped connection is worth another try; a missing or unreadable file is not.
-      if (code === MEDIA_ERR_NETWORK || !navigator.onLine) return retryLater();
+      if (cause === 'network' || !deps.network.isOnline()) return retryLater();
       release();
-      report({ type: 'failed', tab: tab(), version: appliedSeekVersion, message: messages.failed });
+      showStopped();
+      report({ type: 'failed', tab: tab(), version: appliedSeekVersion, message: engineMessages.failed });
     });
-    howl.on('playerror', () => {
+    sound.on('playerror', () => {
       if (!isCurrent()) return;
       // The browser refused to start sound (no user gesture in this tab yet): show it as paused.
       soundOn = false;
+      stoppedItself = true;
+      showStopped();
       report({ type: 'pause' });
     });
     return current;
   }
 
-  function sync(view: PlayerView) {
+  function sync(view: EngineView) {
     const track = currentTrack(view);
     if (!track || !view.playsHere) {
       release();
-      if (announced) leaveMediaSession();
+      if (announced) mediaSession.leave();
       announced = false;
       return;
     }
     // A failed track waits for the listener (play retries it, next moves on): no reload loop.
     if (view.error) {
       release();
-      showPlaybackState(false);
+      showStopped();
       return;
     }
     let current = loaded;
@@ -240,58 +284,59 @@ export function startAudioEngine(): () => void {
       appliedSeekVersion = view.seekVersion;
       current = load(track, view.position);
       // The lock screen follows the track even when it is loaded paused (the album wrapped).
-      if (announced) announceTrack(track, playerControls);
+      if (announced) mediaSession.announceTrack(track, controls);
     }
-    // Pause before any seek: Howler restarts a playing html5 sound after seeking it.
-    if (!view.playing && soundOn) {
-      soundOn = false;
-      stopStallWatch();
-      current.howl.pause(current.id ?? undefined);
-      showPlaybackState(false);
+    if (!view.playing) {
+      stoppedItself = false;
+      // Pause before any seek: Howler restarts a playing html5 sound after seeking it.
+      if (soundOn) {
+        soundOn = false;
+        stopStallWatch();
+        current.sound.pause();
+      }
+      // Also when the sound already stopped by itself, or went with the track it belonged to
+      // (Next on the last track wraps to the first and stops).
+      showStopped();
     }
     if (appliedSeekVersion !== view.seekVersion) {
+      // Moved elsewhere (a seek, a restart, play in this tab after another): wanted again.
+      stoppedItself = false;
       appliedSeekVersion = view.seekVersion;
       current.target = view.position;
-      current.howl.seek(view.position, current.id ?? undefined);
-      showPosition(duration(), view.position);
+      current.sound.seek(view.position);
+      mediaSession.showPosition(duration(), view.position);
     }
-    if (view.playing && !soundOn && !retryTimer) {
+    if (view.playing && !soundOn && !stoppedItself && !retryTimer) {
       soundOn = true;
       // Until the first bytes arrive, the wait is buffering too, and it may stall like any other.
-      if (current.howl.state() !== 'loaded') {
+      if (current.sound.state() !== 'loaded') {
         setBuffering(true);
         watchForStall();
       }
-      current.id = current.id === null ? current.howl.play() : current.howl.play(current.id);
+      current.sound.play();
     }
   }
 
-  // Tabs of two builds of the site (one opened before a deploy) talk to two different shared
-  // workers, so neither coordinator knows of the other's sound. Every tab that starts playing
-  // says so here; a tab still playing after that hears it from a tab its coordinator did not
-  // hand the sound to, and pauses. (Within one coordinator the state has already moved on.)
-  const soundChannel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('soundcause-sound');
-  if (soundChannel) {
-    soundChannel.onmessage = (event: MessageEvent<{ tab?: string }>) => {
-      if (soundOn && event.data.tab !== tab()) playerControls.pause();
-    };
-  }
+  deps.soundChannel?.listen((otherTab) => {
+    if (soundOn && otherTab !== tab()) controls.pause();
+  });
 
-  const onOnline = () => {
+  const stopListeningOnline = deps.network.onOnline(() => {
     if (retryTimer) {
       clearTimeout(retryTimer);
       reopen();
     }
-  };
-  window.addEventListener('online', onOnline);
-  const unsubscribe = usePlayerStore.subscribe(sync);
-  setLivePosition(() => position());
+  });
+  const unsubscribe = deps.subscribe(sync);
+  deps.setLivePosition(() => position());
   sync(state());
-  return () => {
-    unsubscribe();
-    setLivePosition(null);
-    window.removeEventListener('online', onOnline);
-    soundChannel?.close();
-    release();
+  return {
+    stop: () => {
+      unsubscribe();
+      deps.setLivePosition(null);
+      stopListeningOnline();
+      deps.soundChannel?.close();
+      release();
+    },
   };
 }

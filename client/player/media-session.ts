@@ -11,66 +11,90 @@ export type MediaSessionControls = {
   seek: (seconds: number) => void;
 };
 
-const supported = () => typeof navigator !== 'undefined' && 'mediaSession' in navigator;
+/** The part of navigator.mediaSession the player uses (setPositionState is missing in older browsers). */
+export type MediaSessionApi = {
+  metadata: MediaMetadata | null;
+  playbackState: MediaSessionPlaybackState;
+  setActionHandler: (action: MediaSessionAction, handler: MediaSessionActionHandler | null) => void;
+  setPositionState?: (state?: MediaPositionState) => void;
+};
 
-/**
- * Names the track and (re)binds the handlers. Called whenever playback starts: iOS drops the
- * handlers when another page or app took the audio focus.
- */
-export function announceTrack(track: PlayerTrack, controls: MediaSessionControls) {
-  if (!supported()) return;
-  const session = navigator.mediaSession;
-  session.metadata = new MediaMetadata({
-    title: track.name,
-    artist: track.artistName,
-    album: track.projectName,
-    artwork: track.albumCoverSrc
-      ? [{ src: new URL(track.albumCoverSrc, location.href).href, sizes: '400x400', type: 'image/jpeg' }]
-      : [],
-  });
-  const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
-    ['play', () => controls.play()],
-    ['pause', () => controls.pause()],
-    ['previoustrack', () => controls.previous()],
-    ['nexttrack', () => controls.next()],
-    [
-      'seekto',
-      (details) => {
-        if (details.seekTime !== undefined) controls.seek(details.seekTime);
-      },
-    ],
-  ];
-  for (const [action, handler] of handlers) {
-    try {
-      session.setActionHandler(action, handler);
-    } catch {
-      // A browser that does not know this action: the others still work.
-    }
-  }
-}
+export type PlayerMediaSession = {
+  /**
+   * Names the track and (re)binds the handlers. Called whenever playback starts: iOS drops the
+   * handlers when another page or app took the audio focus.
+   */
+  announceTrack: (track: PlayerTrack, controls: MediaSessionControls) => void;
+  showPlaybackState: (playing: boolean) => void;
+  /** Lets the lock screen draw its scrubber; ignored when the numbers do not make sense yet. */
+  showPosition: (durationSeconds: number, positionSeconds: number) => void;
+  /** This tab no longer plays: another one owns the lock screen now. */
+  leave: () => void;
+};
 
-export function showPlaybackState(playing: boolean) {
-  if (supported()) navigator.mediaSession.playbackState = playing ? 'playing' : 'paused';
-}
+type Options = {
+  /** Undefined where the browser has no Media Session API: then every call does nothing. */
+  session: MediaSessionApi | undefined;
+  createMetadata: (init: MediaMetadataInit) => MediaMetadata;
+  /** The page's address, against which cover paths are made absolute. */
+  baseUrl: () => string;
+};
 
-/** Lets the lock screen draw its scrubber; ignored when the numbers do not make sense yet. */
-export function showPosition(durationSeconds: number, positionSeconds: number) {
-  if (!supported() || !navigator.mediaSession.setPositionState) return;
-  if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) return;
-  try {
-    navigator.mediaSession.setPositionState({
-      duration: durationSeconds,
-      position: Math.min(Math.max(0, positionSeconds), durationSeconds),
-      playbackRate: 1,
-    });
-  } catch {
-    // Position past the duration while metadata settles: the next update fixes it.
-  }
-}
+export function createMediaSession({ session, createMetadata, baseUrl }: Options): PlayerMediaSession {
+  return {
+    announceTrack(track, controls) {
+      if (!session) return;
+      session.metadata = createMetadata({
+        title: track.name,
+        artist: track.artistName,
+        album: track.projectName,
+        artwork: track.albumCoverSrc
+          ? [{ src: new URL(track.albumCoverSrc, baseUrl()).href, sizes: '400x400', type: 'image/jpeg' }]
+          : [],
+      });
+      const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
+        ['play', () => controls.play()],
+        ['pause', () => controls.pause()],
+        ['previoustrack', () => controls.previous()],
+        ['nexttrack', () => controls.next()],
+        [
+          'seekto',
+          (details) => {
+            if (details.seekTime !== undefined) controls.seek(details.seekTime);
+          },
+        ],
+      ];
+      for (const [action, handler] of handlers) {
+        try {
+          session.setActionHandler(action, handler);
+        } catch {
+          // A browser that does not know this action: the others still work.
+        }
+      }
+    },
 
-/** This tab no longer plays: another one owns the lock screen now. */
-export function leaveMediaSession() {
-  if (!supported()) return;
-  navigator.mediaSession.metadata = null;
-  navigator.mediaSession.playbackState = 'none';
+    showPlaybackState(playing) {
+      if (session) session.playbackState = playing ? 'playing' : 'paused';
+    },
+
+    showPosition(durationSeconds, positionSeconds) {
+      if (!session?.setPositionState) return;
+      if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) return;
+      try {
+        session.setPositionState({
+          duration: durationSeconds,
+          position: Math.min(Math.max(0, positionSeconds), durationSeconds),
+          playbackRate: 1,
+        });
+      } catch {
+        // Position past the duration while metadata settles: the next update fixes it.
+      }
+    },
+
+    leave() {
+      if (!session) return;
+      session.metadata = null;
+      session.playbackState = 'none';
+    },
+  };
 }

@@ -4,8 +4,9 @@ import { type KeyboardEvent, useEffect, useRef, useState, useSyncExternalStore }
 import { Link } from 'react-router';
 import type { PlayerTrack } from '../../shared/schemas/library';
 import { formatPlaybackTime } from '../../shared/time';
-import { useSessionStore } from '../lib/session-store';
-import { clearPlayer, playerControls, startPlayer, usePlayerStore, useCurrentTrack } from './player-store';
+import { useSessionSettled, useUser } from '../lib/session';
+import { clearPlayer, playerControls, usePlayerStore, useCurrentTrack } from './player-store';
+import { startPlayer } from './start-player';
 import './player.css';
 
 // The music player (spec part 1 section 2, "Music player"): a sticky bar on wide screens; on
@@ -28,8 +29,8 @@ function useIsCompact() {
 
 /** Starts the player for a logged-in user and empties it when nobody is (spec part 1 section 4). */
 export function PlayerDock() {
-  const user = useSessionStore((state) => state.user);
-  const confirmed = useSessionStore((state) => state.confirmed);
+  const user = useUser();
+  const confirmed = useSessionSettled();
   const hasTracks = usePlayerStore((state) => state.tracklist.length > 0);
 
   useEffect(() => {

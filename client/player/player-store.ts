@@ -6,7 +6,7 @@ import { currentTrack, emptyPlayer, type PlayerCommand, type PlayerState, type S
 
 // Each tab's mirror of the shared player state (DESIGN.md section 3): what the worker last said,
 // plus this tab's id. A small store on purpose (STYLE.md): the rules live in player-logic, the
-// sound in the audio engine.
+// sound in the audio engine, and start-player.ts connects the three.
 
 export type PlayerStatus = 'idle' | 'playing' | 'paused' | 'buffering' | 'error';
 
@@ -84,47 +84,44 @@ function save(state: PlayerState) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The link to the shared state, made when a user is logged in.
+// The link to the shared state, made by start-player.ts when a user is logged in.
 
 let link: PlayerLink | null = null;
 
 /** Commands given before the link is up (a click while the player's code still loads). */
 let pending: PlayerCommand[] = [];
 
-/** Connects this tab to the shared player (idempotent). */
-export async function startPlayer() {
+/** Someone is logged in: this tab keeps its player for a reload, and commands wait for the link. */
+export function keepPlayer() {
   saving = true;
-  if (link) return;
-  const [{ connectPlayer }, { startAudioEngine }] = await Promise.all([
-    import('./player-link'),
-    import('./audio-engine'),
-  ]);
-  if (link) return;
-  link = connectPlayer({
-    tab,
-    saved: () => {
-      const state = usePlayerStore.getState();
-      return state.tracklist.length ? state : readSavedPlayer();
-    },
-    onState: (state) => {
-      usePlayerStore.setState(view(state));
-      save(state);
-    },
-  });
+}
+
+/** The link is up: commands go through it, starting with those that waited. */
+export function attachLink(next: PlayerLink) {
+  link = next;
   for (const command of pending) link.send(command);
   pending = [];
-  startAudioEngine();
-  // Leaving, even into the back/forward cache (where the sound stops): the other tabs take over.
-  // A page restored from that cache says hello again (player-link).
-  window.addEventListener('pagehide', () => {
-    // A reload must find where the sound was this instant, not at the last report.
-    const state = usePlayerStore.getState();
-    if (state.playsHere && livePosition) {
-      lastSaved = null;
-      save({ ...state, position: livePosition(), playing: false });
-    }
-    link?.close();
-  });
+}
+
+/** Mirrors a state the shared player sent. */
+export function receiveState(state: PlayerState) {
+  usePlayerStore.setState(view(state));
+  save(state);
+}
+
+/** What this tab offers a shared player that has no tracklist: its copy, or what it saved before a reload. */
+export function offerSaved(): SavedPlayer | undefined {
+  const state = usePlayerStore.getState();
+  return state.tracklist.length ? state : readSavedPlayer();
+}
+
+/** The page is going away: a reload must find where the sound was this instant, not at the last report. */
+export function saveBeforeLeaving() {
+  const state = usePlayerStore.getState();
+  if (state.playsHere && livePosition) {
+    lastSaved = null;
+    save({ ...state, position: livePosition(), playing: false });
+  }
 }
 
 /** Nobody is logged in: the player empties in every tab and forgets what it saved. */

@@ -1,6 +1,7 @@
 import { UPLOAD_LIMITS_MB } from '../../shared/constants';
 import { UploadFrame, UploadProgressRow } from './upload-frame';
-import { invalidDragMessage, type UploadKind, useFileUpload } from './use-file-upload';
+import { uploadMessages } from '../../shared/schemas/uploads';
+import { type UploadKind, useFileUpload } from './use-file-upload';
 import './file-upload.css';
 
 // An audio file field for the fundraiser forms (spec part 2 sections 4 and 5): a .wav or .mp3
@@ -13,7 +14,7 @@ export const trackUploadKind: UploadKind = {
   types: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'audio/mpeg', 'audio/mp3'],
   namePattern: /\.(wav|mp3)$/i,
   maxMb: UPLOAD_LIMITS_MB.track,
-  wrongType: 'File type must be one of the following: wav, mp3, mpeg',
+  wrongType: uploadMessages.wrongType.track,
   doneAnnouncement: 'File uploaded',
 };
 
@@ -64,7 +65,7 @@ export function FileUpload({
         ) : (
           <>
             {drag === 'invalid' ? (
-              <p className="upload-drag-error">{invalidDragMessage}</p>
+              <p className="upload-drag-error">{uploadMessages.invalidDrag}</p>
             ) : drag === 'valid' ? (
               <p>Drop the file to upload it</p>
             ) : currentFile ? (

@@ -1,24 +1,12 @@
 import { UPLOAD_LIMITS_MB } from '../../shared/constants';
 import { UploadFrame, UploadProgressRow } from './upload-frame';
 import { UploadedPicture } from './uploaded-picture';
-import {
-  invalidDragMessage,
-  tooLargeMessage,
-  type UploadKind,
-  uploadFailedMessage,
-  useFileUpload,
-} from './use-file-upload';
+import { uploadMessages } from '../../shared/schemas/uploads';
+import { type UploadKind, useFileUpload } from './use-file-upload';
 import './image-upload.css';
 
 // The image upload field (spec part 1 sections 4 and 5, issue 3): file picker or drag and drop,
 // checks before sending, progress in percent, cancel. The behaviour lives in useFileUpload.
-
-export const uploadMessages = {
-  failed: uploadFailedMessage,
-  tooLarge: tooLargeMessage(UPLOAD_LIMITS_MB.image),
-  wrongType: 'File type must be one of the following: jpeg, jpg, png',
-  invalidDrag: invalidDragMessage,
-} as const;
 
 const imageKind: UploadKind = {
   endpoint: '/api/uploads/image',
@@ -26,7 +14,7 @@ const imageKind: UploadKind = {
   types: ['image/jpeg', 'image/png'],
   namePattern: /\.(jpe?g|png)$/i,
   maxMb: UPLOAD_LIMITS_MB.image,
-  wrongType: uploadMessages.wrongType,
+  wrongType: uploadMessages.wrongType.image,
   doneAnnouncement: 'Image uploaded',
 };
 
@@ -72,6 +60,7 @@ export function ImageUpload({
             alt={imageId ? previewAlt : ''}
             sizes="96px"
             eager
+            placeholder="image"
           />
           <div className="image-upload-body">
             {progress ? (
@@ -79,7 +68,7 @@ export function ImageUpload({
             ) : (
               <>
                 {drag === 'invalid' ? (
-                  <p className="upload-drag-error">{invalidDragMessage}</p>
+                  <p className="upload-drag-error">{uploadMessages.invalidDrag}</p>
                 ) : (
                   <p>
                     {drag === 'valid' ? 'Drop the image to upload it' : 'Drag and drop a JPEG or PNG image here, or'}

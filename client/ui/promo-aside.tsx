@@ -52,7 +52,7 @@ export function WithPromo({ children }: { children: ReactNode }) {
   // Wait for the real site settings: the placeholder's default id may not be this site's promo.
   const site = useQuery(siteQueryOptions);
   const promoId = site.isPlaceholderData ? undefined : site.data?.promoProjectId;
-  const wanted = isDesktop && isPromoPage(pathname) && promoId !== undefined;
+  const wanted = isDesktop && isPromoPage(pathname) && typeof promoId === 'number';
   const promo = useQuery({
     ...fundraiserQueryOptions(String(promoId)),
     enabled: wanted,

@@ -5,8 +5,9 @@ import { serverMessages } from '../../shared/api';
 import { type RegisterInput, signUpFormSchema, type User, userSchema } from '../../shared/schemas/accounts';
 import { ApiError, apiRequest } from '../api/http';
 import { trackEvent } from '../lib/analytics';
-import { useStoreSignedUpUser } from '../lib/session-api';
+import { setUser } from '../lib/session';
 import { useSite } from '../lib/site';
+import { NameFields } from './account-fields';
 import { MessageDialog } from './dialog';
 import { FormField } from './form-field';
 import { NewPasswordFields } from './new-password-fields';
@@ -31,7 +32,6 @@ type SignUpFormProps = {
 export function SignUpForm({ loginFrom, onRegistered, actionsClassName }: SignUpFormProps) {
   const { contactEmail } = useSite();
   const [searchParams] = useSearchParams();
-  const storeUser = useStoreSignedUpUser();
   const [failure, setFailure] = useState<'duplicate' | 'other' | null>(null);
   const form = useZodForm(signUpFormSchema, {
     firstName: '',
@@ -45,7 +45,7 @@ export function SignUpForm({ loginFrom, onRegistered, actionsClassName }: SignUp
     onSuccess: (user) => {
       void trackEvent('Sign up');
       onRegistered?.(user);
-      storeUser(user);
+      setUser(user, { signedUp: true });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.message === serverMessages.duplicateUser) return setFailure('duplicate');
@@ -75,20 +75,7 @@ export function SignUpForm({ loginFrom, onRegistered, actionsClassName }: SignUp
           register.mutate({ firstName, lastName, email, password }),
         )}
       >
-        <div className="form-row">
-          <FormField
-            label="First name"
-            autoComplete="given-name"
-            error={errors.firstName?.message}
-            {...form.register('firstName')}
-          />
-          <FormField
-            label="Last name"
-            autoComplete="family-name"
-            error={errors.lastName?.message}
-            {...form.register('lastName')}
-          />
-        </div>
+        <NameFields register={form.register} errors={form.formState.errors} />
         <FormField
           label="Email"
           type="email"

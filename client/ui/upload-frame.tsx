@@ -11,13 +11,16 @@ type FileUploadState = ReturnType<typeof useFileUpload>;
 /** What the frame draws of the upload's state: useFileUpload's values of the same names. */
 type UploadFrameProps = Pick<
   FileUploadState,
-  'rootRef' | 'zoneProps' | 'inputProps' | 'drag' | 'announcement' | 'uploadError'
+  'rootRef' | 'zoneProps' | 'inputProps' | 'drag' | 'announcement' | 'uploadError' | 'uploading'
 > & {
   /** The field's own class (image-upload, file-upload ...). */
   className: string;
   label: string;
   hint?: string;
-  /** The form's error for this field; an upload's own error is shown instead while there is one. */
+  /**
+   * The form's error for this field; an upload's own error is shown instead while there is one,
+   * and none while a file is on its way (it is not "required" while it is being uploaded).
+   */
   error?: string;
   /** The zone's contents, given the ids that describe the field. */
   children: (ids: { labelId: string; hintId: string | undefined; errorId: string | undefined }) => ReactNode;
@@ -30,6 +33,7 @@ export function UploadFrame({
   drag,
   announcement,
   uploadError,
+  uploading,
   className,
   label,
   hint,
@@ -39,7 +43,7 @@ export function UploadFrame({
   const id = useId();
   const labelId = `${id}-label`;
   const hintId = hint ? `${id}-hint` : undefined;
-  const shownError = uploadError ?? error;
+  const shownError = uploadError ?? (uploading ? undefined : error);
   const errorId = shownError ? `${id}-error` : undefined;
 
   return (

@@ -11,6 +11,8 @@ type UploadedPictureProps = {
   className?: string;
   /** Above the fold (a page's main picture): fetch at once rather than lazily. */
   eager?: boolean;
+  /** What the placeholder shows: a music note for an album, a picture for an image field. */
+  placeholder?: PlaceholderIcon;
 };
 
 function srcSet(uploadId: string, format: 'webp' | 'jpg'): string {
@@ -18,9 +20,18 @@ function srcSet(uploadId: string, format: 'webp' | 'jpg'): string {
 }
 
 /** An uploaded image as WebP with a JPEG fallback, in the sizes the server renders (issue 3). */
-export function UploadedPicture({ uploadId, alt, sizes, className, eager = false }: UploadedPictureProps) {
+export function UploadedPicture({
+  uploadId,
+  alt,
+  sizes,
+  className,
+  eager = false,
+  placeholder = 'music',
+}: UploadedPictureProps) {
   const classes = `uploaded-picture${className ? ` ${className}` : ''}`;
-  if (!uploadId) return <PicturePlaceholder className={`${classes} uploaded-picture-placeholder`} alt={alt} />;
+  if (!uploadId) {
+    return <PicturePlaceholder className={`${classes} uploaded-picture-placeholder`} alt={alt} icon={placeholder} />;
+  }
   return (
     <picture className={classes}>
       <source type="image/webp" srcSet={srcSet(uploadId, 'webp')} sizes={sizes} />
@@ -36,12 +47,34 @@ export function UploadedPicture({ uploadId, alt, sizes, className, eager = false
   );
 }
 
-/** Where a picture would be: a music note, named by `alt` unless it only decorates a printed name. */
-export function PicturePlaceholder({ className, alt }: { className: string; alt: string }) {
+type PlaceholderIcon = 'music' | 'image';
+
+const placeholderPaths: Record<PlaceholderIcon, string> = {
+  // A music note: an album without its cover yet.
+  music: 'M12 3v10.55A4 4 0 1 0 14 17V7h4V3h-6zm-2 16a2 2 0 1 1 0-4 2 2 0 0 1 0 4z',
+  // A framed landscape: an image field with no image chosen yet.
+  image:
+    'M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2zm0 16H5V5h14v14zm-5.04-6.71-2.75 3.54-1.96-2.36L6.5 17h11l-3.54-4.71z',
+};
+
+/** Where a picture would be, named by `alt` unless it only decorates a printed name. */
+export function PicturePlaceholder({
+  className,
+  alt,
+  icon = 'music',
+}: {
+  className: string;
+  alt: string;
+  icon?: PlaceholderIcon;
+}) {
   return (
-    <span className={className} {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}>
+    <span
+      className={className}
+      data-placeholder={icon}
+      {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
+    >
       <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true" focusable="false">
-        <path fill="currentColor" d="M12 3v10.55A4 4 0 1 0 14 17V7h4V3h-6zm-2 16a2 2 0 1 1 0-4 2 2 0 0 1 0 4z" />
+        <path fill="currentColor" d={placeholderPaths[icon]} />
       </svg>
     </span>
   );

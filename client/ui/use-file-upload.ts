@@ -1,8 +1,7 @@
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from 'react';
-import { z } from 'zod';
-import { apiErrorSchema } from '../../shared/api';
 import { messages } from '../../shared/messages';
-import { sendWithProgress, UploadCancelled, UploadRequestError } from '../api/xhr-upload';
+import { uploadMessages, uploadResultSchema } from '../../shared/schemas/uploads';
+import { sendWithProgress, toApiError, UploadCancelled, UploadRequestError } from '../api/xhr-upload';
 
 // What every upload field shares (spec part 1 sections 4 and 5, part 2 section 4 'Uploads'): a
 // file picker or drag and drop, checks before sending, progress in percent, cancel, and the
@@ -26,19 +25,13 @@ export type UploadKind = {
   doneAnnouncement: string;
 };
 
-export const uploadFailedMessage = 'Unable to upload file! Something went wrong.';
-export const invalidDragMessage = 'Invalid filetype';
-export const tooLargeMessage = (maxMb: number) => `File must be less than ${maxMb} MB`;
-
-const uploadResultSchema = z.object({ id: z.string() });
-
 function isAcceptedType(kind: UploadKind, type: string, name: string): boolean {
   return kind.types.includes(type) || (type === '' && kind.namePattern.test(name));
 }
 
 function checkFile(kind: UploadKind, file: File): string | null {
   if (!isAcceptedType(kind, file.type, file.name)) return kind.wrongType;
-  if (file.size > kind.maxMb * MB) return tooLargeMessage(kind.maxMb);
+  if (file.size > kind.maxMb * MB) return uploadMessages.tooLarge(kind.maxMb);
   return null;
 }
 
@@ -51,14 +44,16 @@ function dragVerdict(kind: UploadKind, dataTransfer: DataTransfer): 'valid' | 'i
 }
 
 /**
- * The server's words only for the two refusals the spec names (file type, size); every other
- * failure is 'Unable to upload file! Something went wrong.' (spec part 1 section 4).
+ * The server's words for the refusals the spec names (file type, size) and for the two that tell
+ * the user what to do (the account's upload quota, a full disk: 413 and 503); every other failure
+ * is 'Unable to upload file! Something went wrong.' (spec part 1 section 4).
  */
-function failureMessage(kind: UploadKind, status: number, body: unknown): string {
-  const error = apiErrorSchema.safeParse(body);
-  if (status === 400 && error.success && /^File (type )?must be/.test(error.data.message)) return error.data.message;
-  if (status === 413) return error.success ? error.data.message : tooLargeMessage(kind.maxMb);
-  return uploadFailedMessage;
+function failureMessage(kind: UploadKind, failure: UploadRequestError): string {
+  const error = toApiError(failure);
+  if (failure.status === 400 && /^File (type )?must be/.test(error.message)) return error.message;
+  if (failure.status === 413) return error.code ? error.message : uploadMessages.tooLarge(kind.maxMb);
+  if (failure.status === 503 && error.code) return error.message;
+  return uploadMessages.failed;
 }
 
 /** A file dropped beside a drop zone would make the browser open it and leave the form. */
@@ -146,11 +141,7 @@ export function useFileUpload({ kind, onUploaded, onUploadingChange, buttonRef }
         setAnnouncement('Upload cancelled');
       } else {
         setAnnouncement('');
-        setUploadError(
-          failure instanceof UploadRequestError
-            ? failureMessage(kind, failure.status, failure.body)
-            : uploadFailedMessage,
-        );
+        setUploadError(failure instanceof UploadRequestError ? failureMessage(kind, failure) : uploadMessages.failed);
       }
     } finally {
       // Cancel disappears with the upload: if it had focus, focus goes back to the picker button.
@@ -191,7 +182,7 @@ export function useFileUpload({ kind, onUploaded, onUploadingChange, buttonRef }
     const files = event.dataTransfer.files;
     const file = files[0];
     if (files.length !== 1 || !file || !isAcceptedType(kind, file.type, file.name)) {
-      setUploadError(invalidDragMessage);
+      setUploadError(uploadMessages.invalidDrag);
       return;
     }
     void upload(file);

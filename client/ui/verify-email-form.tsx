@@ -3,7 +3,7 @@ import { okSchema } from '../../shared/api';
 import { type User, userSchema, verifyEmailSchema } from '../../shared/schemas/accounts';
 import { ApiError, apiRequest, errorMessage } from '../api/http';
 import { Alert } from './alert';
-import { FormField } from './form-field';
+import { VerificationCodeField } from './account-fields';
 import { useZodForm } from './use-zod-form';
 
 type VerifyEmailFormProps = {
@@ -55,15 +55,7 @@ export function VerifyEmailForm({ email, onVerified, actionsClassName }: VerifyE
         noValidate
         onSubmit={form.handleSubmit(({ verificationCode }) => verify.mutate(verificationCode))}
       >
-        <FormField
-          label="Verification code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          className="code-field"
-          error={form.formState.errors.verificationCode?.message}
-          {...form.register('verificationCode')}
-        />
+        <VerificationCodeField register={form.register} errors={form.formState.errors} />
         {actionsClassName ? <div className={actionsClassName}>{submit}</div> : submit}
       </form>
       <div className="resend">

@@ -18,6 +18,11 @@ export const users = sqliteTable('users', {
   lastName: text('last_name'),
   isEmailVerified: integer('is_email_verified', { mode: 'boolean' }).notNull().default(false),
   isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
+  /**
+   * A deleted account keeps its row (its fundraisers and donations refer to it) with the personal
+   * data scrubbed: the email becomes a placeholder, so the address can sign up again.
+   */
+  deletedAt: timestamp('deleted_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -41,6 +46,21 @@ export const emailVerificationCodes = sqliteTable('email_verification_codes', {
   userId: integer('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamp('expires_at').notNull(),
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  sentAt: timestamp('sent_at').notNull(),
+});
+
+/**
+ * A change of email address waiting for its code: the new address must be proven before it
+ * replaces the old one. One per user; asking again replaces it.
+ */
+export const emailChanges = sqliteTable('email_changes', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  newEmail: text('new_email').notNull(),
   codeHash: text('code_hash').notNull(),
   expiresAt: timestamp('expires_at').notNull(),
   failedAttempts: integer('failed_attempts').notNull().default(0),
@@ -149,6 +169,19 @@ export const artists = sqliteTable(
   ],
 );
 
+/** Slugs an artist had before a rename: links shared with them keep working (issue 9). */
+export const artistSlugHistory = sqliteTable(
+  'artist_slug_history',
+  {
+    slug: text('slug').primaryKey(),
+    artistId: integer('artist_id')
+      .notNull()
+      .references(() => artists.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('artist_slug_history_artist_idx').on(table.artistId)],
+);
+
 /**
  * The charity directory (issue 4): registered US 501(c)(3) organisations by EIN (9 digits, no
  * dash), from the bundled list, an imported IRS Business Master File, or Every.org.
@@ -238,6 +271,19 @@ export const fundraisers = sqliteTable(
   ],
 );
 
+/** Slugs a fundraiser had before a rename: a copied invite link keeps working (issue 9). */
+export const fundraiserSlugHistory = sqliteTable(
+  'fundraiser_slug_history',
+  {
+    slug: text('slug').primaryKey(),
+    fundraiserId: integer('fundraiser_id')
+      .notNull()
+      .references(() => fundraisers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('fundraiser_slug_history_fundraiser_idx').on(table.fundraiserId)],
+);
+
 /**
  * A fundraiser's tracks in album order. A track with an upload is 'processing' until its job
  * (server/features/fundraisers/track-processing.ts) has made the renditions, then 'ready' or
@@ -323,8 +369,13 @@ export const jobs = sqliteTable(
     status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
       .notNull()
       .default('queued'),
-    /** Claims so far, counted when claimed so a job that crashes the process still runs out. */
+    /** Claims so far, counted when claimed; a claim the server's own crash cut short is given back. */
     attempts: integer('attempts').notNull().default(0),
+    /**
+     * Runs cut short by the server stopping (a crash, a restart). They do not use up attempts, but
+     * a job that keeps taking the server down with it still ends (see recoverStale).
+     */
+    interruptions: integer('interruptions').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(5),
     runAt: defaultNow('run_at'),
     lockedAt: timestamp('locked_at'),

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
+import type { PageInfo, ShareCard } from '../deps';
 import type { AppEnv } from './context';
+import { SESSION_COOKIE } from './session';
 
 // Serves the built client (dist/): hashed assets cached for a year, everything else revalidated,
 // and index.html for every other path so the React router handles it.
@@ -14,11 +18,8 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** What a shared link's preview shows (Open Graph and Twitter cards). */
-export type ShareCard = { title: string; description: string; imagePath?: string; path: string };
-
-/** The share card for a page path, or null for pages without one (e.g. a draft, or not found). */
-export type ShareCardLookup = (pathname: string) => ShareCard | null;
+/** What the server knows of the page at a path (PageInfo), asked of the features by app.ts. */
+export type PageLookup = (pathname: string) => PageInfo;
 
 /**
  * index.html with the page's title and its Open Graph / Twitter tags, for link previews. Every
@@ -59,7 +60,7 @@ function withShareCard(html: string, card: ShareCard, origin: string, siteName: 
 export function clientAppRoutes(
   distDir: string,
   siteName: string,
-  shareCard: ShareCardLookup = () => null,
+  lookUpPage: PageLookup = () => ({ kind: 'plain' }),
   publicUrl?: string,
 ) {
   const indexFile = path.join(distDir, 'index.html');
@@ -98,11 +99,26 @@ export function clientAppRoutes(
       },
     }),
   );
+  // Every other path is a page of the app: index.html, which the router draws. An address of no
+  // page is still drawn (the app's "Page not found") but answers 404; an old address of a page
+  // moves permanently to its own.
   app.get('*', (c) => {
     c.header('cache-control', REVALIDATE);
-    const card = shareCard(c.req.path);
-    if (!card) return c.html(readIndex());
-    return c.html(withShareCard(readIndex(), card, publicUrl ?? new URL(c.req.url).origin, siteName));
+    // Sessions started before the signed-in hint existed get it on their next page load.
+    if (getCookie(c, SESSION_COOKIE) !== undefined && getCookie(c, SIGNED_IN_HINT_COOKIE) === undefined) {
+      setCookie(c, SIGNED_IN_HINT_COOKIE, '1', { path: '/', sameSite: 'Lax', maxAge: 24 * 60 * 60 });
+    }
+    const page = lookUpPage(c.req.path);
+    switch (page.kind) {
+      case 'missing':
+        return c.html(readIndex(), 404);
+      case 'moved':
+        return c.redirect(page.path + new URL(c.req.url).search, 301);
+      case 'card':
+        return c.html(withShareCard(readIndex(), page.card, publicUrl ?? new URL(c.req.url).origin, siteName));
+      case 'plain':
+        return c.html(readIndex());
+    }
   });
   return app;
 }

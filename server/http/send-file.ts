@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { Context } from 'hono';
+import type { CachePolicy } from '../deps';
 
 // One file on disk as an HTTP answer (DESIGN.md section 3, Media; RFC 9110 sections 8.8, 13 and
 // 14): GET and HEAD, a single byte range, validators and conditional requests. The body is read
@@ -19,13 +20,6 @@ export type SendFileOptions = {
    */
   version?: string;
 };
-
-/**
- * Who may keep a copy of a file, decided by a service: `public` (shared caches too), `private`
- * (the caller's browser only) or `none` (nobody). `immutable` when the URL names this very
- * content (a `?v=` that matches the file), so it can never change under that URL.
- */
-export type CachePolicy = { cache: 'public' | 'private' | 'none'; immutable: boolean };
 
 export function cacheControlFor({ cache, immutable }: CachePolicy): string {
   if (cache === 'none') return 'private, no-store';

@@ -1,8 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { serverMessages } from '../../shared/api';
+import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import { createSession, deleteSession, findLiveSession, SESSION_TTL_MS } from '../infra/security/session-store';
-import type { AppEnv, Session } from './context';
+import type { Session } from '../deps';
+import type { AppEnv } from './context';
 import { forbidden, unauthenticated } from '../errors';
 
 export const SESSION_COOKIE = 'soundcause_session';
@@ -15,14 +17,21 @@ function isSecure(c: Context<AppEnv>): boolean {
 }
 
 function writeCookie(c: Context<AppEnv>, id: string, expiresAt: Date) {
-  setCookie(c, SESSION_COOKIE, id, {
-    httpOnly: true,
+  const options = {
     sameSite: 'Lax',
     secure: isSecure(c),
     path: '/',
     expires: expiresAt,
     maxAge: Math.floor(SESSION_TTL_MS / 1000),
-  });
+  } as const;
+  setCookie(c, SESSION_COOKIE, id, { ...options, httpOnly: true });
+  // Readable by the page, and meaning only "ask GET /api/user" (shared/constants.ts).
+  setCookie(c, SIGNED_IN_HINT_COOKIE, '1', options);
+}
+
+function clearCookies(c: Context<AppEnv>) {
+  deleteCookie(c, SESSION_COOKIE, { path: '/' });
+  deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: '/' });
 }
 
 /**
@@ -34,6 +43,8 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const id = getCookie(c, SESSION_COOKIE);
   c.set('session', null);
   let dead = false;
+  // A hint left without its session (the session cookie expired first): the page would keep asking.
+  const staleHint = !id && getCookie(c, SIGNED_IN_HINT_COOKIE) !== undefined;
   if (id) {
     const live = findLiveSession(c.get('deps').db, id);
     if (live) {
@@ -47,7 +58,9 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (dead) {
     c.header('x-logged-out', 'true');
     // A handler that started a new session (login) has replaced the cookie; keep that one.
-    if (!c.get('session')) deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    if (!c.get('session')) clearCookies(c);
+  } else if (staleHint && !c.get('session')) {
+    deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: '/' });
   }
   keepCookiesOutOfSharedCaches(c);
 };
@@ -79,7 +92,7 @@ export function endSession(c: Context<AppEnv>): void {
   const session = c.get('session');
   if (session) deleteSession(c.get('deps').db, session.idHash);
   c.set('session', null);
-  deleteCookie(c, SESSION_COOKIE, { path: '/' });
+  clearCookies(c);
 }
 
 export function requireSession(c: Context<AppEnv>): Session {

@@ -56,3 +56,16 @@ export async function formBody<T extends z.ZodType>(c: Context, schema: T): Prom
   }
   return parseWith(schema, form);
 }
+
+/**
+ * A multipart body as the upload services take it: the raw stream, its content type and the
+ * length it announced (to refuse an upload too big for its quota before reading it).
+ */
+export function multipartRequest(c: Context) {
+  const length = Number(c.req.header('content-length'));
+  return {
+    body: c.req.raw.body,
+    contentType: c.req.header('content-type') ?? '',
+    declaredBytes: Number.isSafeInteger(length) && length >= 0 ? length : undefined,
+  };
+}

@@ -31,11 +31,24 @@ export const registerSchema = z.object({
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
-/** The confirm field the forms carry; its message lands on confirmPassword (part 1 section 5). */
-const confirmPasswordField = { confirmPassword: z.string() };
+/**
+ * The confirm field the forms carry; its messages land on confirmPassword (part 1 section 5). It is
+ * required like the others, so an empty form flags it too; whether the two match is checked as
+ * soon as both are typed, whatever else is still missing (zod would otherwise wait for the rest).
+ */
+const confirmPasswordField = {
+  confirmPassword: z.string().min(1, messages.required('Confirm password')),
+};
 const passwordsMatch = (values: { password: string; confirmPassword: string }) =>
   values.password === values.confirmPassword;
-const passwordsMatchError = { message: messages.passwordsDontMatch, path: ['confirmPassword'] };
+const passwordsMatchError = {
+  message: messages.passwordsDontMatch,
+  path: ['confirmPassword'],
+  when: ({ value }: { value: unknown }) => {
+    const { password, confirmPassword } = (value ?? {}) as Partial<Record<string, unknown>>;
+    return typeof password === 'string' && typeof confirmPassword === 'string' && confirmPassword !== '';
+  },
+};
 
 export const signUpFormSchema = registerSchema.extend(confirmPasswordField).refine(passwordsMatch, passwordsMatchError);
 export type SignUpFormValues = z.input<typeof signUpFormSchema>;
@@ -65,3 +78,30 @@ export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
 export const tokenUserSchema = z.object({ email: z.string() });
 
 export const mailingListSignupSchema = z.object({ email: emailField });
+
+// The account page (issue 9): name, email address and deleting the account.
+
+export const updateProfileSchema = z.object({
+  firstName: requiredText('First name', limits.firstName),
+  lastName: requiredText('Last name', limits.lastName),
+});
+export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
+
+/** The current password, asked again before something that cannot be taken back. */
+const currentPasswordField = z
+  .string({ error: messages.required('Password') })
+  .min(1, messages.required('Password'))
+  .max(limits.passwordMax, messages.passwordMax);
+
+/** A new address for the account; it takes effect once the code sent to it is entered. */
+export const changeEmailSchema = z.object({ email: emailField, password: currentPasswordField });
+export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
+
+/** The change waiting for its code, if any. */
+export const emailChangeSchema = z.object({
+  pending: z.object({ newEmail: z.string(), expiresAt: z.string() }).nullable(),
+});
+export type EmailChange = z.infer<typeof emailChangeSchema>;
+
+export const deleteAccountSchema = z.object({ password: currentPasswordField });
+export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { fundraiserLimits as max, GENRES, limits } from '../constants';
 import { messages } from '../messages';
-import { formatWholeDollars } from '../money';
+import { formatWholeDollars, parseDollarsToCents } from '../money';
 import { ARTIST_STATUSES } from './artists';
 import { normaliseEin } from './charities';
 import { optionalText, pageParam, pageSizeParam, requiredText, searchTermParam } from './text';
+import { albumZipFileField } from './uploads';
 
 // Fundraiser payloads and answers (spec part 2 sections 3, 5 and 7; DESIGN.md section 4).
 
@@ -305,3 +306,64 @@ export const fundraiserTransactionsSchema = z.object({
 });
 
 export const transactionsParamsSchema = z.object({ page: pageParam, page_size: pageSizeParam });
+
+// ---------------------------------------------------------------------------------------------
+// The forms' own shapes: what the fields hold as typed, turned into the payloads above.
+
+/**
+ * The donation minimum as typed: digits, optionally with .0 or .00, times 100; empty is 0 (spec
+ * part 2 section 5). Cents typed ("2.50") fail the whole-dollar rule with its own message.
+ */
+const donationMinimumText = z
+  .string()
+  .transform((text, ctx) => {
+    const cents = parseDollarsToCents(text, 2);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: fundraiserMessages.wholeDollars });
+      return z.NEVER;
+    }
+    return cents;
+  })
+  .pipe(donationMinimumCentsField);
+
+/** The goal as typed: dollars, with cents if wanted; required. */
+const fundraisingGoalText = z
+  .string()
+  .trim()
+  .min(1, messages.required('Fundraising goal'))
+  .transform((text, ctx) => {
+    const cents = parseDollarsToCents(text, 2);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: 'Fundraising goal must be an amount in dollars, like 500 or 500.00' });
+      return z.NEVER;
+    }
+    return cents;
+  })
+  .pipe(fundraisingGoalCentsField);
+
+/** The charity step's fields, named like the payload keys so the server's formErrors land on them. */
+export const charityFormShape = {
+  fundraisingGoalCents: fundraisingGoalText,
+  donationMinimumCents: donationMinimumText,
+  charityEin: charityEinField,
+  /** What the chosen nonprofit is shown as; the server only needs the EIN. */
+  charityName: z.string().optional(),
+  charityLocation: z.string().optional(),
+};
+
+/**
+ * The legacy v1 edit form (spec part 2 section 2): details, charity, cover and preview, track
+ * names, and the album zip, required unless the fundraiser has one already. It is sent as
+ * updateFundraiserV1Schema's multipart fields.
+ */
+export function legacyFormSchema(hasTracksZip: boolean) {
+  return z.object({
+    ...fundraiserDetailsSchema.shape,
+    ...charityFormShape,
+    albumCover: musicFields.albumCover,
+    previewTrackName: musicFields.previewTrackName,
+    previewTrackFile: musicFields.previewTrackFile,
+    trackList: trackListField(z.object({ name: trackNameField })),
+    albumZip: albumZipFileField(hasTracksZip, fundraiserMessages.albumZipRequired),
+  });
+}

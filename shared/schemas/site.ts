@@ -6,7 +6,8 @@ export const siteSchema = z.object({
   contactEmail: z.string(),
   postalAddress: z.string(),
   socialLinks: z.array(z.object({ label: z.string(), url: z.string() })),
-  promoProjectId: z.number().int(),
+  /** The 'Greatest Hits' promo (PROMO_PROJECT_ID), or null while it is not a public fundraiser. */
+  promoProjectId: z.number().int().nullable(),
 });
 export type Site = z.infer<typeof siteSchema>;
 

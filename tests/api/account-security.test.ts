@@ -1,17 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailVerificationCodes, sessions, users } from '../../server/db/schema';
+import { describe, expect, it } from 'vitest';
+import { messages } from '../../shared/messages';
+import { emailVerificationCodes, passwordResetTokens, sessions, users } from '../../server/db/schema';
 import { ensureAdmin } from '../../server/features/accounts/service';
 import { SESSION_TTL_MS } from '../../server/infra/security/session-store';
-import { rawRequest, registerUser, startTestServer, strongPassword, type TestServer } from '../fixtures/test-server';
+import { rawRequest, registerUser, startTestServer, strongPassword } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // Races, spoofing and limits: what an attacker tries first.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 let counter = 0;
 const uniqueEmail = (label: string) => `${label}-${++counter}@example.org`;
@@ -171,7 +169,7 @@ describe('limits on sending email', () => {
       previous = await server.outbox.latestResetToken(email, previous);
     }
     expect((await server.client().post('/api/password-reset-email', { json: { email } })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.settled();
     expect(server.outbox.messages(email).filter((message) => message.includes('Reset your'))).toHaveLength(3);
   });
 
@@ -250,5 +248,61 @@ describe('with PUBLIC_URL set', () => {
     const message = server.outbox.messages(email).at(-1)!;
     expect(message).not.toContain('evil.example');
     expect(message).toContain('http://localhost:');
+  });
+});
+
+describe('common passwords', () => {
+  it('refuses the passwords attackers try first, dressed up or not, wherever a password is chosen', async () => {
+    for (const password of ['P@ssw0rd1', 'Password1!', 'Summer2024!', 'Qwerty123!', 'Dr@gon!!1']) {
+      const response = await server.client().post('/api/register', {
+        json: { firstName: 'A', lastName: 'B', email: uniqueEmail('common'), password },
+      });
+      expect(response.status, password).toBe(400);
+      expect(response.json, password).toEqual({
+        formErrors: [{ field: 'password', message: messages.passwordCommon }],
+      });
+    }
+    const client = server.client();
+    const email = uniqueEmail('changer');
+    await registerUser(client, email);
+    const change = await client.post('/api/user/password', { json: { password: 'Welcome1!' } });
+    expect(change.status).toBe(400);
+    expect(change.json).toEqual({ formErrors: [{ field: 'password', message: messages.passwordCommon }] });
+    await client.post('/api/password-reset-email', { json: { email } });
+    const token = await server.outbox.latestResetToken(email);
+    const reset = await server
+      .client()
+      .post('/api/password-reset', { json: { resetToken: token, password: 'Admin123!' } });
+    expect(reset.status).toBe(400);
+    // The link still works for a good password: a refused one did not spend it.
+    const good = await server
+      .client()
+      .post('/api/password-reset', { json: { resetToken: token, password: 'Tr0ub4dor&3' } });
+    expect(good.status).toBe(200);
+  });
+});
+
+describe('forgot password', () => {
+  it('answers before looking the address up, so known and unknown addresses take the same path', async () => {
+    const held: (() => void | Promise<void>)[] = [];
+    const holding = await startTestServer({}, { afterResponse: (task) => void held.push(task) });
+    try {
+      const email = uniqueEmail('known');
+      await registerUser(holding.client(), email);
+      for (const asked of [email, uniqueEmail('unknown')]) {
+        const response = await holding.client().post('/api/password-reset-email', { json: { email: asked } });
+        expect(response.status).toBe(200);
+        expect(response.json).toEqual({ ok: true });
+      }
+      // Answered, and nothing done yet for either address: no token, no email, no throttle entry.
+      expect(holding.db.select().from(passwordResetTokens).all()).toHaveLength(0);
+      expect(holding.outbox.messages().filter((message) => message.includes('Reset your'))).toHaveLength(0);
+      expect(held).toHaveLength(2);
+      for (const task of held) await task();
+      expect(holding.db.select().from(passwordResetTokens).all()).toHaveLength(1);
+      expect(holding.outbox.messages(email).filter((message) => message.includes('Reset your'))).toHaveLength(1);
+    } finally {
+      await holding.close();
+    }
   });
 });

@@ -1,15 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiErrorSchema, formErrorsSchema } from '../../shared/api';
 import { userSchema } from '../../shared/schemas/accounts';
 import { emailVerificationCodes, passwordResetTokens, users } from '../../server/db/schema';
-import { rawRequest, registerUser, startTestServer, strongPassword, type TestServer } from '../fixtures/test-server';
+import { rawRequest, registerUser, strongPassword } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 let counter = 0;
 const uniqueEmail = (label: string) => `${label}-${++counter}@example.org`;
@@ -88,7 +85,7 @@ describe('POST /api/register', () => {
     const byField = Object.fromEntries(formErrors(response.json).map((error) => [error.field, error.message]));
     expect(byField).toEqual({
       firstName: 'First name is required.',
-      lastName: 'Last name cannot exceed 100 characters.',
+      lastName: 'Last name cannot exceed 100 character(s).',
       email: 'Please enter a valid email.',
       password: 'Must contain at least 8 characters.',
     });
@@ -286,7 +283,7 @@ describe('email verification', () => {
     expect(formErrors(response.json)).toEqual([
       expect.objectContaining({
         field: 'verificationCode',
-        message: 'Verification code must have exactly 6 characters.',
+        message: 'Verification code must have exactly 6 character(s).',
       }),
     ]);
   });

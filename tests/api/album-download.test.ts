@@ -1,20 +1,21 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { donations, fundraisers } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
 import { createFundraiser, details } from '../fixtures/fundraisers';
 import { craftedZip } from '../fixtures/zips';
-import { adminClient, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 import { openDescriptorsOf } from '../fixtures/descriptors';
 
 // GET /api/fundraisers/{id}/download (issue 5): the album zip is built while it is sent, or the
 // legacy zip is sent as stored. Whatever the client does (goes away, asks HEAD, resumes) and
 // whatever is missing on disk, no file stays open and the server keeps answering.
 
-let server: TestServer;
+const server = useTestServer();
 let owner: TestClient;
 /** Two tracks; the first original is made 32 MB on disk, far more than the socket buffers hold. */
 let album: Fundraiser;
@@ -67,7 +68,6 @@ function cancelledDownload(fundraiser: Fundraiser, file: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
   owner = await verifiedUser(server, 'album-download-owner@example.org');
   const made = await createFundraiser(owner, { tracks: 2 });
   album = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${made.id}`)).json);
@@ -98,8 +98,6 @@ beforeAll(async () => {
   // Any bytes will do: the stored zip is sent as it is.
   fs.writeFileSync(legacyZip, Buffer.alloc(BIG, 2));
 }, 60_000);
-
-afterAll(() => server.close());
 
 describe('GET /api/fundraisers/{id}/download', () => {
   it('closes the track being sent when the client goes away mid-zip, and logs nothing', async () => {
@@ -149,8 +147,7 @@ describe('GET /api/fundraisers/{id}/download', () => {
         }
         expect(Number(head.headers.get('content-length'))).toBe(get.body.length);
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      for (const file of files) expect(openDescriptorsOf(file), file).toBe(0);
+      for (const file of files) await expect.poll(() => openDescriptorsOf(file), { message: file }).toBe(0);
     }
   });
 
@@ -202,9 +199,8 @@ describe('GET /api/fundraisers/{id}/download', () => {
         if (method === 'GET') expect(await response.json()).toEqual({ code: 'OTHER', message: MISSING });
       }
       expect(errors).toHaveBeenCalled();
-      await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await owner.get(`/api/fundraisers/${album.id}`)).status).toBe(200);
-      expect(openDescriptorsOf(bigTrack)).toBe(0);
+      await expect.poll(() => openDescriptorsOf(bigTrack)).toBe(0);
     } finally {
       errors.mockRestore();
       fs.writeFileSync(smallTrack, saved);

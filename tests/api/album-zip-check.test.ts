@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { fundraisers } from '../../server/db/schema';
@@ -8,18 +8,15 @@ import { albumZipMessages } from '../../server/infra/storage/zip-check';
 import { wav } from '../fixtures/audio';
 import { createFundraiser, details } from '../fixtures/fundraisers';
 import { type CraftedEntry, craftedZip, deflatedZeros } from '../fixtures/zips';
-import { fieldErrors, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { fieldErrors, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // Issue 5: a legacy album zip sent to PATCH /api/fundraisers/{id}/updatev1 is checked before it
 // is stored: readable and consistent (end record, directory and local headers agree, no hidden
 // entries), at most 500 entries and 2 GB really unzipped, no password, only names safe on every
 // system, at least one song.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 let counter = 0;
 
@@ -220,6 +217,60 @@ describe('PATCH /api/fundraisers/{id}/updatev1 album zip check', () => {
       craftedZip([song('Album/01 Song.wav'), link]),
       'The zip contains a shortcut (symbolic link), which is not allowed: Album/02 Song.wav',
     );
+  });
+
+  it('refuses names with invisible bidirectional controls, which disguise what a file is', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    for (const control of ['\u202e', '\u202a', '\u2066', '\u2069', '\u200f', '\u061c']) {
+      // Shown as "song-exe.wav" in a file manager, but it is "song-\u202evaw.exe" underneath.
+      const name = `song-${control}vaw.exe`;
+      await expectRefused(
+        owner,
+        fundraiser,
+        craftedZip([song('01 First.wav'), song(name)]),
+        albumZipMessages.badPath(name).replace(control, '?'),
+      );
+    }
+    // In a folder name too, and in the Unicode Path field a careful tool prefers.
+    await expectRefused(
+      owner,
+      fundraiser,
+      craftedZip([song('01 First.wav'), song('Disc\u202e1/02 Second.wav')]),
+      albumZipMessages.badPath('Disc?1/02 Second.wav'),
+    );
+  });
+
+  it('refuses files that are not audio, images, text or PDF, and keeps the artwork and notes of an album', async () => {
+    const { owner, fundraiser } = await legacyOwner();
+    for (const name of ['setup.exe', 'Album/run.sh', 'cover.svg', 'song.wav.lnk', 'README', 'Album/index.html']) {
+      await expectRefused(
+        owner,
+        fundraiser,
+        await yazlZip([{ name: 'Album/01 Song.wav', data: wav() }, { name }]),
+        albumZipMessages.notMusic(name),
+      );
+    }
+    // Finder's copies of a refused file are refused with it.
+    await expectRefused(
+      owner,
+      fundraiser,
+      await yazlZip([{ name: 'Album/01 Song.wav', data: wav() }, { name: '__MACOSX/Album/._run.sh' }]),
+      albumZipMessages.notMusic('__MACOSX/Album/._run.sh'),
+    );
+    const album = await yazlZip([
+      { name: 'Album/' },
+      { name: 'Album/01 Song.wav', data: wav() },
+      { name: 'Album/cover.JPG' },
+      { name: 'Album/back.png' },
+      { name: 'Album/liner-notes.pdf' },
+      { name: 'Album/lyrics.txt' },
+      { name: 'Album/credits.md' },
+      { name: 'Album/.DS_Store' },
+      { name: '__MACOSX/Album/._01 Song.wav' },
+      { name: '__MACOSX/Album/._cover.JPG' },
+    ]);
+    const response = await sendZip(owner, fundraiser, album);
+    expect(response.status, response.text).toBe(200);
   });
 
   it('refuses a zip with no audio file in it', async () => {

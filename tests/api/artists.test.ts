@@ -1,25 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { artistSchema, artistSearchResultSchema } from '../../shared/schemas/artists';
 import { artists } from '../../server/db/schema';
 import { imageForm, png } from '../fixtures/images';
-import {
-  adminClient,
-  fieldErrors,
-  registerUser,
-  startTestServer,
-  type TestClient,
-  type TestServer,
-  verifiedUser,
-} from '../fixtures/test-server';
+import { adminClient, fieldErrors, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
-let server: TestServer;
+const server = useTestServer();
 let admin: TestClient;
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await adminClient(server);
 });
-afterAll(() => server.close());
 
 let counter = 0;
 const nextEmail = (label: string) => `${label}-${++counter}@example.org`;
@@ -97,10 +88,10 @@ describe('POST /api/artists/new', () => {
       },
     });
     expect(fieldErrors(tooLong.json)).toEqual({
-      name: 'Name cannot exceed 100 characters.',
-      description: 'Description cannot exceed 3000 characters.',
+      name: 'Name cannot exceed 100 character(s).',
+      description: 'Description cannot exceed 3000 character(s).',
       website: 'URL must start with either http:// or https://',
-      profileImage: 'Profile image cannot exceed 200 characters.',
+      profileImage: 'Profile image cannot exceed 200 character(s).',
     });
     const badUrl = await owner.post('/api/artists/new', {
       json: { name: 'A', description: 'B', website: 'https://not a url', profileImage: 'x' },
@@ -109,7 +100,7 @@ describe('POST /api/artists/new', () => {
     const longUrl = await owner.post('/api/artists/new', {
       json: { name: 'A', description: 'B', website: `https://e.org/${'a'.repeat(400)}`, profileImage: 'x' },
     });
-    expect(fieldErrors(longUrl.json).website).toBe('Website cannot exceed 400 characters.');
+    expect(fieldErrors(longUrl.json).website).toBe('Website cannot exceed 400 character(s).');
   });
 
   it("refuses someone else's or an unknown upload id", async () => {
@@ -350,6 +341,6 @@ describe('GET /api/artists/search', () => {
   it('refuses a search term over 800 characters with formErrors', async () => {
     const { status, body } = await search(`searchTerm=${'a'.repeat(801)}`);
     expect(status).toBe(400);
-    expect(fieldErrors(body)).toEqual({ searchTerm: 'Search term cannot exceed 800 characters.' });
+    expect(fieldErrors(body)).toEqual({ searchTerm: 'Search term cannot exceed 800 character(s).' });
   });
 });

@@ -11,12 +11,9 @@ import {
 } from '../../shared/schemas/charities';
 import { findCharity } from '../../server/features/charities/queries';
 import { adminClient, fieldErrors, registerUser, startTestServer, type TestServer } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const names = async (query: string) => {
   const response = await server.client().get(`/api/nonprofits/search/${encodeURIComponent(query)}`);

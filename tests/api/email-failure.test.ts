@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emailVerificationCodes } from '../../server/db/schema';
-import { registerUser, startTestServer, type TestServer } from '../fixtures/test-server';
+import { registerUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // SMTP_URL points at a port where nothing listens: the real SMTP client fails to connect.
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ SMTP_URL: 'smtp://127.0.0.1:9/?connectionTimeout=2000' });
-});
-afterAll(() => server.close());
+const server = useTestServer({ SMTP_URL: 'smtp://127.0.0.1:9/?connectionTimeout=2000' });
 
 describe('when the mail server is down', () => {
   it('still creates the account and its session, and a resend says so clearly with 503', async () => {

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../../server/features/accounts/service';
 import { mailingListSubscribers } from '../../server/db/schema';
-import { registerUser, startTestServer, strongPassword, type TestServer } from '../fixtures/test-server';
+import { registerUser, strongPassword } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 describe('POST /api/mailing-list', () => {
   it('stores the address once, lower-cased, however often it is sent', async () => {

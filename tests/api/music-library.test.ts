@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type LibraryAlbumDetail,
   libraryAlbumDetailSchema,
@@ -10,25 +10,17 @@ import { type Fundraiser } from '../../shared/schemas/fundraisers';
 import { donations, fundraisers, fundraiserTracks, uploads, users } from '../../server/db/schema';
 import { cleanupUnusedUploads } from '../../server/features/uploads/service';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
-import {
-  adminClient,
-  registerUser,
-  startTestServer,
-  type TestClient,
-  type TestServer,
-  verifiedUser,
-} from '../fixtures/test-server';
+import { adminClient, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // Your music (spec part 1 sections 2 and 7; DESIGN.md section 4, 'library album'): the user's own
 // albums, purchases by verified email, the album with its streams, and the album zip for buyers.
 
-let server: TestServer;
+const server = useTestServer();
 let admin: TestClient;
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await adminClient(server);
 });
-afterAll(() => server.close());
 
 let counter = 0;
 const nextEmail = (label: string) => `${label}-${++counter}@example.org`;

@@ -1,33 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFakeClientBuild } from '../fixtures/fake-client-build';
 import { createFundraiser } from '../fixtures/fundraisers';
-import { startTestServer, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // Shared links of fundraisers and artists carry Open Graph and Twitter tags (issue 4), answered
 // by the server in the app's own HTML.
 
-const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-dist-'));
-fs.writeFileSync(
-  path.join(distDir, 'index.html'),
-  `<!doctype html><html><head>
-    <meta
-      name="description"
-      content="Music for a cause"
-    />
-    <title>Soundcause</title>
-  </head><body><div id="root"></div></body></html>`,
-);
-
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ CLIENT_DIST_DIR: distDir, PUBLIC_URL: 'https://music.example.org' });
-});
-afterAll(async () => {
-  await server.close();
-  fs.rmSync(distDir, { recursive: true, force: true });
-});
+const server = useTestServer({ CLIENT_DIST_DIR: useFakeClientBuild(), PUBLIC_URL: 'https://music.example.org' });
 
 const meta = (html: string, key: string) =>
   html.match(new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`))?.[1];
@@ -51,9 +31,10 @@ describe('share cards', () => {
     expect(meta(page.text, 'og:url')).toBe(`https://music.example.org/projects/${fundraiser.urlSlug}`);
     expect(meta(page.text, 'twitter:card')).toBe('summary_large_image');
     expect(page.text).toMatch(/<meta\s+name="description"\s+content="Live at the/);
-    expect(meta((await server.client().get(`/projects/${fundraiser.id}`)).text, 'og:url')).toBe(
-      `https://music.example.org/projects/${fundraiser.urlSlug}`,
-    );
+    // By id, the page moves to its slug, where the card is.
+    const byId = await server.client().get(`/projects/${fundraiser.id}`);
+    expect(byId.status).toBe(301);
+    expect(byId.headers.get('location')).toBe(`/projects/${fundraiser.urlSlug}`);
 
     const artist = await server.client().get(`/artists/${fundraiser.artist.urlSlug}`);
     expect(meta(artist.text, 'og:title')).toBe('The Test Band');
@@ -78,9 +59,15 @@ describe('share cards', () => {
   it('says nothing about drafts or unknown pages', async () => {
     const owner = await verifiedUser(server, 'drafter@example.org');
     const draft = await createFundraiser(owner);
-    for (const pathname of [`/projects/${draft.id}`, '/projects/no-such-thing', '/artists/%E0%A4%A', '/browse']) {
+    for (const [pathname, status] of [
+      [`/projects/${draft.id}`, 200],
+      [`/projects/${draft.urlSlug}`, 200],
+      ['/projects/no-such-thing', 404],
+      ['/artists/%E0%A4%A', 404],
+      ['/browse', 200],
+    ] as const) {
       const page = await server.client().get(pathname);
-      expect(page.status).toBe(200);
+      expect(page.status, pathname).toBe(status);
       expect(meta(page.text, 'og:title')).toBeUndefined();
       expect(page.text).toContain('<title>Soundcause</title>');
     }

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { siteSchema } from '../../shared/schemas/site';
 import { analyticsDailyCounts } from '../../server/db/schema';
-import { startTestServer, type TestServer } from '../fixtures/test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ SITE_NAME: 'Tunes for Good', CONTACT_EMAIL: 'team@tunes.example' });
-});
-afterAll(() => server.close());
+import { createFundraiser } from '../fixtures/fundraisers';
+import { startTestServer, verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
+
+const server = useTestServer({ SITE_NAME: 'Tunes for Good', CONTACT_EMAIL: 'team@tunes.example' });
 
 describe('GET /api/site', () => {
   it('tells the client the configured site name and contact details', async () => {
@@ -15,7 +14,23 @@ describe('GET /api/site', () => {
     const site = siteSchema.parse(response.json);
     expect(site.siteName).toBe('Tunes for Good');
     expect(site.contactEmail).toBe('team@tunes.example');
-    expect(site.promoProjectId).toBe(683);
+    // No fundraiser 683 here: no promo for pages to ask about (and be answered 404).
+    expect(site.promoProjectId).toBeNull();
+  });
+
+  it('names the promo once PROMO_PROJECT_ID is a published fundraiser', async () => {
+    const other = await startTestServer({ PROMO_PROJECT_ID: '1' });
+    try {
+      const owner = await verifiedUser(other, 'promo-owner@example.org');
+      const promo = await createFundraiser(owner, { tracks: 1 });
+      expect(promo.id).toBe(1);
+      const promoOf = async () => siteSchema.parse((await other.client().get('/api/site')).json).promoProjectId;
+      expect(await promoOf()).toBeNull();
+      await owner.patch('/api/fundraisers/1/publish', { json: { publishArtist: true } });
+      expect(await promoOf()).toBe(1);
+    } finally {
+      await other.close();
+    }
   });
 });
 

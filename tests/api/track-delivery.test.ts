@@ -1,26 +1,20 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { trackUrls } from '../../shared/schemas/library';
 import { donations, fundraisers, fundraiserTracks } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
 import { openDescriptorsOf } from '../fixtures/descriptors';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
-import {
-  adminClient,
-  registerUser,
-  startTestServer,
-  type TestClient,
-  type TestServer,
-  verifiedUser,
-} from '../fixtures/test-server';
+import { adminClient, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // Delivery of track audio (issue 5; DESIGN.md sections 3 and 4): public previews, full streams
 // behind canStream, HTTP ranges and validators, cache headers, and the URLs in the fundraiser JSON.
 
-let server: TestServer;
+const server = useTestServer();
 let owner: TestClient;
 let other: TestClient;
 let admin: TestClient;
@@ -69,7 +63,6 @@ function insertDonation(email: string, fundraiserId: number, status: 'succeeded'
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
   owner = await verifiedUser(server, 'delivery-owner@example.org');
   other = await verifiedUser(server, 'delivery-other@example.org');
   buyer = await verifiedUser(server, 'delivery-buyer@example.org');
@@ -95,10 +88,6 @@ beforeAll(async () => {
   draft = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${drafted.id}`)).json);
   expect(album.tracksList.map((track) => track.status)).toEqual(['ready', 'ready']);
 }, 120_000);
-
-afterAll(async () => {
-  await server.close();
-});
 
 describe('ranges and validators', () => {
   let url: string;

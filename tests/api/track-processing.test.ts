@@ -1,25 +1,18 @@
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { parseFile } from 'music-metadata';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { fundraisers, fundraiserTracks, jobs } from '../../server/db/schema';
 import { audioMessages } from '../../server/infra/audio/transcode';
 import { wav } from '../fixtures/audio';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
-import { startTestServer, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // The track pipeline (issue 5) with the real ffmpeg on small generated WAVs.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 function trackRow(id: number) {
   return server.db.select().from(fundraiserTracks).where(eq(fundraiserTracks.id, id)).get()!;
@@ -147,14 +140,9 @@ describe('track processing', () => {
     const created = await createFundraiser(owner, { tracks: 1 });
     await server.jobs.start();
     try {
-      const deadline = Date.now() + 15_000;
-      let status = 'processing';
-      while (status === 'processing' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const answer = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${created.id}`)).json);
-        status = answer.tracksList[0]!.status;
-      }
-      expect(status).toBe('ready');
+      const status = async () =>
+        fundraiserSchema.parse((await owner.get(`/api/fundraisers/${created.id}`)).json).tracksList[0]!.status;
+      await expect.poll(status, { timeout: 15_000 }).toBe('ready');
     } finally {
       await server.jobs.stop();
     }

@@ -1,17 +1,14 @@
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uploads } from '../../server/db/schema';
 import { cleanupUnusedUploads } from '../../server/features/uploads/service';
 import { imageForm, jpegWithGps, png } from '../fixtures/images';
-import { rawRequest, registerUser, startTestServer, type TestServer } from '../fixtures/test-server';
+import { rawRequest, registerUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 let counter = 0;
 async function loggedIn() {
@@ -97,8 +94,7 @@ describe('POST /api/uploads/image', () => {
       '--XB\r\nContent-Disposition: form-data; name="imageFile"; filename="gone.png"\r\nContent-Type: image/png\r\n\r\n',
     );
     req.write(Buffer.concat([(await png()).subarray(0, 8), Buffer.alloc(512 * 1024)]));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(storedFiles().tmp).toHaveLength(1);
+    await expect.poll(() => storedFiles().tmp).toHaveLength(1);
     req.destroy();
     await expect.poll(() => storedFiles().tmp, { timeout: 5000 }).toEqual([]);
   });
@@ -213,6 +209,38 @@ describe('upload limits', () => {
   });
 });
 
+describe('refused forms', () => {
+  it('leaves no partial file when a file part follows the part that got the form refused', async () => {
+    const client = await loggedIn();
+    const boundary = 'race-boundary';
+    const part = (headers: string, body: string | Buffer) =>
+      Buffer.concat([Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), Buffer.from(body), Buffer.from('\r\n')]);
+    for (const first of [
+      // A field over the 64 KB a field may hold, then the file.
+      part('Content-Disposition: form-data; name="note"', 'x'.repeat(70 * 1024)),
+      // A file in the wrong field, then the right one.
+      part('Content-Disposition: form-data; name="other"; filename="a.png"\r\nContent-Type: image/png', 'x'),
+    ]) {
+      // One write, so the parser holds both parts when the first one fails.
+      const body = Buffer.concat([
+        first,
+        part(
+          'Content-Disposition: form-data; name="imageFile"; filename="b.png"\r\nContent-Type: image/png',
+          await png(),
+        ),
+        Buffer.from(`--${boundary}--\r\n`),
+      ]);
+      const response = await fetch(`${server.baseUrl}/api/uploads/image`, {
+        method: 'POST',
+        headers: { cookie: client.cookieHeader(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      expect(response.status).toBe(400);
+      await expect.poll(() => fs.readdirSync(server.media.dirs.tmp)).toEqual([]);
+    }
+  });
+});
+
 describe('GET /media/images', () => {
   it('answers only well-formed rendition names, never anything outside the images folder', async () => {
     for (const path of ['/media/images/nope.jpg', '/media/images/..%2f..%2fsoundcause.db', '/media/images/%2e%2e/x']) {
@@ -223,7 +251,7 @@ describe('GET /media/images', () => {
 });
 
 describe('cleaning up unused uploads', () => {
-  it('removes uploads nothing uses once they are a day old, with their files', async () => {
+  it('removes uploads nothing uses once they are an hour old, with their files', async () => {
     const client = await loggedIn();
     const fresh = (await client.post('/api/uploads/image', { multipart: imageForm(await png(), 'a.png', 'image/png') }))
       .json as { id: string };
@@ -231,7 +259,7 @@ describe('cleaning up unused uploads', () => {
       .json as { id: string };
     server.db
       .update(uploads)
-      .set({ createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) })
+      .set({ createdAt: new Date(Date.now() - 61 * 60 * 1000) })
       .where(eq(uploads.id, old.id))
       .run();
     await cleanupUnusedUploads(server);

@@ -4,6 +4,7 @@ import { artistSchema } from '../../shared/schemas/artists';
 import { fundraiserListSchema, fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { wav } from '../fixtures/audio';
 import { seriousViolations } from '../fixtures/axe';
+import { allowConsoleErrors } from '../fixtures/console-errors';
 import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { imageForm, png } from '../fixtures/images';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
@@ -21,6 +22,9 @@ async function upload(field: Locator, file: { name: string; mimeType: string; bu
   await field.getByRole('button', { name: /^(Choose another image|Replace file)$/ }).waitFor({ timeout: 20_000 });
 }
 
+/** The nonprofit lookup's answer for an EIN nobody has, which the charity step explains. */
+const unknownEin = /status of 404 .*\/api\/nonprofits\/(99-)?9999999\d*\)$/;
+
 const track = (name: string, frequency: number) => ({ name, mimeType: 'audio/wav', buffer: wav({ frequency }) });
 
 /** Nothing sticks out sideways: the page fits a phone's width. */
@@ -31,7 +35,7 @@ async function expectNoSidewaysScroll(page: Page) {
 
 describe('fundraiser creation wizard in Chromium', () => {
   it('walks a guest through sign-up and email verification to the artist step, at phone width', async () => {
-    const { page, assertNoErrors } = await newPage(browser, { width: 390, height: 844 });
+    const { page } = await newPage(browser, { width: 390, height: 844 });
     const email = 'wizard-guest@example.org';
 
     await page.goto(`${server.baseUrl}/fundraisers/new?email=${encodeURIComponent(email)}`);
@@ -70,13 +74,13 @@ describe('fundraiser creation wizard in Chromium', () => {
     await page.goto(`${server.baseUrl}/fundraisers/new/signup`);
     await page.waitForURL('**/fundraisers/new/artist');
     await expectNoSidewaysScroll(page);
-    assertNoErrors();
   });
 
   it('creates an artist, a draft and its music, reorders a track by keyboard, edits, publishes, finds it by genre and EIN, and keeps others out', async () => {
     const email = 'wizard-artist@example.org';
     const api = await verifiedUser(server, email);
-    const { page, assertNoErrors } = await newPage(browser);
+    const { page } = await newPage(browser);
+    allowConsoleErrors(page, unknownEin);
     await logIn(page, server.baseUrl, email);
 
     await page.goto(`${server.baseUrl}/fundraisers/new/nowhere`);
@@ -252,12 +256,12 @@ describe('fundraiser creation wizard in Chromium', () => {
     await page.waitForURL(`**/fundraisers/user/${created.id}`);
     await page.locator('main').getByRole('heading', { name: 'More Songs for Shelter' }).waitFor();
     await page.locator('main').getByText('Published', { exact: true }).waitFor();
-    assertNoErrors();
 
     // Another user can neither manage nor edit it, in the browser or through the API.
     const otherEmail = 'wizard-other@example.org';
     const other = await verifiedUser(server, otherEmail);
-    const { page: otherPage, assertNoErrors: otherNoErrors } = await newPage(browser);
+    const { page: otherPage } = await newPage(browser);
+    allowConsoleErrors(otherPage, new RegExp(`status of 404 .*/api/fundraisers/${created.id}\\)$`));
     await logIn(otherPage, server.baseUrl, otherEmail);
     for (const path of [`/fundraisers/user/${created.id}/edit`, `/fundraisers/user/${created.id}`]) {
       await otherPage.goto(`${server.baseUrl}${path}`);
@@ -269,7 +273,6 @@ describe('fundraiser creation wizard in Chromium', () => {
     expect(fundraiserSchema.parse((await api.get(`/api/fundraisers/${created.id}`)).json).name).toBe(
       'More Songs for Shelter',
     );
-    otherNoErrors();
   });
   it('keeps the music across Back, step links and a reload, recovers when its draft is deleted elsewhere, and starts over', async () => {
     const email = 'wizard-recover@example.org';
@@ -281,7 +284,8 @@ describe('fundraiser creation wizard in Chromium', () => {
       json: { name: 'The Comebacks', description: 'Back again.', profileImage: (profile.json as { id: string }).id },
     });
     const artist = artistSchema.parse(created.json);
-    const { page, assertNoErrors } = await newPage(browser);
+    const { page } = await newPage(browser);
+    allowConsoleErrors(page, unknownEin);
     await logIn(page, server.baseUrl, email);
 
     const drafts = async () => fundraiserListSchema.parse((await api.get('/api/fundraisers/user')).json);
@@ -370,6 +374,7 @@ describe('fundraiser creation wizard in Chromium', () => {
 
     // The draft is deleted elsewhere: submitting the music starts the wizard again, saying why.
     expect((await api.delete(`/api/fundraisers/${draft!.id}`)).status).toBe(200);
+    allowConsoleErrors(page, /status of 404 .*\/api\/fundraisers\/(music|\d+)\)$/);
     await page.getByRole('button', { name: 'Create fundraiser' }).click();
     await page.waitForURL('**/fundraisers/new/artist');
     await notice.waitFor();
@@ -400,6 +405,5 @@ describe('fundraiser creation wizard in Chromium', () => {
     expect(await stored()).not.toContain(String(third!.id));
     expect(await page.getByRole('button', { name: 'Start over' }).count()).toBe(0);
     expect((await drafts()).map((item) => item.id)).toEqual([third!.id]);
-    assertNoErrors();
   });
 });

@@ -5,6 +5,7 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { analyticsDailyCounts, mailingListSubscribers } from '../../server/db/schema';
 import { launchPersistent, mobileViewport } from '../fixtures/browser';
+import { allowConsoleErrors } from '../fixtures/console-errors';
 import { fillForm, newPage, startAppServer, useAppAndBrowser } from '../fixtures/e2e-app';
 import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
 
@@ -17,7 +18,7 @@ useAppAndBrowser((startedServer, startedBrowser) => {
 
 describe('layout', () => {
   it('opens the drawer on a 390px phone with the primary links, and closes it on Escape and on navigation', async () => {
-    const { page, assertNoErrors } = await newPage(browser, mobileViewport);
+    const { page } = await newPage(browser, mobileViewport);
     await page.goto(server.baseUrl);
     await page.getByRole('button', { name: 'Open menu' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
@@ -41,7 +42,6 @@ describe('layout', () => {
     await page.waitForURL('**/about');
     await drawer.waitFor({ state: 'detached' });
     await page.screenshot({ path: path.join(os.tmpdir(), 'soundcause-about-390.png') });
-    assertNoErrors();
   });
 
   it('shows account links, Log out and the email badge in the drawer when logged in', async () => {
@@ -85,7 +85,7 @@ describe('layout', () => {
   });
 
   it('leads every navigation link to a real page', async () => {
-    const { page, assertNoErrors } = await newPage(browser);
+    const { page } = await newPage(browser);
     await page.goto(server.baseUrl);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Start a fundraiser' }).click();
     // A guest starts the wizard on its sign-up step.
@@ -96,7 +96,6 @@ describe('layout', () => {
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       expect(await page.getByRole('heading', { name: 'Page not found' }).count()).toBe(0);
     }
-    assertNoErrors();
   });
 
   it('signs up for the mailing list from the footer', async () => {
@@ -155,6 +154,13 @@ describe('layout', () => {
 
   it('shows a not-found page for unknown routes and an error alert when a page fails to load its data', async () => {
     const { page } = await newPage(browser);
+    allowConsoleErrors(
+      page,
+      // The unknown page's own 404 (issue 9), then the provoked failure and the error page's report of it.
+      /status of 404 .*\/no\/such\/page\)$/,
+      /ERR_INTERNET_DISCONNECTED .*\/api\/token-user\/some-token\)$/,
+      /^TypeError: Failed to fetch/,
+    );
     await page.goto(`${server.baseUrl}/no/such/page`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
 
@@ -224,6 +230,10 @@ describe('installable PWA', () => {
         }
       });
       await context.setOffline(true);
+      // The site's settings cannot be fetched offline; the shell carries on with its defaults. The page
+      // view is not sent when navigator.onLine says offline, but Chromium's offline emulation leaves
+      // it true in a reloaded document, so its beacon fails here (and only here).
+      allowConsoleErrors(page, /ERR_INTERNET_DISCONNECTED .*\/api\/(site|analytics\/pageview)\)$/);
       await page.reload();
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.getByRole('button', { name: 'Open menu' }).waitFor();

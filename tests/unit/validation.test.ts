@@ -45,24 +45,19 @@ describe('shared text rules (spec part 1 section 5)', () => {
 
   it('says "{Field} cannot exceed {n} characters." past the maximum, counting after trimming', () => {
     const name = requiredText('Name', 100);
-    expect(firstError(name, 'a'.repeat(101))).toBe('Name cannot exceed 100 characters.');
+    expect(firstError(name, 'a'.repeat(101))).toBe('Name cannot exceed 100 character(s).');
     expect(name.safeParse(` ${'a'.repeat(100)} `).success).toBe(true);
     expect(firstError(optionalText('Description', 3000), 'x'.repeat(3001))).toBe(
-      'Description cannot exceed 3000 characters.',
+      'Description cannot exceed 3000 character(s).',
     );
   });
 
-  it('uses the singular for one character', () => {
-    expect(messages.max('Code', 1)).toBe('Code cannot exceed 1 character.');
-    expect(messages.min('Code', 1)).toBe('Code must have at least 1 character.');
-  });
-
-  it('says "{Field} must have exactly {n} characters." when min equals max', () => {
+  it('says "{Field} must have exactly {n} character(s)." when min equals max', () => {
     expect(firstError(exactText('Verification code', 6), '12345')).toBe(
-      'Verification code must have exactly 6 characters.',
+      'Verification code must have exactly 6 character(s).',
     );
     expect(firstError(exactText('Verification code', 6), '1234567')).toBe(
-      'Verification code must have exactly 6 characters.',
+      'Verification code must have exactly 6 character(s).',
     );
   });
 
@@ -75,7 +70,7 @@ describe('email', () => {
   it('is required, valid and at most 100 characters', () => {
     expect(firstError(emailField, '')).toBe('Email is required.');
     expect(firstError(emailField, 'not-an-email')).toBe('Please enter a valid email.');
-    expect(firstError(emailField, `${'a'.repeat(95)}@b.com`)).toBe('Email cannot exceed 100 characters.');
+    expect(firstError(emailField, `${'a'.repeat(95)}@b.com`)).toBe('Email cannot exceed 100 character(s).');
   });
 
   it('is trimmed and lower-cased so one address is one account', () => {
@@ -97,7 +92,9 @@ describe('URL', () => {
   });
 
   it('is at most 400 characters', () => {
-    expect(firstError(website, `https://example.org/${'a'.repeat(400)}`)).toBe('Website cannot exceed 400 characters.');
+    expect(firstError(website, `https://example.org/${'a'.repeat(400)}`)).toBe(
+      'Website cannot exceed 400 character(s).',
+    );
   });
 
   it('may be empty where optional', () => {
@@ -157,8 +154,8 @@ describe('sign-up', () => {
       password: 'Str0ng!pass',
     });
     expect(errors).toEqual({
-      firstName: ['First name cannot exceed 100 characters.'],
-      lastName: ['Last name cannot exceed 100 characters.'],
+      firstName: ['First name cannot exceed 100 character(s).'],
+      lastName: ['Last name cannot exceed 100 character(s).'],
     });
   });
 });
@@ -183,21 +180,21 @@ describe('verification code and reset token', () => {
   it('requires exactly 6 characters', () => {
     expect(firstError(verifyEmailSchema, { verificationCode: '' })).toBe('Verification code is required.');
     expect(firstError(verifyEmailSchema, { verificationCode: '12345' })).toBe(
-      'Verification code must have exactly 6 characters.',
+      'Verification code must have exactly 6 character(s).',
     );
     expect(verifyEmailSchema.parse({ verificationCode: ' 123456 ' })).toEqual({ verificationCode: '123456' });
   });
 
   it('caps the reset token at 200', () => {
     expect(firstError(passwordResetSchema, { password: 'Str0ng!pass', resetToken: 'x'.repeat(201) })).toBe(
-      'Reset token cannot exceed 200 characters.',
+      'Reset token cannot exceed 200 character(s).',
     );
   });
 });
 
 describe('search and paging', () => {
   it('caps the search term at 800', () => {
-    expect(firstError(searchTermParam, 'a'.repeat(801))).toBe('Search term cannot exceed 800 characters.');
+    expect(firstError(searchTermParam, 'a'.repeat(801))).toBe('Search term cannot exceed 800 character(s).');
     expect(searchTermParam.parse(undefined)).toBe('');
   });
 
@@ -210,5 +207,40 @@ describe('search and paging', () => {
     [undefined, 0],
   ])('page %j reads as %d', (value, page) => {
     expect(pageParam.parse(value)).toBe(page);
+  });
+});
+
+describe('length messages (spec part 1 section 5, word for word)', () => {
+  it("say 'character(s)' whatever the number, as the spec's templates do", () => {
+    expect(messages.max('Name', 1)).toBe('Name cannot exceed 1 character(s).');
+    expect(messages.max('Name', 75)).toBe('Name cannot exceed 75 character(s).');
+    expect(messages.min('Name', 1)).toBe('Name must have at least 1 character(s).');
+    expect(messages.exactly('Verification code', 6)).toBe('Verification code must have exactly 6 character(s).');
+    expect(firstError(requiredText('Track name', 1), 'ab')).toBe('Track name cannot exceed 1 character(s).');
+  });
+});
+
+describe('the sign-up form', () => {
+  it('flags every empty field, Confirm password included', () => {
+    const errors = errorsOf(signUpFormSchema, {
+      firstName: '',
+      lastName: '',
+      email: '',
+      password: '',
+      confirmPassword: '',
+    });
+    expect(Object.keys(errors).sort()).toEqual(['confirmPassword', 'email', 'firstName', 'lastName', 'password']);
+    expect(errors.confirmPassword).toEqual(['Confirm password is required.']);
+  });
+
+  it('says the passwords differ as soon as both are typed, whatever else is missing', () => {
+    const errors = errorsOf(signUpFormSchema, {
+      firstName: '',
+      lastName: '',
+      email: '',
+      password: 'Str0ng!pass',
+      confirmPassword: 'Str0ng!pas',
+    });
+    expect(errors.confirmPassword).toEqual(["Passwords don't match!"]);
   });
 });

@@ -1,43 +1,43 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { okSchema } from '../../../shared/api';
-import { newPasswordFormSchema } from '../../../shared/schemas/accounts';
-import { apiRequest, errorMessage } from '../../api/http';
+import { newPasswordFormSchema, type User } from '../../../shared/schemas/accounts';
+import { apiRequest, errorMessage, formErrorsOf } from '../../api/http';
+import { useUser } from '../../lib/session';
+import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { NewPasswordFields } from '../../ui/new-password-fields';
-import { useZodForm } from '../../ui/use-zod-form';
-import { useUser } from '../../lib/session-store';
-import { usePageTitle } from '../../lib/site';
+import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
+import { DeleteAccountSection } from './delete-account';
+import { EmailSection } from './email-change';
+import { ProfileForm } from './profile-form';
 
+/** Account details (spec part 1 section 2, and issue 9): name, email, password, deleting the account. */
 export function AccountPage() {
   usePageTitle('Account details');
   const user = useUser();
   if (!user) return null;
-  const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
   return (
     <div className="page narrow stack">
       <h1>Account details</h1>
-      <section className="card stack" aria-labelledby="profile-heading">
-        <h2 id="profile-heading">Your details</h2>
-        <dl className="details">
-          <dt>Name</dt>
-          <dd>{name || '—'}</dd>
-          <dt>Email</dt>
-          <dd>
-            {user.email}{' '}
-            {user.isEmailVerified ? (
-              <span className="chip chip-success">Verified</span>
-            ) : (
-              <>
-                <span className="chip chip-warning">Not verified</span>{' '}
-                <Link to="/user/verify-email">Verify your email</Link>
-              </>
-            )}
-          </dd>
-        </dl>
-      </section>
+      <ProfileForm user={user} />
+      <EmailSection user={user} />
+      <VerificationNotice user={user} />
       <ChangePasswordForm />
+      <DeleteAccountSection />
     </div>
+  );
+}
+
+function VerificationNotice({ user }: { user: User }) {
+  if (user.isEmailVerified) return null;
+  return (
+    <Alert tone="warning" title="Your email address is not verified yet">
+      <p>
+        You need a verified email to create artists and fundraisers.{' '}
+        <Link to="/user/verify-email">Verify your email</Link>
+      </p>
+    </Alert>
   );
 }
 
@@ -47,6 +47,7 @@ function ChangePasswordForm() {
     mutationFn: (password: string) =>
       apiRequest('/api/user/password', okSchema, { method: 'POST', json: { password } }),
     onSuccess: () => form.reset({ password: '', confirmPassword: '' }),
+    onError: (error) => applyServerFormErrors(form, formErrorsOf(error), ['password']),
   });
   const { errors } = form.formState;
   return (
@@ -56,7 +57,9 @@ function ChangePasswordForm() {
         {change.isSuccess && (
           <Alert tone="success">Your password has been changed. Other devices have been logged out.</Alert>
         )}
-        {change.isError && <Alert tone="error">{errorMessage(change.error, 'Something went wrong!')}</Alert>}
+        {change.isError && !errors.password && (
+          <Alert tone="error">{errorMessage(change.error, 'Something went wrong!')}</Alert>
+        )}
         <NewPasswordFields
           passwordLabel="New password"
           password={form.register('password')}

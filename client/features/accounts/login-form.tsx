@@ -5,7 +5,7 @@ import { ApiError } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
-import { useLogin } from '../../lib/session-api';
+import { useLogin } from '../../lib/session';
 
 function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 401) return serverMessages.incorrectLogin;

@@ -7,7 +7,7 @@ import { Alert } from '../../ui/alert';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useFlash } from '../../lib/flash';
-import { useLogin } from '../../lib/session-api';
+import { useLogin } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { useLoginDialog } from './login-dialog-store';
 import type { resetTokenLoader } from './reset-token-loader';

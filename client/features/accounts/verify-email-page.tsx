@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { VerifyEmailForm } from '../../ui/verify-email-form';
-import { userQueryOptions } from '../../lib/session-api';
 import { fromState } from '../../lib/return-to';
-import { useUser } from '../../lib/session-store';
+import { reloadUser, useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 
 /** Email verification (spec part 1 section 2): the code form, resend states, then back to `from`. */
@@ -39,7 +37,6 @@ function Verified() {
 }
 
 function VerifyForm({ email }: { email: string }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const from = fromState(useLocation());
   return (
@@ -49,7 +46,7 @@ function VerifyForm({ email }: { email: string }) {
         email={email}
         onVerified={async () => {
           // Spec: after success the user is reloaded and the app returns to the saved route.
-          await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+          await reloadUser();
           if (from) navigate(from, { replace: true });
         }}
       />

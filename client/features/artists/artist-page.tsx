@@ -5,7 +5,7 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import type { Artist } from '../../../shared/schemas/artists';
 import { artistFundraisersQueryOptions } from '../../api/fundraisers';
 import { ApiError } from '../../api/http';
-import { useUser } from '../../lib/session-store';
+import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { FundraiserTile } from '../../ui/fundraiser-tile';
@@ -32,8 +32,13 @@ function ArtistById({ id }: { id: number }) {
   return <ArtistLoaded query={artist} />;
 }
 
+/** A slug the artist had before a rename (a link shared with it) moves to the current one. */
 function ArtistBySlug({ slug }: { slug: string }) {
-  return <ArtistLoaded query={useQuery(artistBySlugQueryOptions(slug))} />;
+  const artist = useQuery(artistBySlugQueryOptions(slug));
+  if (artist.data?.urlSlug && artist.data.urlSlug !== slug) {
+    return <Navigate to={`/artists/${encodeURIComponent(artist.data.urlSlug)}`} replace />;
+  }
+  return <ArtistLoaded query={artist} />;
 }
 
 function ArtistLoaded({ query }: { query: UseQueryResult<Artist> }) {

@@ -3,15 +3,9 @@ import { type Ref, useCallback, useId, useRef, useState } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { SEARCH_DEBOUNCE_MS } from '../../../shared/constants';
-import { messages } from '../../../shared/messages';
-import { centsToInput, parseDollarsToCents } from '../../../shared/money';
+import { centsToInput } from '../../../shared/money';
 import { formatEin, type Nonprofit, normaliseEin } from '../../../shared/schemas/charities';
-import {
-  charityEinField,
-  donationMinimumCentsField,
-  fundraiserMessages,
-  fundraisingGoalCentsField,
-} from '../../../shared/schemas/fundraisers';
+import { charityFormShape, fundraiserMessages } from '../../../shared/schemas/fundraisers';
 import { ApiError } from '../../api/http';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { FormField } from '../../ui/form-field';
@@ -22,46 +16,6 @@ import { nonprofitQueryOptions, nonprofitSearchQueryOptions } from '../../api/fu
 
 export const IRS_LOOKUP_URL = 'https://apps.irs.gov/app/eos/';
 
-/**
- * The donation minimum as typed: digits, optionally with .0 or .00, times 100; empty is 0 (spec
- * part 2 section 5). Cents typed ("2.50") fail the whole-dollar rule with its own message.
- */
-const donationMinimumText = z
-  .string()
-  .transform((text, ctx) => {
-    const cents = parseDollarsToCents(text, 2);
-    if (cents === null) {
-      ctx.addIssue({ code: 'custom', message: fundraiserMessages.wholeDollars });
-      return z.NEVER;
-    }
-    return cents;
-  })
-  .pipe(donationMinimumCentsField);
-
-/** The goal as typed: dollars, with cents if wanted; required. */
-const fundraisingGoalText = z
-  .string()
-  .trim()
-  .min(1, messages.required('Fundraising goal'))
-  .transform((text, ctx) => {
-    const cents = parseDollarsToCents(text, 2);
-    if (cents === null) {
-      ctx.addIssue({ code: 'custom', message: 'Fundraising goal must be an amount in dollars, like 500 or 500.00' });
-      return z.NEVER;
-    }
-    return cents;
-  })
-  .pipe(fundraisingGoalCentsField);
-
-/** Named like the payload keys, so the server's formErrors land on these fields as they are. */
-export const charityFormShape = {
-  fundraisingGoalCents: fundraisingGoalText,
-  donationMinimumCents: donationMinimumText,
-  charityEin: charityEinField,
-  /** What the chosen nonprofit is shown as; the server only needs the EIN. */
-  charityName: z.string().optional(),
-  charityLocation: z.string().optional(),
-};
 export const charityFormSchema = z.object(charityFormShape);
 export type CharityFormValues = z.input<typeof charityFormSchema>;
 

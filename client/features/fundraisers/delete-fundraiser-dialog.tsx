@@ -14,12 +14,18 @@ function useDeleteFundraiser() {
       // The user's list may be shown next from its cache (it is not mounted now, so invalidating
       // would not refetch it before then): take the fundraiser out of it at once.
       queryClient.setQueryData<Fundraiser[]>(fundraiserKeys.user(), (list) => list?.filter((item) => item.id !== id));
-      // The page showing the fundraiser is about to move on: its query is marked stale, not fetched
-      // again into a 404; every list is refetched without it.
-      void queryClient.invalidateQueries({ queryKey: fundraiserKeys.details(), refetchType: 'none' });
+      // The page showing the fundraiser (its details, its donors) is about to move on: those queries
+      // are marked stale, not fetched again into a 404; every list is refetched without it.
+      const ofThePageLeft = (key: readonly unknown[]) =>
+        key[1] === fundraiserKeys.details()[1] || key[1] === fundraiserKeys.transactions(id, 0)[1];
+      void queryClient.invalidateQueries({
+        queryKey: fundraiserKeys.all,
+        predicate: (query) => ofThePageLeft(query.queryKey),
+        refetchType: 'none',
+      });
       return queryClient.invalidateQueries({
         queryKey: fundraiserKeys.all,
-        predicate: (query) => query.queryKey[1] !== fundraiserKeys.details()[1],
+        predicate: (query) => !ofThePageLeft(query.queryKey),
       });
     },
   });

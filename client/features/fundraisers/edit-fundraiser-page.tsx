@@ -13,15 +13,15 @@ import { z } from 'zod';
 import type { FormErrorItem } from '../../../shared/api';
 import { fundraiserLimits, UPLOAD_LIMITS_MB } from '../../../shared/constants';
 import {
+  charityFormShape,
   type Fundraiser,
   fundraiserDetailsSchema,
   fundraiserMessages,
-  fundraiserMusicSchema,
-  trackNameField,
+  legacyFormSchema,
 } from '../../../shared/schemas/fundraisers';
 import { fundraiserKeys, fundraiserQueryOptions } from '../../api/fundraisers';
 import { UploadCancelled } from '../../api/xhr-upload';
-import { useUser } from '../../lib/session-store';
+import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
@@ -29,7 +29,7 @@ import { describeFailure, type FormFailure, FormFailureDialog } from '../../ui/f
 import { fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
-import { CHARITY_FIELDS, CharityFields, charityDefaults, charityFormShape } from './charity-fields';
+import { CHARITY_FIELDS, CharityFields, charityDefaults } from './charity-fields';
 import { isNotFound } from './detail-helpers';
 import { DETAILS_FIELDS, DetailsFields, detailsDefaults } from './details-fields';
 import { useUpdateFundraiser, useUpdateFundraiserV1 } from './fundraiser-form-api';
@@ -49,8 +49,6 @@ import './fundraisers-form.css';
 // The fundraiser edit page, /fundraisers/user/{projectId}/edit (spec part 2 sections 2, 4 and 8):
 // the streaming form (JSON), or for legacy v1 fundraisers the v1 form (multipart, with the album
 // as one zip file) which an admin can 'Upgrade to streaming'.
-
-const MB = 1024 * 1024;
 
 export function EditFundraiserPage() {
   const { projectId = '' } = useParams();
@@ -292,40 +290,7 @@ function EditActions({
   );
 }
 
-const zipMessages = {
-  wrongType: 'File type must be one of the following: zip',
-  tooLarge: `File must be less than ${UPLOAD_LIMITS_MB.zip} MB`,
-};
-
-/** The legacy form's fields; the album zip is checked here too, as it is required unless one exists. */
-function legacySchema(hasTracksZip: boolean) {
-  return z
-    .object({
-      ...fundraiserDetailsSchema.shape,
-      ...charityFormShape,
-      albumCover: fundraiserMusicSchema.shape.albumCover,
-      previewTrackName: fundraiserMusicSchema.shape.previewTrackName,
-      previewTrackFile: fundraiserMusicSchema.shape.previewTrackFile,
-      trackList: z
-        .array(z.object({ name: trackNameField }))
-        .min(1, fundraiserMessages.atLeastOneTrack)
-        .max(fundraiserLimits.tracksMax, fundraiserMessages.tooManyTracks),
-      albumZip: z.custom<File | null>((value) => value === null || value instanceof File),
-    })
-    .superRefine(({ albumZip }, ctx) => {
-      if (!albumZip) {
-        if (!hasTracksZip)
-          ctx.addIssue({ code: 'custom', path: ['albumZip'], message: fundraiserMessages.albumZipRequired });
-        return;
-      }
-      if (!/\.zip$/i.test(albumZip.name))
-        ctx.addIssue({ code: 'custom', path: ['albumZip'], message: zipMessages.wrongType });
-      else if (albumZip.size > UPLOAD_LIMITS_MB.zip * MB) {
-        ctx.addIssue({ code: 'custom', path: ['albumZip'], message: zipMessages.tooLarge });
-      }
-    });
-}
-type LegacyFormValues = z.input<ReturnType<typeof legacySchema>>;
+type LegacyFormValues = z.input<ReturnType<typeof legacyFormSchema>>;
 
 /**
  * PATCH /api/fundraisers/{id}/updatev1 as multipart: the text fields (money as cent strings),
@@ -341,7 +306,7 @@ function LegacyForm({ fundraiser, charityLocked }: { fundraiser: Fundraiser; cha
   const [notice, setNotice] = useState('');
   const names = fundraiser.tracksList.map((track) => ({ name: track.name }));
   const form = useZodForm(
-    legacySchema(fundraiser.hasTracksZip),
+    legacyFormSchema(fundraiser.hasTracksZip),
     {
       ...commonDefaults(fundraiser),
       trackList: names.length > 0 ? names : [{ name: '' }],

@@ -6,7 +6,7 @@ import { formatCents } from '../../../shared/money';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
 import type { Fundraiser, FundraiserTrack } from '../../../shared/schemas/fundraisers';
 import { fundraiserKeys, fundraiserQueryOptions } from '../../api/fundraisers';
-import { useUser } from '../../lib/session-store';
+import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { playerControls } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
@@ -42,8 +42,9 @@ function FundraiserLoader({ slugOrId }: { slugOrId: string }) {
   const notFound = isNotFound(query.error);
   usePageTitle(query.data ? fundraiserTitle(query.data) : notFound ? 'Fundraiser not found' : 'Fundraiser');
 
-  // Slugs are never purely numeric, so digits are an id: replaced by the slug once it is known.
-  if (/^\d+$/.test(slugOrId) && query.data?.urlSlug) {
+  // The fundraiser's own address: a numeric id, or a slug it had before a rename (an invite link
+  // copied from a draft), is replaced by its current slug once it is known.
+  if (query.data?.urlSlug && query.data.urlSlug !== slugOrId) {
     return <Navigate to={fundraiserPath(query.data)} replace />;
   }
   if (query.isPending) return <Spinner label="Loading fundraiser" />;
@@ -97,6 +98,12 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
         <div className="fundraiser-summary">
           <div className="page-heading">
             <h1>{title}</h1>
+            {/* Its owner (and admins) manage it from here: donors, the invite link, editing. */}
+            {fundraiser.canManage && !isDraft && (
+              <Link className="button button-secondary" to={`/fundraisers/user/${fundraiser.id}`}>
+                Manage fundraiser
+              </Link>
+            )}
             {isAdmin && (
               <AdminMenu
                 fundraiser={fundraiser}

@@ -10,7 +10,7 @@ import {
   fundraiserTransactionsQueryOptions,
   nonprofitQueryOptions,
 } from '../../api/fundraisers';
-import { useUser } from '../../lib/session-store';
+import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';

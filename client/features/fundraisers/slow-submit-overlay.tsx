@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { SLOW_SUBMIT_OVERLAY_MS } from '../../../shared/constants';
 
@@ -30,10 +30,18 @@ export function SlowSubmitOverlay({ active, text, percent, onCancel }: SlowSubmi
     const timer = setTimeout(() => setShown(true), SLOW_SUBMIT_OVERLAY_MS);
     return () => clearTimeout(timer);
   }, [active]);
-  // Where focus was when the submission started: the disabled submit button is about to lose it.
+  // Where focus was when the submission started: the submit button, which loses it when it is
+  // disabled (Chromium may drop it before any effect of the submission runs, so focus is followed
+  // while idle and the last place kept when the submission starts).
   const returnFocusRef = useRef<Element | null>(null);
-  useLayoutEffect(() => {
-    if (active) returnFocusRef.current = document.activeElement;
+  useEffect(() => {
+    if (active) return;
+    returnFocusRef.current = document.activeElement;
+    const follow = (event: FocusEvent) => {
+      if (event.target instanceof Element) returnFocusRef.current = event.target;
+    };
+    document.addEventListener('focusin', follow);
+    return () => document.removeEventListener('focusin', follow);
   }, [active]);
   useInertOutside(layerRef, returnFocusRef, shown);
 

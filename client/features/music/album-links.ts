@@ -30,3 +30,8 @@ export function albumPath(projectSlug: string, from: { tab: LibraryTab; page: nu
   if (from.page > 0) query.set('page', String(from.page));
   return `/music/album/${encodeURIComponent(projectSlug)}?${query}`;
 }
+
+/** An album's name as Your music, the album page and the player show it: never an empty heading. */
+export function albumTitle(album: { projectName: string }): string {
+  return album.projectName.trim() || 'Untitled album';
+}

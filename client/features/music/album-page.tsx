@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import type { LibraryAlbumDetail, LibraryTrack, PlayerTrack } from '../../../shared/schemas/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
 import { ApiError } from '../../api/http';
@@ -11,7 +11,7 @@ import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
 import { Spinner } from '../../ui/spinner';
 import { AlbumCover } from './album-cover';
-import { isMusicTab, musicListPath, readPage } from './album-links';
+import { albumTitle, isMusicTab, musicListPath, readPage } from './album-links';
 import './music.css';
 
 /** While a track is being processed the page looks again this often, so it turns playable by itself. */
@@ -32,6 +32,16 @@ export function AlbumPage() {
   const notFound = query.error instanceof ApiError && query.error.status === 404;
   usePageTitle(query.data ? albumTitle(query.data) : notFound ? 'Album not found' : 'Album');
 
+  // An album page bookmarked before its fundraiser was renamed moves to the current address.
+  if (query.data && query.data.projectSlug !== projectSlug) {
+    const search = searchParams.toString();
+    return (
+      <Navigate
+        to={`/music/album/${encodeURIComponent(query.data.projectSlug)}${search ? `?${search}` : ''}`}
+        replace
+      />
+    );
+  }
   if (query.isPending) return <Spinner label="Loading album" />;
   if (notFound) return <AlbumNotFound backPath={backPath} />;
   if (query.isError) {
@@ -43,10 +53,6 @@ export function AlbumPage() {
     );
   }
   return <AlbumDetail album={query.data} backPath={backPath} />;
-}
-
-function albumTitle(album: Pick<LibraryAlbumDetail, 'projectName'>): string {
-  return album.projectName.trim() || 'Untitled album';
 }
 
 function AlbumNotFound({ backPath }: { backPath: string }) {

@@ -10,7 +10,7 @@ import { Pagination } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
 import { AlbumCover } from './album-cover';
-import { albumPath, isMusicTab, musicListPath, readPage } from './album-links';
+import { albumPath, albumTitle, isMusicTab, musicListPath, readPage } from './album-links';
 import '../../ui/tile.css';
 import './music.css';
 
@@ -107,7 +107,7 @@ function AlbumTile({ album, to, tab }: { album: LibraryAlbum; to: string; tab: L
       <div className="tile-body">
         <h3 className="tile-name">
           <Link className="tile-link" to={to}>
-            {album.projectName.trim() || 'Untitled album'}
+            {albumTitle(album)}
           </Link>
         </h3>
         <p className="album-tile-artist">{album.artistName}</p>

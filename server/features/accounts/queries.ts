@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { emailVerificationCodes, passwordResetTokens, users } from '../../db/schema';
+import { emailChanges, emailVerificationCodes, passwordResetTokens, users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -92,4 +92,56 @@ export function spendResetTokens(db: Db, userId: number, now: Date) {
     .set({ usedAt: now })
     .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)))
     .run();
+}
+
+export function findEmailChange(db: Db, userId: number) {
+  return db.select().from(emailChanges).where(eq(emailChanges.userId, userId)).get();
+}
+
+export function replaceEmailChange(db: Db, values: typeof emailChanges.$inferInsert) {
+  db.insert(emailChanges)
+    .values(values)
+    .onConflictDoUpdate({ target: emailChanges.userId, set: { ...values, failedAttempts: 0 } })
+    .run();
+}
+
+export function countFailedEmailChangeAttempt(db: Db, userId: number, failedAttempts: number) {
+  db.update(emailChanges).set({ failedAttempts }).where(eq(emailChanges.userId, userId)).run();
+}
+
+export function deleteEmailChange(db: Db, userId: number) {
+  db.delete(emailChanges).where(eq(emailChanges.userId, userId)).run();
+}
+
+/** Live admin accounts other than this one (an installation must keep at least one admin). */
+export function countOtherAdmins(db: Db, userId: number): number {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.isAdmin, true), isNull(users.deletedAt), ne(users.id, userId)))
+    .all().length;
+}
+
+/**
+ * Deletes an account but keeps its row, which its fundraisers and donations refer to: every
+ * personal detail is scrubbed (name, address, password), its codes and tokens go, and
+ * the email becomes a placeholder no one can type, so the address is free to sign up again.
+ */
+export function scrubUser(db: Db, userId: number, passwordHash: string, at: Date) {
+  db.update(users)
+    .set({
+      email: `deleted-${userId}@deleted.invalid`,
+      firstName: null,
+      lastName: null,
+      passwordHash,
+      isAdmin: false,
+      isEmailVerified: false,
+      deletedAt: at,
+      updatedAt: at,
+    })
+    .where(eq(users.id, userId))
+    .run();
+  db.delete(emailVerificationCodes).where(eq(emailVerificationCodes.userId, userId)).run();
+  db.delete(emailChanges).where(eq(emailChanges.userId, userId)).run();
+  db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)).run();
 }

@@ -1,12 +1,15 @@
 import { type Context, Hono } from 'hono';
 import { okSchema, serverMessages } from '../../../shared/api';
 import {
+  changeEmailSchema,
+  deleteAccountSchema,
   loginSchema,
   newPasswordSchema,
   passwordResetEmailSchema,
   passwordResetSchema,
   registerSchema,
   resetTokenField,
+  updateProfileSchema,
   verifyEmailSchema,
 } from '../../../shared/schemas/accounts';
 import type { AppEnv } from '../../http/context';
@@ -84,5 +87,36 @@ export const accountRoutes = new Hono<AppEnv>()
     const session = requireSession(c);
     const { password } = await jsonBody(c, newPasswordSchema);
     await accounts.changePassword(c.get('deps'), session, password);
+    return c.json(ok);
+  })
+  // The account page (issue 9): name, email address, deleting the account.
+  .patch('/user', async (c) => {
+    const session = requireSession(c);
+    const input = await jsonBody(c, updateProfileSchema);
+    return c.json(accounts.toPublicUser(accounts.updateProfile(c.get('deps'), session, input)));
+  })
+  .get('/user/email', (c) => {
+    const session = requireSession(c);
+    return c.json(accounts.pendingEmailChange(c.get('deps'), session));
+  })
+  .post('/user/email', async (c) => {
+    const session = requireSession(c);
+    const input = await jsonBody(c, changeEmailSchema);
+    return c.json(await accounts.requestEmailChange(c.get('deps'), session, input));
+  })
+  .post('/user/email/verify', async (c) => {
+    const session = requireSession(c);
+    const { verificationCode } = await jsonBody(c, verifyEmailSchema);
+    return c.json(accounts.toPublicUser(accounts.confirmEmailChange(c.get('deps'), session, verificationCode)));
+  })
+  .delete('/user/email', (c) => {
+    const session = requireSession(c);
+    return c.json(accounts.cancelEmailChange(c.get('deps'), session));
+  })
+  .delete('/user', async (c) => {
+    const session = requireSession(c);
+    const { password } = await jsonBody(c, deleteAccountSchema);
+    await accounts.deleteAccount(c.get('deps'), session, password);
+    endSession(c);
     return c.json(ok);
   });

@@ -1,8 +1,16 @@
 import { SqliteError } from 'better-sqlite3';
-import type { RegisterInput, User } from '../../../shared/schemas/accounts';
+import type {
+  ChangeEmailInput,
+  EmailChange,
+  RegisterInput,
+  UpdateProfileInput,
+  User,
+} from '../../../shared/schemas/accounts';
 import { serverMessages } from '../../../shared/api';
-import type { Deps, Session } from '../../http/context';
-import { conflict, invalid, notFound, rateLimited, unauthenticated, unavailable } from '../../errors';
+import { messages } from '../../../shared/messages';
+import type { Deps, Session } from '../../deps';
+import { conflict, FormError, invalid, notFound, rateLimited, unauthenticated, unavailable } from '../../errors';
+import { isCommonPassword } from '../../infra/security/common-passwords';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../infra/security/passwords';
 import { deleteOtherSessions } from '../../infra/security/session-store';
 import {
@@ -14,7 +22,14 @@ import {
   type ThrottleRule,
 } from '../../infra/security/throttle';
 import { randomDigits, randomToken, safeEqual, sha256 } from '../../infra/security/tokens';
-import { passwordResetEmail, verificationCodeEmail } from './emails';
+import { removeOwnerContent } from '../fundraisers/service';
+import {
+  accountDeletedEmail,
+  emailChangeCodeEmail,
+  emailChangedNotice,
+  passwordResetEmail,
+  verificationCodeEmail,
+} from './emails';
 import * as queries from './queries';
 import type { UserRow } from './queries';
 
@@ -36,6 +51,8 @@ const resetEmailsByAddress: ThrottleRule = { bucket: 'reset-email-address', limi
 /** Someone may sign up with a stranger's address; that address gets a few codes a day at most. */
 const codeEmailsByUser: ThrottleRule = { bucket: 'verify-email-user', limit: 10, windowMs: 24 * 60 * MINUTE };
 const signupsByIp: ThrottleRule = { bucket: 'register-ip', limit: 10, windowMs: 60 * MINUTE };
+/** Asking for the password again (email change, account deletion) must not become a guessing game. */
+const passwordChecksByUser: ThrottleRule = { bucket: 'reauth-user', limit: 10, windowMs: 15 * MINUTE };
 
 export function toPublicUser(row: UserRow): User {
   return {
@@ -51,7 +68,16 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof SqliteError && error.code.startsWith('SQLITE_CONSTRAINT');
 }
 
+/**
+ * A new password must not be one attackers try first (issue 9). The list is too big for the
+ * browser, so this check is the server's; the form shows its message on the password field.
+ */
+export function refuseCommonPassword(password: string, field = 'password') {
+  if (isCommonPassword(password)) throw new FormError([{ field, message: messages.passwordCommon }]);
+}
+
 export async function register(deps: Deps, input: RegisterInput, clientIp: string): Promise<UserRow> {
+  refuseCommonPassword(input.password);
   if (takeAttempt(deps.db, signupsByIp, clientIp) === null) throw rateLimited(serverMessages.rateLimited);
   if (queries.findUserByEmail(deps.db, input.email)) throw conflict(serverMessages.duplicateUser);
   const passwordHash = await hashPassword(input.password);
@@ -147,11 +173,16 @@ export function verifyEmail(deps: Deps, user: UserRow, code: string, now = Date.
 }
 
 /**
- * Looks the same to the caller whether or not the account exists (no account enumeration): same
- * answer, and the email goes out after the answer so its delay tells nothing either.
+ * Looks the same to the caller whether or not the account exists (no account enumeration): the
+ * same answer, in the same time, because nothing about the account is looked at before answering.
+ * Only the per-address throttle comes first, and it depends on the address alone.
  */
 export function requestPasswordReset(deps: Deps, email: string, clientIp: string, siteUrl: string): void {
   if (takeAttempt(deps.db, resetRequestsByIp, clientIp) === null) throw rateLimited(serverMessages.rateLimited);
+  deps.afterResponse(() => sendPasswordReset(deps, email, siteUrl));
+}
+
+async function sendPasswordReset(deps: Deps, email: string, siteUrl: string) {
   const user = queries.findUserByEmail(deps.db, email);
   if (!user || isThrottled(deps.db, resetEmailsByAddress, email)) return;
   recordAttempt(deps.db, resetEmailsByAddress, email);
@@ -162,10 +193,12 @@ export function requestPasswordReset(deps: Deps, email: string, clientIp: string
     userId: user.id,
     expiresAt: new Date(now + RESET_TOKEN_TTL_MS),
   });
-  // A failure is logged for the operator; the user can ask again.
-  deps.mailer.send(passwordResetEmail(deps.config, user.email, `${siteUrl}/reset-password/${token}`)).catch((error) => {
+  try {
+    await deps.mailer.send(passwordResetEmail(deps.config, user.email, `${siteUrl}/reset-password/${token}`));
+  } catch (error) {
+    // Logged for the operator; the user can ask again.
     deps.logger.error({ err: error, userId: user.id }, 'could not email the password reset link');
-  });
+  }
 }
 
 export function findResetTokenUser(deps: Deps, token: string) {
@@ -175,6 +208,7 @@ export function findResetTokenUser(deps: Deps, token: string) {
 }
 
 export async function resetPassword(deps: Deps, token: string, password: string) {
+  refuseCommonPassword(password);
   const tokenHash = sha256(token);
   const found = queries.findUsableResetToken(deps.db, tokenHash, new Date());
   if (!found) throw notFound(serverMessages.invalidResetToken);
@@ -192,6 +226,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
 }
 
 export async function changePassword(deps: Deps, session: Session, password: string) {
+  refuseCommonPassword(password);
   const passwordHash = await hashPassword(password);
   deps.db.transaction((tx) => {
     queries.updateUser(tx, session.user.id, { passwordHash });
@@ -212,6 +247,8 @@ export async function ensureAdmin(deps: Pick<Deps, 'db'>, email: string, passwor
     if (!existing.isAdmin) queries.updateUser(deps.db, existing.id, { isAdmin: true });
     return { created: false as const, promoted: !existing.isAdmin, passwordSet: false };
   }
+  // The password is only set below, so only there must it not be a common one.
+  if (isCommonPassword(password)) throw new Error(`The admin's password is refused: ${messages.passwordCommon}`);
   if (existing) {
     const passwordHash = await hashPassword(password);
     deps.db.transaction((tx) => {
@@ -229,4 +266,139 @@ export async function ensureAdmin(deps: Pick<Deps, 'db'>, email: string, passwor
     isEmailVerified: true,
   });
   return { created: true as const, promoted: false, passwordSet: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The account page (issue 9): name, email address, deleting the account.
+
+export function updateProfile(deps: Deps, session: Session, input: UpdateProfileInput): UserRow {
+  return queries.updateUser(deps.db, session.user.id, { firstName: input.firstName, lastName: input.lastName });
+}
+
+export const accountMessages = {
+  wrongPassword: 'That password is not correct.',
+  sameEmail: 'This is already your email address.',
+  emailTaken: 'Another account already uses this email address.',
+  noEmailChange: 'There is no email change waiting. Please enter the new address again.',
+  lastAdmin:
+    "You are this site's only admin. Make another account an admin first (npm run cli -- create-admin), then delete this one.",
+} as const;
+
+/** The caller's own password, before a change that locks them out if someone else made it. */
+async function confirmPassword(deps: Deps, session: Session, password: string) {
+  const attempt = takeAttempt(deps.db, passwordChecksByUser, String(session.user.id));
+  if (attempt === null) throw rateLimited(serverMessages.rateLimited);
+  if (!(await verifyPassword(session.user.passwordHash, password))) {
+    throw new FormError([{ field: 'password', message: accountMessages.wrongPassword }]);
+  }
+  forgetAttempt(deps.db, attempt);
+}
+
+/**
+ * Starts a change of address: the new address gets a code, and the account keeps its old address
+ * until the code is entered (confirmEmailChange), so a typo cannot lock anyone out and nobody can
+ * take over an address they cannot read.
+ */
+export async function requestEmailChange(deps: Deps, session: Session, input: ChangeEmailInput, now = Date.now()) {
+  await confirmPassword(deps, session, input.password);
+  const user = session.user;
+  if (input.email === user.email) throw new FormError([{ field: 'email', message: accountMessages.sameEmail }]);
+  if (queries.findUserByEmail(deps.db, input.email)) {
+    throw new FormError([{ field: 'email', message: accountMessages.emailTaken }]);
+  }
+  const current = queries.findEmailChange(deps.db, user.id);
+  if (current && now - current.sentAt.getTime() < CODE_RESEND_INTERVAL_MS) {
+    throw rateLimited(serverMessages.resendTooSoon);
+  }
+  if (takeAttempt(deps.db, codeEmailsByUser, String(user.id), now) === null) {
+    throw rateLimited(serverMessages.tooManyCodes);
+  }
+  const code = randomDigits(6);
+  try {
+    await deps.mailer.send(emailChangeCodeEmail(deps.config, input.email, user.firstName, code));
+  } catch (error) {
+    deps.logger.error({ err: error, userId: user.id }, 'could not email the email change code');
+    throw unavailable(serverMessages.emailFailed);
+  }
+  const expiresAt = new Date(now + CODE_TTL_MS);
+  queries.replaceEmailChange(deps.db, {
+    userId: user.id,
+    newEmail: input.email,
+    codeHash: sha256(code),
+    expiresAt,
+    sentAt: new Date(now),
+  });
+  return pendingEmailChange(deps, session, now);
+}
+
+export function pendingEmailChange(deps: Deps, session: Session, now = Date.now()): EmailChange {
+  const change = queries.findEmailChange(deps.db, session.user.id);
+  if (!change || change.expiresAt.getTime() <= now) return { pending: null };
+  return { pending: { newEmail: change.newEmail, expiresAt: change.expiresAt.toISOString() } };
+}
+
+export function cancelEmailChange(deps: Deps, session: Session): EmailChange {
+  queries.deleteEmailChange(deps.db, session.user.id);
+  return { pending: null };
+}
+
+/** The code from the new address: the address changes (and counts as verified), the old one is told. */
+export function confirmEmailChange(deps: Deps, session: Session, code: string, now = Date.now()): UserRow {
+  const user = session.user;
+  const change = queries.findEmailChange(deps.db, user.id);
+  if (!change || change.expiresAt.getTime() <= now) {
+    throw invalid(accountMessages.noEmailChange, 'INVALID_VERIFICATION_CODE');
+  }
+  if (change.failedAttempts >= CODE_MAX_FAILED_ATTEMPTS) {
+    throw rateLimited(serverMessages.attemptsExceeded, 'VERIFICATION_ATTEMPTS_EXCEEDED');
+  }
+  if (!safeEqual(change.codeHash, sha256(code))) {
+    const failedAttempts = change.failedAttempts + 1;
+    queries.countFailedEmailChangeAttempt(deps.db, user.id, failedAttempts);
+    if (failedAttempts >= CODE_MAX_FAILED_ATTEMPTS) {
+      throw rateLimited(serverMessages.attemptsExceeded, 'VERIFICATION_ATTEMPTS_EXCEEDED');
+    }
+    throw invalid(serverMessages.invalidCode, 'INVALID_VERIFICATION_CODE');
+  }
+  let updated: UserRow;
+  try {
+    updated = deps.db.transaction((tx) => {
+      queries.deleteEmailChange(tx, user.id);
+      return queries.updateUser(tx, user.id, { email: change.newEmail, isEmailVerified: true });
+    });
+  } catch (error) {
+    // Someone signed up with that address since the code was sent.
+    if (isUniqueViolation(error)) throw conflict(accountMessages.emailTaken);
+    throw error;
+  }
+  deps.afterResponse(() =>
+    deps.mailer.send(emailChangedNotice(deps.config, user.email, change.newEmail)).catch((error: unknown) => {
+      deps.logger.error({ err: error, userId: user.id }, 'could not tell the old address of an email change');
+    }),
+  );
+  return updated;
+}
+
+/**
+ * Deletes the caller's account (password confirmed): their artists and fundraisers are
+ * soft-deleted, the account's personal data scrubbed and every session ended. Donations and
+ * purchases are kept: the charities are owed the money, and buyers keep their music.
+ */
+export async function deleteAccount(deps: Deps, session: Session, password: string) {
+  await confirmPassword(deps, session, password);
+  const user = session.user;
+  if (user.isAdmin && queries.countOtherAdmins(deps.db, user.id) === 0) throw conflict(accountMessages.lastAdmin);
+  // Nobody knows this password: the account can never be logged into again.
+  const unusable = await hashPassword(randomToken());
+  deps.db.transaction((tx) => {
+    const at = new Date();
+    removeOwnerContent(tx, user.id, at);
+    queries.scrubUser(tx, user.id, unusable, at);
+    deleteOtherSessions(tx, user.id);
+  });
+  deps.afterResponse(() =>
+    deps.mailer.send(accountDeletedEmail(deps.config, user.email)).catch((error: unknown) => {
+      deps.logger.error({ err: error, userId: user.id }, 'could not confirm an account deletion by email');
+    }),
+  );
 }

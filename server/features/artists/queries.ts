@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { artists, fundraisers } from '../../db/schema';
+import { artists, artistSlugHistory } from '../../db/schema';
 
 export type ArtistRow = typeof artists.$inferSelect;
 
@@ -26,10 +26,37 @@ export function findArtistBySlug(db: Db, slug: string): ArtistRow | undefined {
     .get();
 }
 
-/** Slugs stay reserved after a soft delete, so an old link never points at someone new. */
+/** The artist a former slug belonged to (a rename keeps old links working), deleted or not. */
+export function findArtistIdBySlugHistory(db: Db, slug: string): number | undefined {
+  return db
+    .select({ id: artistSlugHistory.artistId })
+    .from(artistSlugHistory)
+    .where(eq(artistSlugHistory.slug, slug))
+    .get()?.id;
+}
+
+/**
+ * Slugs stay reserved after a soft delete and after a rename, so an old link never points at
+ * someone new. A slug the artist itself had before is free for it to take back.
+ */
 export function isSlugTaken(db: Db, slug: string, exceptId?: number): boolean {
-  const row = db.select({ id: artists.id }).from(artists).where(eq(artists.urlSlug, slug)).get();
-  return row !== undefined && row.id !== exceptId;
+  const current = db.select({ id: artists.id }).from(artists).where(eq(artists.urlSlug, slug)).get();
+  if (current !== undefined && current.id !== exceptId) return true;
+  const former = findArtistIdBySlugHistory(db, slug);
+  return former !== undefined && former !== exceptId;
+}
+
+/** Keeps a slug the artist is leaving, so links made with it find the artist (moved to its new slug). */
+export function rememberFormerSlug(db: Db, artistId: number, slug: string) {
+  db.insert(artistSlugHistory)
+    .values({ slug, artistId })
+    .onConflictDoUpdate({ target: artistSlugHistory.slug, set: { artistId } })
+    .run();
+}
+
+/** A slug taken back by its artist is a current slug again, not a former one. */
+export function forgetFormerSlug(db: Db, slug: string) {
+  db.delete(artistSlugHistory).where(eq(artistSlugHistory.slug, slug)).run();
 }
 
 export function listUserArtists(db: Db, userId: number): ArtistRow[] {
@@ -93,10 +120,53 @@ export function searchArtists(db: Db, match: string, limit: number, offset: numb
   return { results: ids.flatMap((id) => byId.get(id) ?? []), totalCount: total?.n ?? 0 };
 }
 
-/** An artist's fundraisers go with it, as soft deletes: their donations stay on record. */
-export function deleteArtistFundraisers(db: Db, artistId: number, at: Date) {
-  db.update(fundraisers)
+/** What other features show of an artist (a fundraiser's byline), for many artists in one query. */
+export type ArtistSummary = Pick<
+  ArtistRow,
+  'id' | 'urlSlug' | 'name' | 'status' | 'description' | 'profileImageId' | 'userId' | 'deletedAt'
+>;
+
+export function findArtistSummaries(db: Db, ids: number[]): ArtistSummary[] {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: artists.id,
+      urlSlug: artists.urlSlug,
+      name: artists.name,
+      status: artists.status,
+      description: artists.description,
+      profileImageId: artists.profileImageId,
+      userId: artists.userId,
+      deletedAt: artists.deletedAt,
+    })
+    .from(artists)
+    .where(inArray(artists.id, ids))
+    .all();
+}
+
+/** Publishes a DRAFT artist (alone, or with a fundraiser in the caller's transaction). */
+export function publishDraftArtist(db: Db, id: number, at: Date) {
+  db.update(artists)
+    .set({ status: 'PUBLISHED', publishedAt: at, updatedAt: at })
+    .where(and(eq(artists.id, id), eq(artists.status, 'DRAFT'), live))
+    .run();
+}
+
+/** Soft-deletes the artist; false when it was gone already. */
+export function softDeleteArtist(db: Db, id: number, at: Date): boolean {
+  return (
+    db
+      .update(artists)
+      .set({ deletedAt: at, updatedAt: at })
+      .where(and(eq(artists.id, id), live))
+      .run().changes === 1
+  );
+}
+
+/** Soft-deletes every live artist of a user (their account is being deleted). */
+export function softDeleteUserArtists(db: Db, userId: number, at: Date) {
+  db.update(artists)
     .set({ deletedAt: at, updatedAt: at })
-    .where(and(eq(fundraisers.artistId, artistId), isNull(fundraisers.deletedAt)))
+    .where(and(eq(artists.userId, userId), live))
     .run();
 }

@@ -1,17 +1,12 @@
 import { Hono } from 'hono';
-import { okSchema } from '../../../shared/api';
 import { artistSearchParamsSchema, createArtistSchema, updateArtistSchema } from '../../../shared/schemas/artists';
-import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
+import { pathId } from '../../http/ids';
 import { requireSession, requireVerifiedSession } from '../../http/session';
 import { jsonBody, parseWith } from '../../http/validation';
 import * as artists from './service';
 
-function artistId(raw: string): number {
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound('Artist not found.');
-  return id;
-}
+const artistId = (raw: string) => pathId(raw, artists.ARTIST_NOT_FOUND);
 
 // Spec part 1 section 7: the artist calls. Routes parse and call the service.
 export const artistRoutes = new Hono<AppEnv>()
@@ -45,9 +40,6 @@ export const artistRoutes = new Hono<AppEnv>()
   .patch('/artists/:id/publish', (c) => {
     const session = requireSession(c);
     return c.json(artists.toArtist(artists.publishArtist(c.get('deps'), session, artistId(c.req.param('id')))));
-  })
-  .delete('/artists/:id', (c) => {
-    const session = requireSession(c);
-    artists.deleteArtist(c.get('deps'), session, artistId(c.req.param('id')));
-    return c.json(okSchema.parse({ ok: true }));
   });
+// DELETE /api/artists/{id} takes the artist's fundraisers with it, so the fundraisers feature
+// answers it (server/features/fundraisers/routes.ts): this feature knows nothing of fundraisers.

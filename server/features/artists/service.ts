@@ -6,18 +6,22 @@ import {
   type UpdateArtistInput,
 } from '../../../shared/schemas/artists';
 import { FormError, forbidden, invalid, notFound } from '../../errors';
-import type { ShareCard } from '../../http/client-app';
-import type { Deps, Session } from '../../http/context';
+import type { Db } from '../../db/client';
+import type { Deps, PageInfo, Session, ShareCard } from '../../deps';
 import { toMatchQuery } from '../../infra/full-text';
 import { uniqueSlug } from '../../infra/slugs';
 import { findOwnUpload } from '../../infra/storage/upload-records';
 import * as queries from './queries';
-import type { ArtistRow } from './queries';
+import type { ArtistRow, ArtistSummary } from './queries';
 
 // Artist rules (spec part 1 sections 4 and 6; issue 3): owners and admins change an artist;
 // drafts are visible only to them; publishing needs a name, description and profile image.
+// This feature owns the artists tables; fundraisers and accounts call the functions at the end
+// of this file, never its queries (docs/architecture.md).
 
-const NOT_FOUND = 'Artist not found.';
+export type { ArtistRow, ArtistSummary };
+
+export const ARTIST_NOT_FOUND = 'Artist not found.';
 
 export function toArtist(row: ArtistRow): Artist {
   return {
@@ -40,7 +44,7 @@ const canManage = (session: Session | null, row: ArtistRow) =>
 
 /** A draft is 404 to everyone but its owner and admins (DESIGN.md contract details). */
 function visibleOrNotFound(session: Session | null, row: ArtistRow | undefined): ArtistRow {
-  if (!row || (row.status === 'DRAFT' && !canManage(session, row))) throw notFound(NOT_FOUND);
+  if (!row || (row.status === 'DRAFT' && !canManage(session, row))) throw notFound(ARTIST_NOT_FOUND);
   return row;
 }
 
@@ -76,8 +80,16 @@ export function getArtist(deps: Deps, session: Session | null, id: number) {
   return visibleOrNotFound(session, queries.findArtistById(deps.db, id));
 }
 
+/** By its slug, or by a slug it had before a rename (the answer carries the current one). */
 export function getArtistBySlug(deps: Deps, session: Session | null, slug: string) {
-  return visibleOrNotFound(session, queries.findArtistBySlug(deps.db, slug));
+  return visibleOrNotFound(session, findBySlugOrFormerSlug(deps.db, slug));
+}
+
+function findBySlugOrFormerSlug(db: Db, slug: string): ArtistRow | undefined {
+  const current = queries.findArtistBySlug(db, slug);
+  if (current) return current;
+  const formerOf = queries.findArtistIdBySlugHistory(db, slug);
+  return formerOf === undefined ? undefined : queries.findArtistById(db, formerOf);
 }
 
 export function listUserArtists(deps: Deps, session: Session) {
@@ -92,10 +104,15 @@ export function updateArtist(deps: Deps, session: Session, id: number, input: Up
   if (!profileImageId) throw new FormError([{ field: 'profileImage', message: 'Profile image is required.' }]);
   return deps.db.transaction((tx) => {
     // The slug follows the name only while the artist is a draft: once public, links must last.
+    // A draft's links are shared too (an invite), so the slug it leaves keeps leading here.
     const urlSlug =
       row.status === 'DRAFT' && input.name !== row.name
         ? uniqueSlug(input.name, (slug) => queries.isSlugTaken(tx, slug, row.id))
         : row.urlSlug;
+    if (urlSlug !== row.urlSlug) {
+      queries.rememberFormerSlug(tx, row.id, row.urlSlug);
+      queries.forgetFormerSlug(tx, urlSlug);
+    }
     const updated = queries.updateOwnArtist(tx, row.id, session.user.id, session.user.isAdmin, {
       name: input.name,
       description: input.description,
@@ -103,7 +120,7 @@ export function updateArtist(deps: Deps, session: Session, id: number, input: Up
       profileImageId,
       urlSlug,
     });
-    if (!updated) throw notFound(NOT_FOUND);
+    if (!updated) throw notFound(ARTIST_NOT_FOUND);
     return updated;
   });
 }
@@ -118,22 +135,8 @@ export function publishArtist(deps: Deps, session: Session, id: number) {
     status: 'PUBLISHED',
     publishedAt: new Date(),
   });
-  if (!updated) throw notFound(NOT_FOUND);
+  if (!updated) throw notFound(ARTIST_NOT_FOUND);
   return updated;
-}
-
-/**
- * Soft delete, with the artist's fundraisers in the same transaction (spec part 1 section 7): the
- * records stay for the donations already made through them.
- */
-export function deleteArtist(deps: Deps, session: Session, id: number) {
-  const row = manageable(deps, session, id);
-  deps.db.transaction((tx) => {
-    const at = new Date();
-    const deleted = queries.updateOwnArtist(tx, row.id, session.user.id, session.user.isAdmin, { deletedAt: at });
-    if (!deleted) throw notFound(NOT_FOUND);
-    queries.deleteArtistFundraisers(tx, row.id, at);
-  });
 }
 
 export function searchArtists(deps: Deps, params: { page: number; pageSize: number; searchTerm: string }) {
@@ -147,16 +150,57 @@ export function searchArtists(deps: Deps, params: { page: number; pageSize: numb
   return { results: found.results.map(toArtist), totalCount: found.totalCount };
 }
 
-/** The link preview of /artists/{slugOrId}: public artists only. */
-export function artistShareCard(deps: Deps, slugOrId: string): ShareCard | null {
+/**
+ * What the server knows of /artists/{slugOrId} before the app loads: a public artist's share card
+ * and its own address (a numeric id or a former slug moves there), or that there is no such artist.
+ * A draft is the app's to show or hide, so nothing of it is told here.
+ */
+export function artistPage(deps: Deps, slugOrId: string): PageInfo {
   const row = /^\d+$/.test(slugOrId)
     ? queries.findArtistById(deps.db, Number(slugOrId))
-    : queries.findArtistBySlug(deps.db, slugOrId);
-  if (!row || row.status !== 'PUBLISHED') return null;
-  return {
+    : findBySlugOrFormerSlug(deps.db, slugOrId);
+  if (!row) return { kind: 'missing' };
+  if (row.status !== 'PUBLISHED') return { kind: 'plain' };
+  const path = `/artists/${encodeURIComponent(row.urlSlug)}`;
+  if (row.urlSlug !== slugOrId) return { kind: 'moved', path };
+  const card: ShareCard = {
     title: row.name,
     description: row.description,
     imagePath: row.profileImageId ? imageUrl(row.profileImageId, 1200, 'jpg') : undefined,
-    path: `/artists/${row.urlSlug}`,
+    path,
   };
+  return { kind: 'card', card };
+}
+
+// ---------------------------------------------------------------------------------------------
+// For other features (fundraisers, accounts). They take a Db, so they join the caller's transaction.
+
+/** The artist if it is still there, whatever its status. */
+export function findLiveArtist(db: Db, id: number): ArtistRow | undefined {
+  return queries.findArtistById(db, id);
+}
+
+/** Artists' bylines by id, in one query (deleted ones too: a bought album still names its artist). */
+export function artistSummaries(db: Db, ids: number[]): Map<number, ArtistSummary> {
+  return new Map(queries.findArtistSummaries(db, [...new Set(ids)]).map((row) => [row.id, row]));
+}
+
+/** Publishes a DRAFT artist together with its fundraiser (the dialog's 'Yes, publish both!'). */
+export function publishArtistWith(db: Db, id: number, at: Date) {
+  queries.publishDraftArtist(db, id, at);
+}
+
+/** The artist if this caller may delete it (as manageable: 403 for a public one, 404 for a draft). */
+export function deletableArtist(deps: Deps, session: Session, id: number): ArtistRow {
+  return manageable(deps, session, id);
+}
+
+/** Soft-deletes the artist; false when it was gone already. */
+export function removeArtist(db: Db, id: number, at: Date): boolean {
+  return queries.softDeleteArtist(db, id, at);
+}
+
+/** Soft-deletes all of a user's artists (their account is being deleted). */
+export function removeUserArtists(db: Db, userId: number, at: Date) {
+  queries.softDeleteUserArtists(db, userId, at);
 }

@@ -9,7 +9,8 @@ import { FormError, notFound } from '../../errors';
 import { toMatchQuery } from '../../infra/full-text';
 import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import type { DirectoryCharity } from '../../infra/charity-directory/every-org';
-import type { Deps } from '../../http/context';
+import type { Db } from '../../db/client';
+import type { Deps } from '../../deps';
 import { BUNDLED_CHARITIES, DEFAULT_FEATURED_EINS } from './bundled';
 import * as queries from './queries';
 import type { CharityRow } from './queries';
@@ -166,4 +167,12 @@ export async function updateFeaturedCharities(
   if (missing.length) throw new FormError(missing);
   queries.writeFeaturedEins(deps.db, eins);
   return featuredCharities(deps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// For other features (a fundraiser's charity). The directory is this feature's table.
+
+/** The charity a fundraiser may support, by its 9-digit EIN, from the local directory. */
+export function findDirectoryCharity(db: Db, ein: string) {
+  return queries.findCharity(db, ein);
 }

@@ -1,22 +1,13 @@
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, sum, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { artists, charities, donations, featuredFundraisers, fundraisers, fundraiserTracks } from '../../db/schema';
+import { donations, featuredFundraisers, fundraisers, fundraiserSlugHistory, fundraiserTracks } from '../../db/schema';
+
+// The fundraisers feature's tables: fundraisers, their tracks, former slugs and the featured list.
+// Artists and charities are other features' (asked through their services); donations are read
+// here for totals and the donor list until the donations feature owns them (docs/architecture.md).
 
 export type FundraiserRow = typeof fundraisers.$inferSelect;
 export type TrackRow = typeof fundraiserTracks.$inferSelect;
-export type ArtistSummary = Pick<
-  typeof artists.$inferSelect,
-  'id' | 'urlSlug' | 'name' | 'status' | 'description' | 'profileImageId' | 'userId'
->;
-
-/** A fundraiser with what its JSON needs from other tables. */
-export type FundraiserRecord = {
-  row: FundraiserRow;
-  artist: ArtistSummary;
-  tracks: TrackRow[];
-  totalRaised: number;
-  donationCount: number;
-};
 
 const live = isNull(fundraisers.deletedAt);
 const published = and(eq(fundraisers.status, 'PUBLISHED'), live);
@@ -46,10 +37,53 @@ export function findFundraiserBySlug(db: Db, slug: string): FundraiserRow | unde
     .get();
 }
 
-/** Slugs stay reserved after a soft delete, so an old link never points at someone new. */
+/** The fundraiser a former slug belonged to (renamed drafts keep their invite links), deleted or not. */
+export function findFundraiserIdBySlugHistory(db: Db, slug: string): number | undefined {
+  return db
+    .select({ id: fundraiserSlugHistory.fundraiserId })
+    .from(fundraiserSlugHistory)
+    .where(eq(fundraiserSlugHistory.slug, slug))
+    .get()?.id;
+}
+
+/**
+ * Slugs stay reserved after a soft delete and after a rename, so an old link never points at
+ * someone new. A slug the fundraiser itself had before is free for it to take back.
+ */
 export function isSlugTaken(db: Db, slug: string, exceptId?: number): boolean {
   const row = db.select({ id: fundraisers.id }).from(fundraisers).where(eq(fundraisers.urlSlug, slug)).get();
-  return row !== undefined && row.id !== exceptId;
+  if (row !== undefined && row.id !== exceptId) return true;
+  const former = findFundraiserIdBySlugHistory(db, slug);
+  return former !== undefined && former !== exceptId;
+}
+
+/** Keeps a slug the fundraiser is leaving, so links made with it still find it. */
+export function rememberFormerSlug(db: Db, fundraiserId: number, slug: string) {
+  db.insert(fundraiserSlugHistory)
+    .values({ slug, fundraiserId })
+    .onConflictDoUpdate({ target: fundraiserSlugHistory.slug, set: { fundraiserId } })
+    .run();
+}
+
+/** A slug taken back by its fundraiser is a current slug again, not a former one. */
+export function forgetFormerSlug(db: Db, slug: string) {
+  db.delete(fundraiserSlugHistory).where(eq(fundraiserSlugHistory.slug, slug)).run();
+}
+
+/** Soft-deletes an artist's fundraisers (the artist is going): their donations stay on record. */
+export function softDeleteArtistFundraisers(db: Db, artistId: number, at: Date) {
+  db.update(fundraisers)
+    .set({ deletedAt: at, updatedAt: at })
+    .where(and(eq(fundraisers.artistId, artistId), live))
+    .run();
+}
+
+/** Soft-deletes every fundraiser of a user (their account is being deleted). */
+export function softDeleteUserFundraisers(db: Db, userId: number, at: Date) {
+  db.update(fundraisers)
+    .set({ deletedAt: at, updatedAt: at })
+    .where(and(eq(fundraisers.userId, userId), live))
+    .run();
 }
 
 /**
@@ -132,25 +166,8 @@ export function replaceTracks(
   return { added, removed };
 }
 
-function artistSummaries(db: Db, ids: number[]): Map<number, ArtistSummary> {
-  if (ids.length === 0) return new Map();
-  const rows = db
-    .select({
-      id: artists.id,
-      urlSlug: artists.urlSlug,
-      name: artists.name,
-      status: artists.status,
-      description: artists.description,
-      profileImageId: artists.profileImageId,
-      userId: artists.userId,
-    })
-    .from(artists)
-    .where(inArray(artists.id, ids))
-    .all();
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-function donationTotals(db: Db, ids: number[]) {
+/** Succeeded donations per fundraiser: the total raised (donations only: tips are the platform's) and their count. */
+export function donationTotals(db: Db, ids: number[]) {
   if (ids.length === 0) return new Map<number, { total: number; count: number }>();
   const rows = db
     .select({ id: donations.fundraiserId, total: sum(donations.amountCents), n: count() })
@@ -159,31 +176,6 @@ function donationTotals(db: Db, ids: number[]) {
     .groupBy(donations.fundraiserId)
     .all();
   return new Map(rows.map((row) => [row.id, { total: Number(row.total ?? 0), count: row.n }]));
-}
-
-/** Rows → records with artist, tracks and totals, in four queries whatever the number of rows. */
-export function withDetails(db: Db, rows: FundraiserRow[]): FundraiserRecord[] {
-  const ids = rows.map((row) => row.id);
-  const artistById = artistSummaries(db, [...new Set(rows.map((row) => row.artistId))]);
-  const tracksById = new Map<number, TrackRow[]>();
-  for (const track of listTracks(db, ids)) {
-    tracksById.set(track.fundraiserId, [...(tracksById.get(track.fundraiserId) ?? []), track]);
-  }
-  const totals = donationTotals(db, ids);
-  return rows.flatMap((row) => {
-    const artist = artistById.get(row.artistId);
-    if (!artist) return [];
-    const totalsOf = totals.get(row.id);
-    return [
-      {
-        row,
-        artist,
-        tracks: tracksById.get(row.id) ?? [],
-        totalRaised: totalsOf?.total ?? 0,
-        donationCount: totalsOf?.count ?? 0,
-      },
-    ];
-  });
 }
 
 export function listUserFundraisers(db: Db, userId: number): FundraiserRow[] {
@@ -305,26 +297,4 @@ export function listDonations(db: Db, fundraiserId: number, limit: number, offse
     .all();
   const [total] = db.select({ n: count() }).from(donations).where(where).all();
   return { results, totalCount: total?.n ?? 0 };
-}
-
-/** An artist that is still there (for choosing it, and publishing it with a fundraiser). */
-export function findLiveArtist(db: Db, id: number) {
-  return db
-    .select()
-    .from(artists)
-    .where(and(eq(artists.id, id), isNull(artists.deletedAt)))
-    .get();
-}
-
-/** Publishes a fundraiser's DRAFT artist together with it (the dialog's 'Yes, publish both!'). */
-export function publishArtist(db: Db, id: number, at: Date) {
-  db.update(artists)
-    .set({ status: 'PUBLISHED', publishedAt: at, updatedAt: at })
-    .where(and(eq(artists.id, id), eq(artists.status, 'DRAFT'), isNull(artists.deletedAt)))
-    .run();
-}
-
-/** A charity of the directory by its 9-digit EIN. */
-export function findCharity(db: Db, ein: string) {
-  return db.select().from(charities).where(eq(charities.ein, ein)).get();
 }

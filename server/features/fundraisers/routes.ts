@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import { Hono } from 'hono';
 import { okSchema } from '../../../shared/api';
-import { UPLOAD_LIMITS_MB } from '../../../shared/constants';
 import {
   fundraiserMessages,
   fundraiserMusicSchema,
@@ -12,24 +11,20 @@ import {
   updateFundraiserSchema,
   updateFundraiserV1Schema,
 } from '../../../shared/schemas/fundraisers';
-import { FormError, invalid, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
+import { pathId } from '../../http/ids';
 import { cacheControlFor, sendFile } from '../../http/send-file';
 import { requireSession, requireVerifiedSession } from '../../http/session';
-import { jsonBody, parseWith } from '../../http/validation';
-import { isZip } from '../../infra/storage/file-types';
+import { jsonBody, multipartRequest, parseWith } from '../../http/validation';
 import { receiveForm } from '../../infra/storage/multipart';
-import { checkAlbumZip } from '../../infra/storage/zip-check';
 import { zipStream, zipStreamSize } from '../../infra/storage/zip-stream';
+import { ARTIST_NOT_FOUND } from '../artists/service';
+import * as albumMedia from './album-media';
+import * as legacyForm from './legacy-form';
 import * as fundraisers from './service';
 
-function fundraiserId(raw: string): number {
-  const id = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0) throw notFound(fundraiserMessages.notFound);
-  return id;
-}
-
-const MB = 1024 * 1024;
+const fundraiserId = (raw: string) => pathId(raw, fundraiserMessages.notFound);
 
 // Spec part 2 section 7: the fundraiser calls. Routes parse and call the service.
 export const fundraiserRoutes = new Hono<AppEnv>()
@@ -43,9 +38,7 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   })
   .get('/fundraisers/featured', (c) => c.json(fundraisers.listFeatured(c.get('deps'), c.get('session'))))
   .get('/fundraisers/artist/:artistId', (c) => {
-    const raw = c.req.param('artistId');
-    const artistId = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(artistId) || artistId <= 0) throw notFound('Artist not found.');
+    const artistId = pathId(c.req.param('artistId'), ARTIST_NOT_FOUND);
     return c.json(fundraisers.listArtistFundraisers(c.get('deps'), c.get('session'), artistId));
   })
   .get('/fundraisers/slug/:slug', (c) =>
@@ -73,14 +66,14 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   /** The preview track (its streaming rendition once processed); Range requests work, so players can seek. */
   .get('/fundraisers/:id/preview', async (c) => {
     const id = fundraiserId(c.req.param('id'));
-    const file = fundraisers.previewTrackFile(c.get('deps'), c.get('session'), id, c.req.query('v'));
+    const file = albumMedia.previewTrackFile(c.get('deps'), c.get('session'), id, c.req.query('v'));
     const response = await sendFile(c, {
       path: file.path,
       contentType: file.format === 'wav' ? 'audio/wav' : 'audio/mpeg',
       cacheControl: cacheControlFor(file),
       version: file.version,
     });
-    if (!response) throw notFound(fundraisers.noPreviewMessage);
+    if (!response) throw notFound(albumMedia.noPreviewMessage);
     return response;
   })
   /**
@@ -92,7 +85,7 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   .get('/fundraisers/:id/download', async (c) => {
     const session = requireSession(c);
     const deps = c.get('deps');
-    const album = await fundraisers.albumDownload(deps, session, fundraiserId(c.req.param('id')));
+    const album = await albumMedia.albumDownload(deps, session, fundraiserId(c.req.param('id')));
     const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(album.fileName)}`;
     if (album.kind === 'zip') {
       const response = await sendFile(c, {
@@ -140,26 +133,18 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     const session = requireSession(c);
     const id = fundraiserId(c.req.param('id'));
     const deps = c.get('deps');
-    fundraisers.checkLegacyEdit(deps, session, id);
-    const form = await receiveForm(
-      { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' },
-      {
-        field: 'albumZip',
-        maxBytes: UPLOAD_LIMITS_MB.zip * MB,
-        tempFile: deps.media.tempFile(),
-        tooLargeMessage: `File must be less than ${UPLOAD_LIMITS_MB.zip} MB`,
-        fileRequired: false,
-        maxFields: 30,
-      },
-    );
+    const request = multipartRequest(c);
+    const limit = await legacyForm.checkLegacyEdit(deps, session, id, request.declaredBytes);
+    const form = await receiveForm(request, {
+      field: 'albumZip',
+      tempFile: deps.media.tempFile(),
+      fileRequired: false,
+      maxFields: 30,
+      ...limit,
+    });
     try {
       const input = parseWith(updateFundraiserV1Schema, form.fields);
-      // A form's file input left empty still sends an empty part: that is no file, not a bad one.
-      const zip = form.file && form.file.bytes === 0 && !form.file.originalName ? undefined : form.file;
-      if (zip && !isZip(zip.head)) throw invalid('File type must be .zip');
-      const check = zip ? await checkAlbumZip(zip.tempFile) : undefined;
-      if (check && !check.ok) throw new FormError([{ field: 'albumZip', message: check.message }]);
-      return c.json(await fundraisers.updateFundraiserV1(deps, session, id, input, zip));
+      return c.json(await legacyForm.updateFundraiserV1(deps, session, id, input, form.file));
     } finally {
       if (form.file) await fs.rm(form.file.tempFile, { force: true });
     }
@@ -167,5 +152,11 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   .delete('/fundraisers/:id', (c) => {
     const session = requireSession(c);
     fundraisers.deleteFundraiser(c.get('deps'), session, fundraiserId(c.req.param('id')));
+    return c.json(okSchema.parse({ ok: true }));
+  })
+  // Spec part 1 section 7: deleting an artist removes its fundraisers too, so it is answered here.
+  .delete('/artists/:id', (c) => {
+    const session = requireSession(c);
+    fundraisers.deleteArtistWithFundraisers(c.get('deps'), session, pathId(c.req.param('id'), ARTIST_NOT_FOUND));
     return c.json(okSchema.parse({ ok: true }));
   });

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { fundraisers, fundraiserTracks } from '../../db/schema';
-import type { Deps } from '../../http/context';
+import type { Deps } from '../../deps';
 import { AudioProblem, renderTrack, type RenderedAudio } from '../../infra/audio/transcode';
 import { enqueue } from '../../infra/jobs/queue';
 import { type JobHandler, PermanentJobError } from '../../infra/jobs/runner';
@@ -64,7 +64,7 @@ export const freshPreviewTrack = {
   previewTrackError: null,
 } as const;
 
-type ProcessingDeps = Pick<Deps, 'db' | 'media' | 'logger'>;
+type ProcessingDeps = Pick<Deps, 'db' | 'media' | 'logger' | 'ffmpeg'>;
 
 async function removeRenditions(deps: ProcessingDeps, files: Renditions) {
   await Promise.all([
@@ -83,7 +83,7 @@ async function render(deps: ProcessingDeps, uploadId: string) {
   const names = { stream: newRenditionName(), preview: newRenditionName() };
   let audio: RenderedAudio;
   try {
-    audio = await renderTrack(deps.media.trackFile(upload.id, upload.format), {
+    audio = await renderTrack(deps.ffmpeg, deps.media.trackFile(upload.id, upload.format), {
       stream: deps.media.streamFile(names.stream),
       preview: deps.media.previewFile(names.preview),
     });

@@ -1,16 +1,12 @@
 import { Hono } from 'hono';
 import { libraryPageParamsSchema } from '../../../shared/schemas/library';
-import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
+import { pathId } from '../../http/ids';
 import { requireSession } from '../../http/session';
 import { parseWith } from '../../http/validation';
 import * as library from './service';
 
-function albumId(raw: string): number {
-  const id = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0) throw notFound(library.ALBUM_NOT_FOUND);
-  return id;
-}
+const albumId = (raw: string) => pathId(raw, library.ALBUM_NOT_FOUND);
 
 // Spec part 1 section 7: the music-library calls, all for logged-in users only.
 export const libraryRoutes = new Hono<AppEnv>()

@@ -7,8 +7,9 @@ import {
 } from '../../../shared/schemas/library';
 import { canStream } from '../../access/can-stream';
 import { notFound } from '../../errors';
-import type { Deps, Session } from '../../http/context';
+import type { Deps, Session } from '../../deps';
 import { renditionVersion } from '../../infra/storage/media';
+import { formerSlugOwner } from '../fundraisers/service';
 import * as queries from './queries';
 import type { AlbumRow } from './queries';
 
@@ -55,13 +56,19 @@ export function listPurchases(deps: Deps, session: Session, { page, pageSize }: 
   };
 }
 
+/** An album page bookmarked before its fundraiser was renamed: the answer carries the new slug. */
+function findByFormerSlug(deps: Deps, by: { id: number } | { slug: string }) {
+  const id = 'slug' in by ? formerSlugOwner(deps.db, by.slug) : undefined;
+  return id === undefined ? undefined : queries.findAlbum(deps.db, { id });
+}
+
 /**
  * GET /api/music-library/album/{id} and .../slug/{slug}: 404 for callers with no access
  * (DESIGN.md section 4), so the answer never tells whether an album they cannot hear exists.
  * A deleted fundraiser's album stays open to its buyers and admins (canStream).
  */
 export function getAlbum(deps: Deps, session: Session, by: { id: number } | { slug: string }): LibraryAlbumDetail {
-  const row = queries.findAlbum(deps.db, by);
+  const row = queries.findAlbum(deps.db, by) ?? findByFormerSlug(deps, by);
   if (!row) throw notFound(ALBUM_NOT_FOUND);
   const deleted = row.deletedAt !== null;
   if (!canStream(deps.db, session.user, { fundraiserId: row.id, ownerId: row.userId, deleted })) {

@@ -1,5 +1,5 @@
 import { serverMessages } from '../../../shared/api';
-import type { Deps } from '../../http/context';
+import type { Deps } from '../../deps';
 import { rateLimited } from '../../errors';
 import { isThrottled, recordAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import * as queries from './queries';

@@ -1,14 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { notFound } from '../../errors';
+import { pathId } from '../../http/ids';
 import type { AppEnv } from '../../http/context';
 import { cacheControlFor, sendFile } from '../../http/send-file';
 import { mediaMessages, type TrackAudio, trackPreview, trackStream } from './service';
 
-function trackId(raw: string): number {
-  const id = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0) throw notFound(mediaMessages.trackNotFound);
-  return id;
-}
+const trackId = (raw: string) => pathId(raw, mediaMessages.trackNotFound);
 
 async function sendAudio(c: Context<AppEnv>, audio: TrackAudio) {
   const response = await sendFile(c, {

@@ -1,7 +1,6 @@
 import { canStream } from '../../access/can-stream';
 import { forbidden, notFound, unauthenticated } from '../../errors';
-import type { Deps, Session } from '../../http/context';
-import type { CachePolicy } from '../../http/send-file';
+import type { CachePolicy, Deps, Session } from '../../deps';
 import { renditionVersion } from '../../infra/storage/media';
 import { findTrackMedia, type TrackMedia } from './queries';
 

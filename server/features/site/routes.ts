@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Site } from '../../../shared/schemas/site';
 import type { AppEnv } from '../../http/context';
+import { isPublicFundraiser } from '../fundraisers/service';
 
 export const siteRoutes = new Hono<AppEnv>()
   .get('/health', (c) => c.json({ ok: true }))
@@ -11,7 +12,8 @@ export const siteRoutes = new Hono<AppEnv>()
       contactEmail: config.contactEmail,
       postalAddress: config.postalAddress,
       socialLinks: config.socialLinks,
-      promoProjectId: config.promoProjectId,
+      // Only a promo there is to show: pages need not ask for one that would answer 404.
+      promoProjectId: isPublicFundraiser(c.get('deps').db, config.promoProjectId) ? config.promoProjectId : null,
     };
     return c.json(site);
   });

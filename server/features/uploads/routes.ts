@@ -3,6 +3,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context';
 import { requireSession } from '../../http/session';
+import { multipartRequest } from '../../http/validation';
 import type { MediaStore } from '../../infra/storage/media';
 import { uploadImage, uploadTrack } from './service';
 
@@ -11,14 +12,12 @@ import { uploadImage, uploadTrack } from './service';
 export const uploadRoutes = new Hono<AppEnv>()
   .post('/uploads/image', async (c) => {
     const session = requireSession(c);
-    const request = { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' };
-    return c.json(await uploadImage(c.get('deps'), session, request), 201);
+    return c.json(await uploadImage(c.get('deps'), session, multipartRequest(c)), 201);
   })
   // Spec part 2 section 7: POST /api/uploads/track (multipart field trackFile → { id }).
   .post('/uploads/track', async (c) => {
     const session = requireSession(c);
-    const request = { body: c.req.raw.body, contentType: c.req.header('content-type') ?? '' };
-    return c.json(await uploadTrack(c.get('deps'), session, request), 201);
+    return c.json(await uploadTrack(c.get('deps'), session, multipartRequest(c)), 201);
   });
 
 const RENDITION = /^\/media\/images\/[A-Za-z0-9_-]{22}-\d{2,4}\.(webp|jpg)$/;

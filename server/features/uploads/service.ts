@@ -2,9 +2,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { IMAGE_WIDTHS, UPLOAD_LIMITS_MB } from '../../../shared/constants';
 import { serverMessages } from '../../../shared/api';
-import { invalid, rateLimited } from '../../errors';
+import { uploadMessages } from '../../../shared/schemas/uploads';
+import { AppError, invalid, rateLimited, unavailable } from '../../errors';
 import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
-import type { Deps, Session } from '../../http/context';
+import type { Deps, Session } from '../../deps';
 import { type MediaStore, newUploadId } from '../../infra/storage/media';
 import { audioFormat } from '../../infra/storage/file-types';
 import { isJpegOrPng, renderImage } from './images';
@@ -12,6 +13,49 @@ import { type MultipartBody, receiveSingleFile } from '../../infra/storage/multi
 import * as queries from '../../infra/storage/upload-records';
 
 const MB = 1024 * 1024;
+
+/**
+ * What one account may hold in uploads nothing uses yet (issue 9: one new account once stored
+ * 596 MB in a second). Enough for a whole album's tracks and cover before saving it; far less
+ * before the email is verified, since anyone can make accounts.
+ */
+export const PENDING_UPLOAD_QUOTA_BYTES = { verified: 2048 * MB, unverified: 200 * MB } as const;
+
+/** Free bytes on the disk that holds `dir`, for unprivileged users (what our writes can use). */
+async function freeDiskBytes(dir: string): Promise<number> {
+  const stats = await fs.statfs(dir);
+  return stats.bavail * stats.bsize;
+}
+
+/**
+ * Before a body is read: whether this account and this disk have room for an upload of up to
+ * `maxBytes` (the kind's own cap). `declaredBytes` is the request's Content-Length, when sent.
+ * Answers the cap to stream with: the kind's cap, or less when the quota leaves less room, with
+ * the message to give when the stream runs past it.
+ */
+export async function roomForUpload(
+  deps: Deps,
+  session: Session,
+  maxBytes: number,
+  tooLargeMessage: string,
+  declaredBytes: number | undefined,
+): Promise<{ maxBytes: number; tooLargeMessage: string }> {
+  const verified = session.user.isEmailVerified;
+  const quota = verified ? PENDING_UPLOAD_QUOTA_BYTES.verified : PENDING_UPLOAD_QUOTA_BYTES.unverified;
+  const pending = queries.pendingUploadBytes(deps.db, session.user.id);
+  const room = quota - pending;
+  const quotaMessage = verified ? uploadMessages.quota(Math.ceil(pending / MB)) : uploadMessages.quotaUnverified;
+  if (room <= 0 || (declaredBytes !== undefined && declaredBytes > room + 64 * 1024)) {
+    throw new AppError('too-large', 'OTHER', quotaMessage);
+  }
+  // The disk is shared by everyone's files and the database: uploads stop well before it fills.
+  const free = await freeDiskBytes(deps.media.dirs.tmp);
+  if (free - (declaredBytes ?? Math.min(maxBytes, room)) < deps.config.minFreeDiskBytes) {
+    deps.logger.warn({ freeBytes: free }, 'upload refused: low disk space');
+    throw unavailable(uploadMessages.lowDisk);
+  }
+  return room < maxBytes ? { maxBytes: room, tooLargeMessage: quotaMessage } : { maxBytes, tooLargeMessage };
+}
 
 /** Each upload costs disk and a render: plenty for building a profile, not for filling a disk. */
 const imageUploadsByUser: ThrottleRule = { bucket: 'image-upload-user', limit: 60, windowMs: 60 * 60 * 1000 };
@@ -24,21 +68,43 @@ function displayName(name: string): string {
   return (path.basename(name.replace(/\\/g, '/')) || 'image').slice(0, 200);
 }
 
-/** POST /api/uploads/image: stream, check the type by content, re-encode, record. */
-export async function uploadImage(deps: Deps, session: Session, request: MultipartBody) {
-  const { media } = deps;
-  if (takeAttempt(deps.db, imageUploadsByUser, String(session.user.id)) === null) {
+/** A multipart body, with the Content-Length it announced (if any) to refuse early. */
+export type UploadRequest = MultipartBody & { declaredBytes: number | undefined };
+
+/**
+ * The steps every upload takes before its file is looked at: the account's hourly allowance, room
+ * in its quota and on the disk, then the body streamed to a temporary file under the kind's cap.
+ */
+async function receiveUpload(
+  deps: Deps,
+  session: Session,
+  request: UploadRequest,
+  kind: { attempts: ThrottleRule; field: string; maxMb: number },
+) {
+  if (takeAttempt(deps.db, kind.attempts, String(session.user.id)) === null) {
     throw rateLimited(serverMessages.rateLimited);
   }
-  const file = await receiveSingleFile(request, {
+  const limit = await roomForUpload(
+    deps,
+    session,
+    kind.maxMb * MB,
+    uploadMessages.tooLarge(kind.maxMb),
+    request.declaredBytes,
+  );
+  return receiveSingleFile(request, { field: kind.field, tempFile: deps.media.tempFile(), ...limit });
+}
+
+/** POST /api/uploads/image: stream, check the type by content, re-encode, record. */
+export async function uploadImage(deps: Deps, session: Session, request: UploadRequest) {
+  const { media } = deps;
+  const file = await receiveUpload(deps, session, request, {
+    attempts: imageUploadsByUser,
     field: 'imageFile',
-    maxBytes: UPLOAD_LIMITS_MB.image * MB,
-    tempFile: media.tempFile(),
-    tooLargeMessage: `File must be less than ${UPLOAD_LIMITS_MB.image} MB`,
+    maxMb: UPLOAD_LIMITS_MB.image,
   });
   const id = newUploadId();
   try {
-    if (!isJpegOrPng(file.head)) throw invalid('File type must be one of the following: jpeg, jpg, png');
+    if (!isJpegOrPng(file.head)) throw invalid(uploadMessages.wrongType.image);
     try {
       await renderImage(file.tempFile, id, media);
     } catch {
@@ -77,20 +143,16 @@ async function removeImageFiles(media: MediaStore, id: string) {
  * POST /api/uploads/track: stream to disk, check by content that it is WAV or MP3, keep the
  * original under a generated name. Processing it is the audio pipeline's job (issue 5).
  */
-export async function uploadTrack(deps: Deps, session: Session, request: MultipartBody) {
+export async function uploadTrack(deps: Deps, session: Session, request: UploadRequest) {
   const { media } = deps;
-  if (takeAttempt(deps.db, trackUploadsByUser, String(session.user.id)) === null) {
-    throw rateLimited(serverMessages.rateLimited);
-  }
-  const file = await receiveSingleFile(request, {
+  const file = await receiveUpload(deps, session, request, {
+    attempts: trackUploadsByUser,
     field: 'trackFile',
-    maxBytes: UPLOAD_LIMITS_MB.track * MB,
-    tempFile: media.tempFile(),
-    tooLargeMessage: `File must be less than ${UPLOAD_LIMITS_MB.track} MB`,
+    maxMb: UPLOAD_LIMITS_MB.track,
   });
   try {
     const format = audioFormat(file.head);
-    if (!format) throw invalid('File type must be one of the following: wav, mp3, mpeg');
+    if (!format) throw invalid(uploadMessages.wrongType.track);
     const id = newUploadId();
     const stored = media.trackFile(id, format);
     await fs.rename(file.tempFile, stored);
@@ -122,12 +184,16 @@ export function storedOriginal(media: MediaStore, upload: { id: string; kind: st
   return null;
 }
 
-const DAY = 24 * 60 * 60 * 1000;
+/**
+ * How long an upload may wait to be saved into something (issue 9: an hour, not a day, so the
+ * pending quota frees up soon and the disk cannot be filled a day at a time).
+ */
+export const UNUSED_UPLOAD_TTL_MS = 60 * 60 * 1000;
 
-/** Removes uploads nothing refers to once they are a day old, and stray partial files. */
+/** Removes uploads nothing refers to once they are an hour old, and stray partial files. */
 export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'media'>, now = Date.now()) {
   const { media } = deps;
-  const unused = queries.findUnusedUploads(deps.db, new Date(now - DAY));
+  const unused = queries.findUnusedUploads(deps.db, new Date(now - UNUSED_UPLOAD_TTL_MS));
   let removed = 0;
   for (const upload of unused) {
     // The row goes first, and only if still unused: an artist may have taken it up meanwhile.
@@ -163,12 +229,15 @@ export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'm
   return removed;
 }
 
-/** Removes files over a day old in `dir` that nothing keeps (`isKept` answers by file name). */
+/**
+ * Removes files in `dir` untouched for an hour that nothing keeps (`isKept` answers by file name).
+ * A file still being written (a long upload, a render) is touched as it grows, so it stays.
+ */
 async function removeStrayFiles(dir: string, isKept: (name: string) => boolean, now: number) {
   for (const name of await fs.readdir(dir)) {
     const file = path.join(dir, name);
     const stat = await fs.stat(file).catch(() => undefined);
-    if (!stat || now - stat.mtimeMs <= DAY) continue;
+    if (!stat || now - stat.mtimeMs <= UNUSED_UPLOAD_TTL_MS) continue;
     if (!isKept(name)) await fs.rm(file, { force: true });
   }
 }

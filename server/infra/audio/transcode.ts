@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { parseFile } from 'music-metadata';
+import type { FfmpegRunner } from './ffmpeg';
 
-// Audio processing with the ffmpeg binary that @ffmpeg-installer ships (DESIGN.md section 2: no
-// system install step). One ffmpeg run per track decodes the original once and writes the
-// streaming rendition, the 30-second preview and an EBU R128 loudness measurement together.
+// Audio processing with ffmpeg (which one: ./ffmpeg.ts). One ffmpeg run per track decodes the
+// original once and writes the streaming rendition, the 30-second preview and an EBU R128
+// loudness measurement together.
 
 export const STREAM_BITRATE = '192k';
 export const PREVIEW_SECONDS = 30;
@@ -34,31 +33,6 @@ export type RenderedAudio = {
   tags: { title?: string; artist?: string; album?: string };
 };
 
-function ffmpegPath() {
-  const file = ffmpegInstaller.path;
-  // npm may skip the package's chmod script (install scripts not allowed): the binary still runs.
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-  } catch {
-    fs.chmodSync(file, 0o755);
-  }
-  return file;
-}
-
-function runFfmpeg(args: string[], timeoutMs: number) {
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      // Only the tail matters (the loudness summary and the error); keep memory flat.
-      stderr = (stderr + chunk).slice(-64 * 1024);
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stderr }));
-  });
-}
-
 /** The integrated loudness from ebur128's summary at the end of ffmpeg's log. */
 function integratedLoudness(stderr: string): number | undefined {
   const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
@@ -82,6 +56,7 @@ async function readMetadata(file: string) {
  * other errors (a killed process, a full disk) are worth retrying. Leaves no output on failure.
  */
 export async function renderTrack(
+  ffmpeg: FfmpegRunner,
   input: string,
   out: { stream: string; preview: string },
   options: { timeoutMs?: number } = {},
@@ -103,7 +78,7 @@ export async function renderTrack(
   const removeOutputs = () =>
     Promise.all([fs.promises.rm(out.stream, { force: true }), fs.promises.rm(out.preview, { force: true })]);
   try {
-    const result = await runFfmpeg(args, options.timeoutMs ?? 15 * 60 * 1000);
+    const result = await ffmpeg.run(args, options.timeoutMs ?? 15 * 60 * 1000);
     if (result.signal) throw new Error(`ffmpeg was stopped by ${result.signal}`);
     if (result.code !== 0) {
       // ffmpeg's own words go to the log (as the cause), not to the artist.

@@ -91,9 +91,44 @@ export function failJob(
 }
 
 /**
- * Jobs left 'running' by a process that died (locked before `lockedBefore`): queued again, or
- * failed when that was their last attempt (a job that kills the process must not loop forever).
- * Answers the ones that failed, so their handlers can give up cleanly.
+ * How often a job may be cut short by the server stopping before it is given up: a crash or a
+ * restart is not the job's fault, so it costs no attempt, but a job that takes the server down
+ * with it every time (a decoder bug, memory) must not loop forever (issue 9).
+ */
+export const MAX_INTERRUPTIONS = 5;
+
+const interruptedMessage = 'interrupted (the server stopped while it ran)';
+
+/**
+ * A running job the server's stop cut short: queued again to run at once, its attempt given back;
+ * failed for good after MAX_INTERRUPTIONS. Answers which.
+ */
+export function requeueInterrupted(
+  db: Db,
+  job: Pick<JobRow, 'id' | 'interruptions'>,
+  now: number,
+): 'requeued' | 'failed' {
+  const interruptions = job.interruptions + 1;
+  const giveUp = interruptions >= MAX_INTERRUPTIONS;
+  db.update(jobs)
+    .set({
+      status: giveUp ? 'failed' : 'queued',
+      attempts: giveUp ? undefined : sql`max(${jobs.attempts} - 1, 0)`,
+      interruptions,
+      runAt: giveUp ? undefined : new Date(now),
+      lockedAt: null,
+      lastError: interruptedMessage,
+      updatedAt: new Date(now),
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')))
+    .run();
+  return giveUp ? 'failed' : 'requeued';
+}
+
+/**
+ * Jobs left 'running' by a process that died (locked before `lockedBefore`): queued again
+ * without using an attempt (requeueInterrupted). Answers the ones given up, so their handlers
+ * can leave their records in a clear state.
  */
 export function recoverStale(db: Db, lockedBefore: number, now: number): JobRow[] {
   return db.transaction((tx) => {
@@ -102,12 +137,7 @@ export function recoverStale(db: Db, lockedBefore: number, now: number): JobRow[
       .from(jobs)
       .where(and(eq(jobs.status, 'running'), lt(jobs.lockedAt, new Date(lockedBefore))))
       .all();
-    const failed: JobRow[] = [];
-    for (const job of stale) {
-      const outcome = failJob(tx, job, 'interrupted (the server stopped while it ran)', now, { backoffMs: () => 0 });
-      if (outcome === 'failed') failed.push(job);
-    }
-    return failed;
+    return stale.filter((job) => requeueInterrupted(tx, job, now) === 'failed');
   });
 }
 

@@ -1,6 +1,15 @@
 import type { Db } from '../../db/client';
 import type { Logger } from '../logger';
-import { claimNext, completeJob, defaultBackoffMs, failJob, type JobRow, nextRunAt, recoverStale } from './queue';
+import {
+  claimNext,
+  completeJob,
+  defaultBackoffMs,
+  failJob,
+  type JobRow,
+  nextRunAt,
+  recoverStale,
+  requeueInterrupted,
+} from './queue';
 
 /** A failure that another attempt cannot fix (e.g. a silent recording): no retries. */
 export class PermanentJobError extends Error {}
@@ -43,6 +52,8 @@ export function createJobRunner(options: JobRunnerOptions) {
   const backoffMs = options.backoffMs ?? defaultBackoffMs;
   const inFlight = new Set<Promise<void>>();
   let started = false;
+  /** The server is stopping: a job that fails now was cut short, not wrong (see interrupt). */
+  let interrupted = false;
   let timer: NodeJS.Timeout | undefined;
 
   async function giveUp(job: JobRow, error: unknown) {
@@ -60,6 +71,12 @@ export function createJobRunner(options: JobRunnerOptions) {
       await handler.run(parsePayload(job), job);
       completeJob(db, job.id, now());
     } catch (error) {
+      if (interrupted) {
+        const outcome = requeueInterrupted(db, job, now());
+        logger.info({ jobId: job.id, kind: job.kind, outcome }, 'job interrupted by shutdown');
+        if (outcome === 'failed') await giveUp(job, error);
+        return;
+      }
       const retry = !(error instanceof PermanentJobError || error instanceof SyntaxError);
       const outcome = failJob(db, job, describe(error), now(), { retry, backoffMs });
       logger.warn({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts, outcome }, 'job failed');
@@ -95,6 +112,15 @@ export function createJobRunner(options: JobRunnerOptions) {
       await recover();
       started = true;
       fill();
+    },
+    /**
+     * The server is stopping and will kill the jobs' processes (ffmpeg): stops taking jobs, and
+     * the ones that fail from here on are queued again without using an attempt.
+     */
+    interrupt() {
+      interrupted = true;
+      started = false;
+      clearTimeout(timer);
     },
     /** Stops taking jobs and waits for the running ones. */
     async stop() {

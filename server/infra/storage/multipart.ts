@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import busboy from 'busboy';
+import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, invalid, unsupportedMedia } from '../../errors';
 
 export type ReceivedFile = { tempFile: string; originalName: string; bytes: number; head: Buffer };
@@ -37,9 +37,9 @@ export function receiveForm(
 
   return new Promise<ReceivedForm>((resolve, reject) => {
     const fields: Record<string, string> = {};
-    let parser: busboy.Busboy;
+    let parser: BusboyInstance;
     try {
-      parser = busboy({
+      parser = Busboy({
         headers: { 'content-type': contentType },
         limits: { files: 1, fileSize: maxBytes, fields: maxFields, fieldSize: 64 * 1024, parts: maxFields + 2 },
       });
@@ -72,7 +72,13 @@ export function receiveForm(
       }
     };
 
-    parser.on('file', (name, file, info) => {
+    parser.on('file', (name, file, filename) => {
+      // Once the form is refused, later parts are drained and never written: a file part that
+      // arrives after the failure (a too-long field, a wrong name) must not leave a file behind.
+      if (settled) {
+        file.resume();
+        return;
+      }
       if (name !== field || received || writing) {
         file.resume();
         if (name !== field) fail(invalid(`Please send the file in the "${field}" field.`));
@@ -101,18 +107,19 @@ export function receiveForm(
       file.on('error', () => fail(invalid('The upload was interrupted. Please try again.')));
       file.pipe(stream);
       file.on('end', () => {
-        received = { tempFile, originalName: info.filename ?? '', bytes, head: Buffer.concat(chunks).subarray(0, 16) };
+        received = { tempFile, originalName: filename ?? '', bytes, head: Buffer.concat(chunks).subarray(0, 16) };
       });
     });
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(invalid(`The field "${name.slice(0, 40)}" is too long.`));
+    parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
+      if (settled) return;
+      if (valueTruncated) fail(invalid(`The field "${name.slice(0, 40)}" is too long.`));
       else fields[name] = value;
     });
     parser.on('fieldsLimit', () => fail(invalid('The form has too many fields.')));
     parser.on('filesLimit', () => fail(invalid('Please upload a single file.')));
     parser.on('partsLimit', () => fail(invalid('Please upload a single file.')));
     parser.on('error', () => fail(invalid('The upload was interrupted. Please try again.')));
-    parser.on('close', () => {
+    parser.on('finish', () => {
       if (settled) return;
       if (!received || !writing) {
         if (fileRequired || writing) {

@@ -1,9 +1,12 @@
-import { and, eq, isNotNull, lt, notInArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-
-// The uploads table: shared by every feature that takes files (artists, fundraisers).
+import { and, eq, isNotNull, lt, notInArray, sum } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../db/client';
 import { artists, fundraisers, fundraiserTracks, uploads } from '../../db/schema';
+
+// The uploads table: shared by every feature that takes files (artists, fundraisers). Whether an
+// upload is still needed is read straight from the columns that refer to uploads, in the same
+// statement that deletes it: asking each feature in turn could not be atomic, and a file taken up
+// meanwhile would be lost (docs/architecture.md names this as the one cross-feature read).
 
 export function insertUpload(db: Db, values: typeof uploads.$inferInsert) {
   db.insert(uploads).values(values).run();
@@ -39,6 +42,16 @@ export function findUnusedUploads(db: Db, before: Date) {
     .from(uploads)
     .where(and(lt(uploads.createdAt, before), notInArray(uploads.id, referenced)))
     .all();
+}
+
+/** Bytes of this user's uploads that nothing refers to yet: files waiting to be saved into something. */
+export function pendingUploadBytes(db: Db, userId: number): number {
+  const row = db
+    .select({ bytes: sum(uploads.bytes) })
+    .from(uploads)
+    .where(and(eq(uploads.userId, userId), notInArray(uploads.id, referencedUploadIds(db))))
+    .get();
+  return Number(row?.bytes ?? 0);
 }
 
 /** Deletes the upload only if nothing refers to it now; true when it was deleted. */

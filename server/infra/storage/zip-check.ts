@@ -29,6 +29,7 @@ export const albumZipMessages = {
   noAudio: `The zip holds no audio files (${audioList}).`,
   badPath: (name: string) => `The zip contains a file path that is not allowed: ${shown(name)}`,
   link: (name: string) => `The zip contains a shortcut (symbolic link), which is not allowed: ${shown(name)}`,
+  notMusic: (name: string) => `The zip contains a file that is not audio, an image, text or a PDF: ${shown(name)}`,
 };
 
 /** What the zip holds, for the caller to log or keep. */
@@ -49,10 +50,16 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  */
 const RESERVED_DEVICE = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³]) *(\..*)?$/i;
 
+/**
+ * Bidirectional controls (embeddings, overrides, isolates and marks): invisible, they reorder
+ * what is shown, so "song\u202Evaw.exe" is displayed as "songexe.wav" (Trojan Source, CVE-2021-42574).
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** A name as a person can read it in a message: controls made visible, very long names cut. */
 function shown(name: string) {
   // eslint-disable-next-line no-control-regex
-  const visible = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const visible = name.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
   return visible.length > 120 ? `${visible.slice(0, 119)}…` : visible;
 }
 
@@ -62,7 +69,14 @@ function shown(name: string) {
  * trailing '.' or ' ', so "x." would land on "x" (and ". ." on the folder itself).
  */
 function unsafePath(name: string) {
-  if (name === '' || name.startsWith('/') || name.includes('\\') || name.includes(':') || CONTROL.test(name)) {
+  if (
+    name === '' ||
+    name.startsWith('/') ||
+    name.includes('\\') ||
+    name.includes(':') ||
+    CONTROL.test(name) ||
+    BIDI.test(name)
+  ) {
     return true;
   }
   return name
@@ -79,6 +93,22 @@ function isClutter(name: string) {
 function isAudio(name: string) {
   const lower = name.toLowerCase();
   return !name.endsWith('/') && ALBUM_ZIP_LIMITS.audioExtensions.some((extension) => lower.endsWith(extension));
+}
+
+const hasExtension = (name: string, extensions: readonly string[]) =>
+  extensions.some((extension) => name.toLowerCase().endsWith(extension));
+
+/**
+ * What an album may hold: folders, audio, and its artwork, notes and lyrics. A program, a script
+ * or a shortcut has no place in it, and a buyer unzipping it should never find one (issue 9).
+ * Finder's clutter passes: `.DS_Store`, and `__MACOSX/` copies (`._name`) of files that pass.
+ */
+function isAllowedEntry(name: string): boolean {
+  if (name.endsWith('/')) return true;
+  const base = name.split('/').at(-1)!;
+  if (base === '.DS_Store') return true;
+  if (name.split('/')[0] === '__MACOSX') return base.startsWith('._') && isAllowedEntry(base.slice(2));
+  return hasExtension(base, ALBUM_ZIP_LIMITS.audioExtensions) || hasExtension(base, ALBUM_ZIP_LIMITS.otherExtensions);
 }
 
 /** Unix symlink entries (made by Info-ZIP with -y): type bits in the high half of the attributes. */
@@ -105,8 +135,12 @@ function nameProblem(entry: yauzl.Entry): string | null {
   // Every name an extracting tool might use: the plain one, and the Unicode Path one.
   const plain = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, [], true);
   const unicode = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
-  for (const name of new Set([plain, unicode, ...unicodePathNames(entry.extraFields)])) {
+  const names = new Set([plain, unicode, ...unicodePathNames(entry.extraFields)]);
+  for (const name of names) {
     if (unsafePath(name)) return albumZipMessages.badPath(name);
+  }
+  for (const name of names) {
+    if (!isAllowedEntry(name)) return albumZipMessages.notMusic(name);
   }
   // Names not flagged as UTF-8 decode as CP437, where control bytes become glyphs; tools that
   // extract raw bytes would still write the control characters.

@@ -1,7 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
 import type { User } from '../../../../shared/schemas/accounts';
-import { sessionKeys } from '../../../lib/session-api';
-import { useSessionStore } from '../../../lib/session-store';
+import { setUser } from '../../../lib/session';
 import { VerifyEmailForm } from '../../../ui/verify-email-form';
 import { useWizardStore } from './wizard-store';
 
@@ -11,7 +9,6 @@ import { useWizardStore } from './wizard-store';
  * itself.
  */
 export function VerifyEmailStep({ user }: { user: User }) {
-  const queryClient = useQueryClient();
   const updateWizard = useWizardStore((state) => state.update);
   return (
     <>
@@ -24,8 +21,7 @@ export function VerifyEmailStep({ user }: { user: User }) {
           updateWizard(user.email, { hadVerify: true });
           // The answer is the user, now verified: stored as it is ("the user is reloaded", spec part 2
           // section 4), so no second request can fail after the code was accepted.
-          queryClient.setQueryData(sessionKeys.user, verified);
-          useSessionStore.getState().setUser(verified);
+          setUser(verified);
         }}
       />
     </>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { fundraiserQueryOptions } from '../../../api/fundraisers';
-import { useSessionStore } from '../../../lib/session-store';
+import { useSessionSettled, useUser } from '../../../lib/session';
 import { usePageTitle } from '../../../lib/site';
 import { Alert } from '../../../ui/alert';
 import { Dialog } from '../../../ui/dialog';
@@ -24,8 +24,8 @@ import '../fundraisers-form.css';
  * that first open step (so signing up or verifying moves the wizard on by itself).
  */
 export function FundraiserWizardPage() {
-  const user = useSessionStore((state) => state.user);
-  const confirmed = useSessionStore((state) => state.confirmed);
+  const user = useUser();
+  const confirmed = useSessionSettled();
   const data = useWizardData(user);
   const notice = useWizardStore((state) => state.notice);
   const run = useWizardStore((state) => state.run);

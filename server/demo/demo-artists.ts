@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import { renderImage } from '../features/uploads/images';
 import { slugify } from '../infra/slugs';
 import { type MediaStore, newUploadId } from '../infra/storage/media';
-import type { Db } from './client';
-import { artists, settings, uploads, users } from './schema';
+import type { Db } from '../db/client';
+import { artists, settings, uploads, users } from '../db/schema';
 
 // Demo artists for a laptop run, each with a generated portrait put through the real image
 // pipeline. Seeded once per database.

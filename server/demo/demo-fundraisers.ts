@@ -5,7 +5,7 @@ import { renderImage } from '../features/uploads/images';
 import { slugify } from '../infra/slugs';
 import { type MediaStore, newUploadId } from '../infra/storage/media';
 import { queuePreviewProcessing, queueTrackProcessing } from '../features/fundraisers/track-processing';
-import type { Db } from './client';
+import type { Db } from '../db/client';
 import {
   artists,
   charities,
@@ -16,7 +16,7 @@ import {
   settings,
   uploads,
   users,
-} from './schema';
+} from '../db/schema';
 
 // Demo fundraisers for a laptop run (DESIGN.md section 2): covers and real, playable audio are
 // generated here, so a fresh `npm start` shows the whole product. Seeded once per database, after

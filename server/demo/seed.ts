@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { ensureAdmin } from '../features/accounts/service';
 import { randomToken } from '../infra/security/tokens';
 import type { MediaStore } from '../infra/storage/media';
-import type { Db } from './client';
+import type { Db } from '../db/client';
 import { seedDemoArtists } from './demo-artists';
 import { seedDemoFundraisers } from './demo-fundraisers';
 

@@ -1,0 +1,175 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { okSchema } from '../../shared/api';
+import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
+import { type LoginInput, type User, userSchema } from '../../shared/schemas/accounts';
+import { ApiError, apiRequest, setLoggedOutListener } from '../api/http';
+import { queryClient } from './query-client';
+
+// Who is logged in (spec part 1 section 4). The user lives in one place: react-query's cache under
+// sessionKeys.user. A copy in sessionStorage (the spec's) only seeds it, so a reload paints the
+// header at once; GET /api/user confirms it, and a 401 clears it. A guest's page does not ask at
+// all: the server sets a readable hint cookie beside the HttpOnly session (shared/constants.ts),
+// and without it there is nobody to ask about, and no 401 to log in the console.
+
+export const sessionKeys = { user: ['session', 'user'] as const };
+
+const isUserQuery = (key: readonly unknown[]) => key[0] === sessionKeys.user[0] && key[1] === sessionKeys.user[1];
+
+const STORAGE_KEY = 'soundcause-user';
+
+function hasSignedInHint(): boolean {
+  return (
+    typeof document !== 'undefined' &&
+    document.cookie.split('; ').some((c) => c.startsWith(`${SIGNED_IN_HINT_COOKIE}=`))
+  );
+}
+
+function storedUser(): User | undefined {
+  try {
+    const parsed = userSchema.safeParse(JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null'));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function store(user: User | null) {
+  try {
+    if (user) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(user));
+    else sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Storage full or disabled: the next load asks the server a moment longer.
+  }
+}
+
+/** Loads the user; null for a guest (no hint: nothing asked) and on a 401. */
+async function fetchUser(): Promise<User | null> {
+  if (!hasSignedInHint()) return null;
+  try {
+    return await apiRequest('/api/user', userSchema);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const userQueryOptions = queryOptions({
+  queryKey: sessionKeys.user,
+  queryFn: fetchUser,
+  staleTime: 60_000,
+  retry: 1,
+  // What this tab knew before a reload, shown until the server confirms it (stale from the start).
+  initialData: () => (hasSignedInHint() ? storedUser() : null),
+  initialDataUpdatedAt: () => (hasSignedInHint() ? 0 : Date.now()),
+});
+
+// The cache is the user; sessionStorage follows it.
+queryClient.getQueryCache().subscribe((event) => {
+  if (event.type === 'updated' && isUserQuery(event.query.queryKey)) {
+    store((event.query.state.data as User | null | undefined) ?? null);
+  }
+});
+
+let justSignedUp = false;
+
+/** Sets (or clears) the logged-in user everywhere: every page and guard reads it from the cache. */
+export function setUser(user: User | null, options: { signedUp?: boolean } = {}) {
+  justSignedUp = Boolean(user && options.signedUp);
+  if (user) leftFrom = null;
+  queryClient.setQueryData(sessionKeys.user, user);
+}
+
+/**
+ * Set by sign-up only: the guest-only pages then move on to the post-signup route instead of
+ * home. Any other change of user clears it.
+ */
+export const wasJustSignedUp = () => justSignedUp;
+
+/** Nobody is logged in any more: the user and everything loaded for them go. */
+function loggedOut() {
+  setUser(null);
+  queryClient.removeQueries({
+    predicate: (query) => query.queryKey[0] !== 'site' && !isUserQuery(query.queryKey),
+  });
+}
+
+// Any response saying the session is dead logs the user out here too (spec part 1 section 4).
+setLoggedOutListener(() => {
+  if (queryClient.getQueryData(sessionKeys.user)) loggedOut();
+});
+
+export function useUser(): User | null {
+  return useQuery(userQueryOptions).data ?? null;
+}
+
+/**
+ * Whether this page load knows who is logged in: the server answered (or could not be reached),
+ * or there is no session to ask about. Guards wait for it before they send anyone away, so a
+ * session that ended elsewhere does not make /login bounce home on the stored user (issue 9).
+ */
+export function useSessionSettled(): boolean {
+  const query = useQuery(userQueryOptions);
+  return query.isFetched || query.isError || !hasSignedInHint();
+}
+
+export class UserLoadError extends Error {}
+
+export function useLogin() {
+  return useMutation({
+    mutationFn: async (input: LoginInput) => {
+      await apiRequest('/api/login', userSchema, { method: 'POST', form: input });
+      // Spec part 1 section 4: a successful login loads the user; if that load fails the user is
+      // logged out again and sees 'Something went wrong.'.
+      try {
+        const user = await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+        if (!user) throw new Error('No user after login');
+        setUser(user);
+        return user;
+      } catch {
+        await apiRequest('/api/logout', okSchema, { method: 'POST' }).catch(() => undefined);
+        setUser(null);
+        throw new UserLoadError();
+      }
+    },
+  });
+}
+
+/**
+ * Goes home, then forgets the user and everything loaded for them (after logging out or deleting
+ * the account). Home first: on a page that needs a login, clearing the user first would let its
+ * guard send them to /login instead.
+ */
+export function useLeaveSession(): () => void {
+  const navigate = useNavigate();
+  return useCallback(() => {
+    leftFrom = window.location.pathname;
+    void navigate('/', { replace: true });
+    loggedOut();
+  }, [navigate]);
+}
+
+/** The page the user deliberately left their session on, until someone logs in again. */
+let leftFrom: string | null = null;
+
+/**
+ * Whether a login-only page is being left because its user logged out (or deleted the account):
+ * the router's move home is a transition that the cleared user can overtake, and the page's guard
+ * must then send them home too, not to /login.
+ */
+export const isLeavingSessionFrom = (pathname: string) => leftFrom === pathname;
+
+/** Logs out and goes home (spec part 1 section 4), whether or not the server could be told. */
+export function useLogout() {
+  const leaveSession = useLeaveSession();
+  return useMutation({
+    mutationFn: () => apiRequest('/api/logout', okSchema, { method: 'POST' }),
+    onSettled: leaveSession,
+  });
+}
+
+/** Reloads the user from the server (after verifying the email, say). */
+export function reloadUser() {
+  return queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config';
+import { openDatabase } from './db/client';
+import type { Deps } from './deps';
+import { seedBundledCharities } from './features/charities/service';
+import { chooseFfmpeg, ffmpegRunner } from './infra/audio/ffmpeg';
+import { everyOrgClient } from './infra/charity-directory/every-org';
+import { outboxMailer, smtpMailer } from './infra/email/mailer';
+import { createLogger } from './infra/logger';
+import { mediaStore } from './infra/storage/media';
+
+/**
+ * The real parts for a configuration (DESIGN.md section 2), wired once: the SQLite file with its
+ * migrations applied, media on disk, the mailer (SMTP or the outbox), the charity directory. The
+ * server's start-up and the tests' servers build the same thing here.
+ */
+export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'afterResponse'>> = {}) {
+  const logger = createLogger(config.logLevel);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const { db, sqlite } = openDatabase(config.databasePath);
+  seedBundledCharities({ db });
+  const ffmpeg = chooseFfmpeg(config.ffmpegPath);
+  const deps: Deps = {
+    config,
+    db,
+    logger,
+    media: mediaStore(config.dataDir),
+    mailer: config.smtpUrl
+      ? smtpMailer(config.smtpUrl, config.mailFrom)
+      : outboxMailer(config.outboxDir, config.mailFrom, logger),
+    everyOrg: config.everyOrg ? everyOrgClient(config.everyOrg) : null,
+    ffmpeg: ffmpegRunner(ffmpeg.path, path.join(config.dataDir, 'run', 'ffmpeg')),
+    afterResponse: (task) =>
+      setImmediate(() => {
+        Promise.resolve()
+          .then(task)
+          .catch((error: unknown) => logger.error({ err: error }, 'work after a response failed'));
+      }),
+    ...overrides,
+  };
+  return { deps, sqlite, ffmpeg };
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs/promises';
+import { fundraiserMessages as say } from '../../../shared/schemas/fundraisers';
+import { canStream } from '../../access/can-stream';
+import type { CachePolicy, Deps, Session } from '../../deps';
+import { forbidden, notFound } from '../../errors';
+import { renditionVersion } from '../../infra/storage/media';
+import { findUpload } from '../../infra/storage/upload-records';
+import { visibleOrNotFound } from './permissions';
+import { streamable } from './presenter';
+import * as queries from './queries';
+
+// A fundraiser's audio as files: the public preview track and the album download (issue 5).
+
+export const noPreviewMessage = 'This fundraiser has no preview.';
+
+/**
+ * GET /api/fundraisers/{id}/preview, for a caller who may see the fundraiser: the preview track's
+ * streaming rendition once processed, the original upload until then. `requested` is the URL's
+ * `?v=`; only a match with the current rendition may be cached as immutable.
+ */
+export function previewTrackFile(
+  deps: Deps,
+  session: Session | null,
+  id: number,
+  requested?: string,
+): CachePolicy & { path: string; format: 'wav' | 'mp3'; version: string } {
+  const row = visibleOrNotFound(session, queries.findFundraiserById(deps.db, id));
+  // A draft's preview is for its owner and admins: no cache may keep it.
+  const cache = row.status === 'PUBLISHED' ? 'public' : 'none';
+  if (row.previewTrackStatus === 'ready' && row.previewTrackStreamFile) {
+    const version = renditionVersion(row.previewTrackStreamFile);
+    const path = deps.media.streamFile(row.previewTrackStreamFile);
+    return { path, format: 'mp3', version, cache, immutable: requested === version };
+  }
+  const upload = row.previewTrackUploadId ? findUpload(deps.db, row.previewTrackUploadId) : undefined;
+  if (!upload || (upload.format !== 'wav' && upload.format !== 'mp3')) throw notFound(noPreviewMessage);
+  return {
+    path: deps.media.trackFile(upload.id, upload.format),
+    format: upload.format,
+    version: upload.id,
+    cache,
+    immutable: false,
+  };
+}
+
+/** A name safe in any file system and zip tool: no separators, control or reserved characters. */
+export function safeFileName(name: string, fallback: string): string {
+  const cleaned = name
+    .normalize('NFC')
+    .replace(/[\\/:*?"<>|\p{Cc}]+/gu, '_')
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .slice(0, 100);
+  return cleaned || fallback;
+}
+
+export type AlbumDownload =
+  | { kind: 'zip'; fileName: string; path: string; version: string }
+  | { kind: 'tracks'; fileName: string; entries: AlbumZipEntry[] };
+
+/** One original in the album zip, with what fs.stat said a moment ago (the zip's size is known up front). */
+export type AlbumZipEntry = { path: string; name: string; size: number; mtime: Date };
+
+export const albumFilesMissingMessage = "Some of this album's files are missing. Please contact us.";
+
+/**
+ * GET /api/fundraisers/{id}/download (the admins' 'Download tracks', Your music's 'Download songs'):
+ * the album as one zip, each track's original upload named "NN - Track name.ext" in album order
+ * (DESIGN.md contract details). A legacy v1 fundraiser answers the zip that was uploaded. Whoever
+ * may hear the full tracks may take them home (canStream: owner, admins and buyers; once the
+ * fundraiser is deleted, buyers and admins only). Every original must be on disk before the first
+ * byte leaves: a zip that breaks off halfway looks like a network fault to the buyer, while a 404
+ * says what is wrong (and the log tells us).
+ */
+export async function albumDownload(deps: Deps, session: Session, id: number): Promise<AlbumDownload> {
+  // A deleted fundraiser's music stays its buyers' (server/access/can-stream.ts); to everyone
+  // else the fundraiser is gone.
+  const row = visibleOrNotFound(session, queries.findFundraiserIncludingDeleted(deps.db, id));
+  if (!canStream(deps.db, session.user, streamable(row))) {
+    if (row.deletedAt) throw notFound(say.notFound);
+    throw forbidden('Only those who donated to this fundraiser can download its music.');
+  }
+  const fileName = `${safeFileName(row.name, 'album')}.zip`;
+  if (row.hasV1Tracks) {
+    if (!row.tracksZipUploadId) throw notFound('This fundraiser has no album zip yet.');
+    const upload = row.tracksZipUploadId;
+    return { kind: 'zip', fileName, path: deps.media.zipFile(upload), version: upload };
+  }
+  const tracks = queries.listTracks(deps.db, [row.id]);
+  const listed = tracks.flatMap((track, index) => {
+    const upload = track.uploadId ? findUpload(deps.db, track.uploadId) : undefined;
+    if (!upload || (upload.format !== 'wav' && upload.format !== 'mp3')) return [];
+    const number = String(index + 1).padStart(2, '0');
+    return [
+      {
+        path: deps.media.trackFile(upload.id, upload.format),
+        name: `${number} - ${safeFileName(track.name, `Track ${number}`)}.${upload.format}`,
+      },
+    ];
+  });
+  if (listed.length === 0) throw notFound('This fundraiser has no tracks to download yet.');
+  const checked = await Promise.all(
+    listed.map(async (entry) => ({ entry, stats: await fs.stat(entry.path).catch(() => null) })),
+  );
+  const entries = checked.flatMap(({ entry, stats }) =>
+    stats?.isFile() ? [{ ...entry, size: stats.size, mtime: stats.mtime }] : [],
+  );
+  if (entries.length < listed.length) {
+    const missing = checked.filter(({ stats }) => !stats?.isFile()).map(({ entry }) => entry.path);
+    deps.logger.error({ fundraiserId: row.id, missing }, 'album download: track originals missing on disk');
+    throw notFound(albumFilesMissingMessage);
+  }
+  return { kind: 'tracks', fileName, entries };
+}

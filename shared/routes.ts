@@ -1,0 +1,79 @@
+// The app's pages (spec part 1 section 2, part 2 section 2), written once: the client's router is
+// built from these patterns, and the server answers any other address with 404 and the app's
+// "Page not found" (issue 9), so a mistyped link is a real 404 for browsers, crawlers and link
+// checkers. Patterns use react-router's syntax: ':name' is one segment, ':name?' an optional
+// one, and a final '*' the rest of the path.
+
+export const pagePaths = {
+  home: '/',
+  browse: '/browse/:tab?',
+  howItWorks: '/howitworks',
+  about: '/about',
+  contact: '/contact',
+  terms: '/terms',
+  support: '/support',
+  login: '/login',
+  signup: '/signup',
+  resetPassword: '/reset-password/:resetToken',
+  account: '/user',
+  verifyEmail: '/user/verify-email',
+  yourArtists: '/artists/user',
+  editArtist: '/artists/user/:artistId/edit',
+  newArtist: '/artists/new',
+  artist: '/artists/:artistSlugOrId',
+  music: '/music',
+  musicAlbums: '/music/albums',
+  musicAlbumList: '/music/albums/:tab',
+  album: '/music/album/:projectSlug',
+  yourFundraisers: '/fundraisers/user',
+  manageFundraiser: '/fundraisers/user/:projectId',
+  editFundraiser: '/fundraisers/user/:projectId/edit',
+  fundraiserWizard: '/fundraisers/new/*',
+  fundraiser: '/projects/:projectSlugOrId',
+  admin: '/admin/*',
+} as const;
+
+export type PageName = keyof typeof pagePaths;
+
+/** A path's segments, '/a/b/' → ['a', 'b'] (an empty path has none). */
+function segments(path: string): string[] {
+  return path.split('/').filter(Boolean);
+}
+
+/** Whether `pathname` is an address of `pattern`; its parameters when it is. */
+export function matchPagePath(pattern: string, pathname: string): Record<string, string> | null {
+  const want = segments(pattern);
+  const have = segments(pathname);
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const part = want[i]!;
+    if (part === '*') return params;
+    const value = have[i];
+    if (part.startsWith(':')) {
+      const optional = part.endsWith('?');
+      if (value === undefined) {
+        if (optional) continue;
+        return null;
+      }
+      params[part.slice(1, optional ? -1 : undefined)] = value;
+      continue;
+    }
+    if (value !== part) return null;
+  }
+  return have.length <= want.length ? params : null;
+}
+
+/**
+ * The page an address shows, as the router would choose it: a fixed segment wins over a
+ * parameter ('/artists/new' is not an artist called "new"). Null for an address of no page.
+ */
+export function findPage(pathname: string): { name: PageName; params: Record<string, string> } | null {
+  let best: { name: PageName; params: Record<string, string>; fixed: number } | null = null;
+  for (const [name, pattern] of Object.entries(pagePaths) as [PageName, string][]) {
+    const params = matchPagePath(pattern, pathname);
+    if (!params) continue;
+    const fixed = segments(pattern).filter((part) => !part.startsWith(':') && part !== '*').length;
+    if (!best || fixed > best.fixed) best = { name, params, fixed };
+  }
+  return best && { name: best.name, params: best.params };
+}

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+// A production install (`npm ci --omit=dev`) must run the site (issue 9: sharp sat in
+// devDependencies, so the server could not start). Everything the server, the shared code and the
+// client build import at run time is a dependency; type packages are not.
+
+const manifest = z
+  .object({ dependencies: z.record(z.string(), z.string()), devDependencies: z.record(z.string(), z.string()) })
+  .parse(JSON.parse(fs.readFileSync('package.json', 'utf8')));
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(ts|tsx|mjs)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** The packages a file imports for real (type-only imports vanish at run time). */
+function importedPackages(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const specifiers = [
+    ...text.matchAll(/^import (?!type )[^;]*?from '([^']+)'/gms),
+    ...text.matchAll(/^import '([^']+)'/gm),
+    ...text.matchAll(/import\('([^']+)'\)/g),
+  ].map((match) => match[1]!);
+  return specifiers
+    .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    )
+    .filter((name) => !builtinModules.includes(name) && name !== 'virtual:pwa-register');
+}
+
+describe('package.json', () => {
+  it('lists everything the site imports at run time (and builds with at start) as a dependency', () => {
+    const files = [
+      ...sourceFiles('server'),
+      ...sourceFiles('shared'),
+      ...sourceFiles('client'),
+      'vite.config.ts',
+      'scripts/start.mjs',
+    ];
+    const missing = new Set<string>();
+    for (const file of files) {
+      for (const name of importedPackages(file)) if (!(name in manifest.dependencies)) missing.add(`${name} (${file})`);
+    }
+    expect([...missing]).toEqual([]);
+  });
+
+  it('keeps type packages and test tools out of a production install', () => {
+    const misplaced = Object.keys(manifest.dependencies).filter(
+      (name) => name.startsWith('@types/') || ['vitest', 'playwright-core', 'eslint', 'prettier'].includes(name),
+    );
+    expect(misplaced).toEqual([]);
+  });
+});
