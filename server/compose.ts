@@ -8,6 +8,8 @@ import { chooseFfmpeg, ffmpegRunner } from './infra/audio/ffmpeg';
 import { everyOrgClient } from './infra/charity-directory/every-org';
 import { outboxMailer, smtpMailer } from './infra/email/mailer';
 import { createLogger } from './infra/logger';
+import { stripeProvider } from './infra/payments/stripe-provider';
+import { testProvider } from './infra/payments/test-provider';
 import { mediaStore } from './infra/storage/media';
 
 /**
@@ -30,6 +32,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : outboxMailer(config.outboxDir, config.mailFrom, logger),
     everyOrg: config.everyOrg ? everyOrgClient(config.everyOrg) : null,
+    payments: config.stripe ? stripeProvider(config.stripe) : testProvider(db),
     ffmpeg: ffmpegRunner(ffmpeg.path, path.join(config.dataDir, 'run', 'ffmpeg')),
     afterResponse: (task) =>
       setImmediate(() => {

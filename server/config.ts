@@ -44,6 +44,12 @@ const envSchema = z
     FFMPEG_PATH: optionalString,
     /** Uploads are refused while the data folder's disk has less free space than this. */
     MIN_FREE_DISK_MB: z.coerce.number().int().min(0).default(1024),
+    /** Stripe takes the cards when all three keys are set (DESIGN.md section 2); none: the test provider. */
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_PUBLISHABLE_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Points the Stripe SDK at another host (the tests' fake Stripe). */
+    STRIPE_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIST_DIR: z.string().default('dist'),
   })
@@ -51,7 +57,22 @@ const envSchema = z
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together.' });
     }
+    const stripeKeys = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET];
+    const stripeKeysSet = stripeKeys.filter((key) => key !== undefined).length;
+    if (stripeKeysSet !== 0 && stripeKeysSet !== 3) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET must be set together.',
+      });
+    }
     if (env.NODE_ENV === 'production') {
+      // Real money needs a real payment provider: the test provider takes no money at all.
+      if (stripeKeysSet !== 3) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Stripe keys are required in production (the test provider takes no money).',
+        });
+      }
       // Production must not fall back to the local defaults that only make sense on a laptop.
       if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', message: 'PUBLIC_URL is required in production.' });
       if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', message: 'SMTP_URL is required in production.' });
@@ -111,5 +132,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobWorkers: e.JOB_WORKERS,
     ffmpegPath: e.FFMPEG_PATH,
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
+    /** Stripe's keys, or undefined: the built-in test provider takes the payments. */
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            apiUrl: e.STRIPE_API_URL,
+          }
+        : undefined,
   };
 }

@@ -5,6 +5,8 @@ import type { EveryOrgClient } from './infra/charity-directory/every-org';
 import type { Mailer } from './infra/email/mailer';
 import type { Logger } from './infra/logger';
 import type { SessionUser } from './infra/security/session-store';
+import type { StripeProvider } from './infra/payments/stripe-provider';
+import type { TestProvider } from './infra/payments/test-provider';
 import type { MediaStore } from './infra/storage/media';
 
 // What services receive: the outside world (built once at start-up) and who is asking. These live
@@ -19,6 +21,8 @@ export type Deps = {
   media: MediaStore;
   /** Runs ffmpeg (the track pipeline's), so that no process outlives the server. */
   ffmpeg: FfmpegRunner;
+  /** Who takes card payments: Stripe with its keys, else the built-in test provider. */
+  payments: StripeProvider | TestProvider;
   /** The charity directory's remote source; null without EVERY_ORG_API_KEY. */
   everyOrg: EveryOrgClient | null;
   /**

@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'conflict'
+  | 'payment-refused'
   | 'too-large'
   | 'unsupported-media'
   | 'rate-limited'
@@ -39,6 +40,8 @@ export const forbidden = (message: string) => new AppError('forbidden', 'OTHER',
 export const notFound = (message: string) => new AppError('not-found', 'OTHER', message);
 export const conflict = (message: string) => new AppError('conflict', 'OTHER', message);
 export const unsupportedMedia = (message: string) => new AppError('unsupported-media', 'OTHER', message);
+/** A card the payment provider refused (402): the donor may try another. */
+export const paymentRefused = (message: string) => new AppError('payment-refused', 'OTHER', message);
 export const unavailable = (message: string) => new AppError('unavailable', 'OTHER', message);
 export const rateLimited = (message: string, code: ErrorCode = 'RATE_LIMITED') =>
   new AppError('rate-limited', code, message);

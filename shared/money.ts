@@ -34,3 +34,25 @@ export function centsToInput(cents: number | null | undefined): string {
   if (!cents) return '';
   return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
 }
+
+/** 10000000 → "100,000.00": an amount in a message, after its "$" (e.g. 'Donation must be at least $5.00'). */
+export function formatDollars(cents: number): string {
+  return formatCents(cents).replace('$', '');
+}
+
+/** The tip presets of the donate page (spec part 2 section 9): a share of the donation, in percent. */
+export const TIP_PRESETS = [10, 20, 30] as const;
+export type TipPreset = (typeof TIP_PRESETS)[number];
+
+/** A preset's tip: that percentage of the donation, rounded to the cent (spec part 2 section 4). */
+export function tipForPreset(donationCents: number, percent: number): number {
+  return Math.round((donationCents * percent) / 100);
+}
+
+/**
+ * The tax-deductible part of a donation (DESIGN.md section 4): what was given above the
+ * fundraiser's minimum (the minimum buys the album), never below 0.
+ */
+export function taxDeductibleCents(donationCents: number, minimumCents: number): number {
+  return Math.max(0, donationCents - minimumCents);
+}

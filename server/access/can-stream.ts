@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { donations } from '../db/schema';
+import { purchases } from '../db/schema';
 import type { SessionUser } from '../infra/security/session-store';
 
 // Who may hear a fundraiser's full tracks (DESIGN.md section 3, "Media"): its owner, admins, and
@@ -39,17 +39,20 @@ export function streamAccess(
   return (album) => allowed(user, album, () => bought.has(album.fundraiserId));
 }
 
-/** The purchase condition: a succeeded donation from this address, compared without case. */
-const succeededFrom = (email: string) =>
-  and(eq(donations.status, 'succeeded'), eq(sql`lower(${donations.email})`, email.toLowerCase()));
+/**
+ * The purchase condition: a purchase (made by a succeeded donation, taken back by its refund) for
+ * this address, compared without case; the expression matches the index purchases_email_idx.
+ */
+const boughtWith = (email: string) =>
+  and(eq(sql`lower(${purchases.email})`, email.toLowerCase()), isNull(purchases.revokedAt));
 
 /** A succeeded donation to this fundraiser from the user's verified email address. */
 export function hasBought(db: Db, user: SessionUser, fundraiserId: number): boolean {
   if (!user.isEmailVerified) return false;
   const found = db
-    .select({ id: donations.id })
-    .from(donations)
-    .where(and(eq(donations.fundraiserId, fundraiserId), succeededFrom(user.email)))
+    .select({ id: purchases.id })
+    .from(purchases)
+    .where(and(boughtWith(user.email), eq(purchases.fundraiserId, fundraiserId)))
     .limit(1)
     .get();
   return found !== undefined;
@@ -59,9 +62,9 @@ export function hasBought(db: Db, user: SessionUser, fundraiserId: number): bool
 export function boughtFundraiserIds(db: Db, user: SessionUser, fundraiserIds: number[]): Set<number> {
   if (!user.isEmailVerified || fundraiserIds.length === 0) return new Set();
   const rows = db
-    .selectDistinct({ id: donations.fundraiserId })
-    .from(donations)
-    .where(and(inArray(donations.fundraiserId, [...new Set(fundraiserIds)]), succeededFrom(user.email)))
+    .selectDistinct({ id: purchases.fundraiserId })
+    .from(purchases)
+    .where(and(boughtWith(user.email), inArray(purchases.fundraiserId, [...new Set(fundraiserIds)])))
     .all();
   return new Set(rows.map((row) => row.id));
 }

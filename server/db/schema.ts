@@ -317,35 +317,105 @@ export const fundraiserTracks = sqliteTable(
 );
 
 /**
- * Donations to fundraisers. The payment flow (the donations issue) writes them; fundraisers read
- * the totals and the donor list. Only succeeded donations count.
+ * Payments: donations to fundraisers, and gifts to the platform itself (the support page: no
+ * fundraiser, a tip only). A row is made with its payment intent and fulfilled exactly once
+ * (server/features/donations/fulfilment.ts). The charity and the fundraiser's minimum are copied
+ * in when the donation is made: what was given to whom, and what of it was tax-deductible, does
+ * not change when the fundraiser does later. Only succeeded donations count.
  */
 export const donations = sqliteTable(
   'donations',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    fundraiserId: integer('fundraiser_id')
-      .notNull()
-      .references(() => fundraisers.id),
+    /** Null for a gift to the platform. */
+    fundraiserId: integer('fundraiser_id').references(() => fundraisers.id),
     paymentIntentId: text('payment_intent_id').notNull().unique(),
+    /** Which payment provider holds the intent: 'stripe', or 'test' (the built-in test provider). */
+    provider: text('provider', { enum: ['stripe', 'test'] })
+      .notNull()
+      .default('test'),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     email: text('email').notNull(),
     name: text('name').notNull(),
+    /** The donation alone: the charity's money. */
     amountCents: integer('amount_cents').notNull(),
+    /** The platform's tip on top. */
     tipCents: integer('tip_cents').notNull().default(0),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+    /** The fundraiser's minimum when the donation was made (the tax-deductible part is above it). */
+    minimumCents: integer('minimum_cents').notNull().default(0),
+    charityEin: text('charity_ein'),
+    charityName: text('charity_name'),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'refunded'] })
       .notNull()
       .default('pending'),
+    /** The processor's fee for the whole payment, known once it succeeded. */
+    feeCents: integer('fee_cents'),
+    /** The charity's share of that fee, in proportion to donation / (donation + tip). */
+    charityFeeCents: integer('charity_fee_cents'),
+    succeededAt: timestamp('succeeded_at'),
+    refundedAt: timestamp('refunded_at'),
+    receiptSentAt: timestamp('receipt_sent_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     index('donations_fundraiser_idx').on(table.fundraiserId, table.status, table.createdAt),
-    // Purchases belong to an email address, compared without case (server/access/can-stream.ts):
-    // serves 'Your music' purchases and the buyer check of every full stream.
+    // Purchases belong to an email address, compared without case (server/access/can-stream.ts).
     index('donations_email_idx').on(sql`lower(${table.email})`, table.status),
+    index('donations_status_idx').on(table.status, table.succeededAt),
   ],
 );
+
+/**
+ * What a succeeded donation to a fundraiser gives: the album, to the donor's email address. A
+ * refund revokes it. The receipt's download link is a token stored hashed here.
+ */
+export const purchases = sqliteTable(
+  'purchases',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    donationId: integer('donation_id')
+      .notNull()
+      .unique()
+      .references(() => donations.id),
+    fundraiserId: integer('fundraiser_id')
+      .notNull()
+      .references(() => fundraisers.id),
+    email: text('email').notNull(),
+    downloadTokenHash: text('download_token_hash').unique(),
+    downloadExpiresAt: timestamp('download_expires_at'),
+    revokedAt: timestamp('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('purchases_email_idx').on(sql`lower(${table.email})`, table.fundraiserId),
+    index('purchases_fundraiser_idx').on(table.fundraiserId),
+  ],
+);
+
+/** Payment provider events handled so far (webhooks arrive twice, late and out of order). */
+export const paymentEvents = sqliteTable('payment_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: defaultNow('received_at'),
+});
+
+/**
+ * The built-in test payment provider's intents (DESIGN.md section 2): what Stripe keeps for a
+ * real payment, kept here when no Stripe keys are set.
+ */
+export const testPaymentIntents = sqliteTable('test_payment_intents', {
+  id: text('id').primaryKey(),
+  clientSecret: text('client_secret').notNull().unique(),
+  amountCents: integer('amount_cents').notNull(),
+  status: text('status', { enum: ['requires_payment_method', 'succeeded'] })
+    .notNull()
+    .default('requires_payment_method'),
+  /** The last refusal ('Your card was declined.'), shown when the donor comes back to pay. */
+  lastError: text('last_error'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
 
 /** The home page's featured fundraisers, in the order admins chose. */
 export const featuredFundraisers = sqliteTable('featured_fundraisers', {

@@ -5,11 +5,11 @@ import { renderImage } from '../features/uploads/images';
 import { slugify } from '../infra/slugs';
 import { type MediaStore, newUploadId } from '../infra/storage/media';
 import { queuePreviewProcessing, queueTrackProcessing } from '../features/fundraisers/track-processing';
+import { recordPaidDonation } from '../features/donations/service';
 import type { Db } from '../db/client';
 import {
   artists,
   charities,
-  donations,
   featuredFundraisers,
   fundraisers,
   fundraiserTracks,
@@ -246,22 +246,19 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
         trackRows.map((track) => track.id),
       );
       queuePreviewProcessing(tx, row.id, preview!.id);
-      if (demo.raisedCents.length) {
-        tx.insert(donations)
-          .values(
-            demo.raisedCents.map((amountCents, n) => ({
-              fundraiserId: row.id,
-              paymentIntentId: `demo_${row.id}_${n}`,
-              email: `fan${n + 1}@example.org`,
-              name: ['Avery Fan', 'Jordan Lee', 'Sam Rivera', 'Kai Morgan', 'Robin Patel', 'Alex Chen'][n % 6]!,
-              amountCents,
-              tipCents: Math.round(amountCents * 0.1),
-              status: 'succeeded' as const,
-              createdAt: new Date(publishedAt.getTime() + (n + 1) * 600_000),
-            })),
-          )
-          .run();
-      }
+      demo.raisedCents.forEach((donationCents, n) =>
+        recordPaidDonation(
+          tx,
+          {
+            fundraiserId: row.id,
+            email: `fan${n + 1}@example.org`,
+            name: ['Avery Fan', 'Jordan Lee', 'Sam Rivera', 'Kai Morgan', 'Robin Patel', 'Alex Chen'][n % 6]!,
+            donationCents,
+            tipCents: Math.round(donationCents * 0.1),
+          },
+          new Date(publishedAt.getTime() + (n + 1) * 600_000),
+        ),
+      );
       return row.id;
     });
     if (id !== null) featured.push(id);

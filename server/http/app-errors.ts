@@ -12,6 +12,7 @@ const statusOf = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'payment-refused': 402,
   'too-large': 413,
   'unsupported-media': 415,
   'rate-limited': 429,

@@ -5,6 +5,7 @@ import { emailChangeSchema, userSchema } from '../../shared/schemas/accounts';
 import { artists, donations, fundraisers, users } from '../../server/db/schema';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { adminClient, fieldErrors, registerUser, strongPassword, verifiedUser } from '../fixtures/test-server';
+import { donate } from '../fixtures/donations';
 import { useTestServer } from '../fixtures/use-test-server';
 
 // The account page's calls (issue 9): the name, a change of email address proven by a code sent
@@ -112,17 +113,7 @@ describe('changing the email address', () => {
     const owner = await verifiedUser(server, uniqueEmail('seller'));
     const album = await createFundraiser(owner, { publish: true, tracks: 1 });
     const newEmail = uniqueEmail('buyer-new');
-    server.db
-      .insert(donations)
-      .values({
-        fundraiserId: album.id,
-        paymentIntentId: `pi_move_${counter}`,
-        email: newEmail,
-        name: 'Fan',
-        amountCents: 900,
-        status: 'succeeded',
-      })
-      .run();
+    await donate(server, { fundraiserId: album.id, email: newEmail, donationCents: 900 });
     const client = await verifiedUser(server, buyer);
     const listed = async () =>
       ((await client.get('/api/music-library/purchases')).json as { totalCount: number }).totalCount;
@@ -139,17 +130,7 @@ describe('DELETE /api/user', () => {
     const email = uniqueEmail('leaving');
     const client = await verifiedUser(server, email);
     const album = await createFundraiser(client, { publish: true, tracks: 1 });
-    server.db
-      .insert(donations)
-      .values({
-        fundraiserId: album.id,
-        paymentIntentId: `pi_leave_${counter}`,
-        email: uniqueEmail('fan'),
-        name: 'Fan',
-        amountCents: 700,
-        status: 'succeeded',
-      })
-      .run();
+    await donate(server, { fundraiserId: album.id, email: uniqueEmail('fan'), donationCents: 700 });
 
     const wrong = await client.delete('/api/user', { json: { password: 'Wrong!pass1' } });
     expect(wrong.status).toBe(400);

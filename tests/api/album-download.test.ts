@@ -3,11 +3,12 @@ import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/schemas/fundraisers';
-import { donations, fundraisers } from '../../server/db/schema';
+import { fundraisers } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
 import { createFundraiser, details } from '../fixtures/fundraisers';
 import { craftedZip } from '../fixtures/zips';
 import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { donate } from '../fixtures/donations';
 import { useTestServer } from '../fixtures/use-test-server';
 import { openDescriptorsOf } from '../fixtures/descriptors';
 
@@ -247,17 +248,7 @@ describe('the download of a deleted fundraiser', () => {
     const admin = await adminClient(server, 'album-download-admin@example.org');
     const stranger = await verifiedUser(server, 'album-download-stranger@example.org');
     const sold = await createFundraiser(owner, { tracks: 2, publish: true });
-    server.db
-      .insert(donations)
-      .values({
-        fundraiserId: sold.id,
-        paymentIntentId: 'pi_album_download_buyer',
-        email: 'album-download-buyer@example.org',
-        name: 'A Fan',
-        amountCents: 1000,
-        status: 'succeeded',
-      })
-      .run();
+    await donate(server, { fundraiserId: sold.id, email: 'album-download-buyer@example.org' });
     const before = await download(sold);
     expect(before.status).toBe(200);
 

@@ -23,6 +23,7 @@ import {
 import { imageForm, png } from '../fixtures/images';
 import { craftedZip } from '../fixtures/zips';
 import { adminClient, fieldErrors, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { donate, startDonation } from '../fixtures/donations';
 import { useTestServer } from '../fixtures/use-test-server';
 
 const server = useTestServer();
@@ -572,17 +573,7 @@ describe('deleting', () => {
     const uploads = await uploadMusic(owner, 1);
     const first = await createFundraiser(owner, { artistId: artist.id, uploads, publish: true });
     const second = await createFundraiser(owner, { artistId: artist.id, uploads });
-    server.db
-      .insert(donations)
-      .values({
-        fundraiserId: first.id,
-        paymentIntentId: `pi_${first.id}`,
-        email: 'fan@example.org',
-        name: 'Fan',
-        amountCents: 1500,
-        status: 'succeeded',
-      })
-      .run();
+    await donate(server, { fundraiserId: first.id, email: 'fan@example.org', donationCents: 1500 });
 
     const other = await newUser('not-the-owner');
     expect((await other.delete(`/api/fundraisers/${first.id}`)).status).toBe(403);
@@ -606,20 +597,11 @@ describe('GET /api/fundraisers/{id}/transactions', () => {
     const empty = await owner.get(`/api/fundraisers/${fundraiser.id}/transactions`);
     expect(fundraiserTransactionsSchema.parse(empty.json)).toEqual({ results: [], totalCount: 0 });
 
-    for (const [index, amountCents] of [1000, 2500, 700].entries()) {
-      server.db
-        .insert(donations)
-        .values({
-          fundraiserId: fundraiser.id,
-          paymentIntentId: `pi_t_${fundraiser.id}_${index}`,
-          email: `fan${index}@example.org`,
-          name: `Fan ${index}`,
-          amountCents,
-          tipCents: 100,
-          status: index === 2 ? 'pending' : 'succeeded',
-          createdAt: new Date(Date.now() + index * 1000),
-        })
-        .run();
+    for (const [index, donationCents] of [1000, 2500, 700].entries()) {
+      const donation = { fundraiserId: fundraiser.id, email: `fan${index}@example.org`, name: `Fan ${index}` };
+      // The last is never paid: it is no donation yet.
+      if (index === 2) await startDonation(server, { ...donation, donationCents, tipCents: 100 });
+      else await donate(server, { ...donation, donationCents, tipCents: 100 });
     }
     const list = fundraiserTransactionsSchema.parse(
       (await owner.get(`/api/fundraisers/${fundraiser.id}/transactions?page=0&page_size=1`)).json,

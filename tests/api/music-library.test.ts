@@ -7,10 +7,12 @@ import {
   libraryAlbumListSchema,
 } from '../../shared/schemas/library';
 import { type Fundraiser } from '../../shared/schemas/fundraisers';
-import { donations, fundraisers, fundraiserTracks, uploads, users } from '../../server/db/schema';
+import { donations, fundraisers, fundraiserTracks, purchases, uploads, users } from '../../server/db/schema';
 import { cleanupUnusedUploads } from '../../server/features/uploads/service';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
 import { adminClient, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
+import { TEST_CARDS } from '../../shared/schemas/donations';
 import { useTestServer } from '../fixtures/use-test-server';
 
 // Your music (spec part 1 sections 2 and 7; DESIGN.md section 4, 'library album'): the user's own
@@ -25,21 +27,29 @@ beforeAll(async () => {
 let counter = 0;
 const nextEmail = (label: string) => `${label}-${++counter}@example.org`;
 
-let paymentNumber = 0;
-/** A donation as the payment flow (a later issue) will record it. */
-function donate(fundraiserId: number, email: string, options: { status?: 'succeeded' | 'failed'; at?: Date } = {}) {
-  server.db
-    .insert(donations)
-    .values({
-      fundraiserId,
-      paymentIntentId: `pi_test_${++paymentNumber}`,
-      email,
-      name: 'A Fan',
-      amountCents: 1000,
-      status: options.status ?? 'succeeded',
-      createdAt: options.at ?? new Date(),
-    })
-    .run();
+/**
+ * A donation through the payment flow: paid (the album is bought, `at` dates the purchase), or
+ * declined and never paid.
+ */
+async function donateTo(
+  fundraiserId: number,
+  email: string,
+  options: { status?: 'succeeded' | 'failed'; at?: Date } = {},
+) {
+  if (options.status === 'failed') {
+    const intent = await startDonation(server, { fundraiserId, email });
+    expect((await payWithTestCard(server, intent.clientSecret, TEST_CARDS.declined)).status).toBe(402);
+    return;
+  }
+  const intent = await donate(server, { fundraiserId, email });
+  if (options.at) {
+    const donation = server.db
+      .select()
+      .from(donations)
+      .where(eq(donations.paymentIntentId, intent.paymentIntentId))
+      .get()!;
+    server.db.update(purchases).set({ createdAt: options.at }).where(eq(purchases.donationId, donation.id)).run();
+  }
 }
 
 async function list(client: TestClient, which: 'user' | 'purchases', page = 0) {
@@ -240,11 +250,11 @@ describe('purchases', () => {
     const email = nextEmail('buyer');
     const buyer = await verifiedUser(server, email);
     // The address as typed at a checkout may differ in case from the account's.
-    donate(first.id, email.toUpperCase(), { at: new Date('2025-03-01T10:00:00Z') });
-    donate(second.id, email, { at: new Date('2025-04-01T10:00:00Z') });
-    donate(first.id, email, { at: new Date('2025-05-01T10:00:00Z') });
-    donate(notBought.id, email, { status: 'failed' });
-    donate(notBought.id, nextEmail('someone-else'));
+    await donateTo(first.id, email.toUpperCase(), { at: new Date('2025-03-01T10:00:00Z') });
+    await donateTo(second.id, email, { at: new Date('2025-04-01T10:00:00Z') });
+    await donateTo(first.id, email, { at: new Date('2025-05-01T10:00:00Z') });
+    await donateTo(notBought.id, email, { status: 'failed' });
+    await donateTo(notBought.id, nextEmail('someone-else'));
 
     const purchases = await list(buyer, 'purchases');
     expect(purchases.totalCount).toBe(2);
@@ -299,7 +309,7 @@ describe('purchases', () => {
     const email = nextEmail('unverified');
     const unverified = server.client();
     await registerUser(unverified, email);
-    donate(fundraiser.id, email);
+    await donateTo(fundraiser.id, email);
 
     expect(await list(unverified, 'purchases')).toEqual({ results: [], totalCount: 0 });
     expect((await unverified.get(`/api/music-library/album/${fundraiser.id}`)).status).toBe(404);
@@ -349,7 +359,7 @@ describe('a deleted fundraiser', () => {
     stranger = await verifiedUser(server, nextEmail('passer-by'));
     gone = await createFundraiser(seller, { publish: true, tracks: 2, details: { name: 'Gone Album' } });
     await server.jobs.drain();
-    donate(gone.id, buyerEmail);
+    await donateTo(gone.id, buyerEmail);
     expect((await seller.delete(`/api/fundraisers/${gone.id}`)).status).toBe(200);
   });
 

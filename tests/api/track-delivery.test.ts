@@ -4,11 +4,12 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/schemas/fundraisers';
 import { trackUrls } from '../../shared/schemas/library';
-import { donations, fundraisers, fundraiserTracks } from '../../server/db/schema';
+import { fundraisers, fundraiserTracks } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
 import { openDescriptorsOf } from '../fixtures/descriptors';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
 import { adminClient, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { donate, startDonation } from '../fixtures/donations';
 import { useTestServer } from '../fixtures/use-test-server';
 
 // Delivery of track audio (issue 5; DESIGN.md sections 3 and 4): public previews, full streams
@@ -48,18 +49,10 @@ async function fetchBytes(client: TestClient, pathname: string, headers: Record<
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-function insertDonation(email: string, fundraiserId: number, status: 'succeeded' | 'pending' = 'succeeded') {
-  server.db
-    .insert(donations)
-    .values({
-      fundraiserId,
-      paymentIntentId: `pi_test_${email}_${fundraiserId}_${status}`,
-      email,
-      name: 'A Fan',
-      amountCents: 1000,
-      status,
-    })
-    .run();
+/** A donation through the payment flow: paid (the album is bought) or only begun. */
+async function insertDonation(email: string, fundraiserId: number, status: 'succeeded' | 'pending' = 'succeeded') {
+  if (status === 'succeeded') await donate(server, { fundraiserId, email });
+  else await startDonation(server, { fundraiserId, email });
 }
 
 beforeAll(async () => {
@@ -80,9 +73,9 @@ beforeAll(async () => {
   await server.jobs.drain();
 
   // Purchases belong to an email address, compared without case; a pending one buys nothing.
-  insertDonation('Delivery-Buyer@Example.org', published.id);
-  insertDonation('delivery-unverified@example.org', published.id);
-  insertDonation('delivery-other@example.org', published.id, 'pending');
+  await insertDonation('Delivery-Buyer@Example.org', published.id);
+  await insertDonation('delivery-unverified@example.org', published.id);
+  await insertDonation('delivery-other@example.org', published.id, 'pending');
 
   album = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${published.id}`)).json);
   draft = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${drafted.id}`)).json);
@@ -468,8 +461,8 @@ describe('GET /api/tracks/{id}/preview access', () => {
   it('is 404 once the fundraiser is deleted; the stream stays its buyers’ and admins’ only', async () => {
     const created = await createFundraiser(owner, { tracks: 1, publish: true });
     await server.jobs.drain();
-    insertDonation('delivery-buyer@example.org', created.id);
-    insertDonation('delivery-unverified@example.org', created.id);
+    await insertDonation('delivery-buyer@example.org', created.id);
+    await insertDonation('delivery-unverified@example.org', created.id);
     const id = created.tracksList[0]!.id;
     expect((await fetchBytes(guest, previewUrl(id))).status).toBe(200);
     expect((await owner.delete(`/api/fundraisers/${created.id}`)).status).toBe(200);
@@ -568,12 +561,12 @@ describe('track URLs in the fundraiser JSON', () => {
     const second = await createFundraiser(owner, { tracks: 1, publish: true });
     const third = await createFundraiser(owner, { tracks: 1, publish: true });
     await server.jobs.drain();
-    insertDonation('delivery-buyer@example.org', third.id);
+    await insertDonation('delivery-buyer@example.org', third.id);
     const purchaseLookups = () => {
       const prepare = vi.spyOn(server.sqlite, 'prepare');
       return {
         count: () =>
-          prepare.mock.calls.filter(([text]) => /from "donations".*lower\("donations"\."email"\)/i.test(text)).length,
+          prepare.mock.calls.filter(([text]) => /from "purchases".*lower\("purchases"\."email"\)/i.test(text)).length,
         restore: () => prepare.mockRestore(),
       };
     };

@@ -1,26 +1,8 @@
+import { escapeHtml, layout, type Site } from '../../infra/email/layout';
 import type { EmailMessage } from '../../infra/email/mailer';
 
 // Account emails in text and HTML, each naming the site (issue 2). Only values we generate or
 // that the user typed about themselves are interpolated, and those are HTML-escaped.
-
-type Site = { siteName: string; contactEmail: string };
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-function layout(site: Site, heading: string, bodyHtml: string): string {
-  const name = escapeHtml(site.siteName);
-  return `<!doctype html>
-<html lang="en"><body style="margin:0;background:#f6f4fb;font-family:Arial,Helvetica,sans-serif;color:#1d1530">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border-radius:12px;padding:32px">
-<tr><td style="font-size:20px;font-weight:bold;color:#4c2a85;padding-bottom:16px">${name}</td></tr>
-<tr><td style="font-size:18px;font-weight:bold;padding-bottom:12px">${escapeHtml(heading)}</td></tr>
-<tr><td style="font-size:15px;line-height:1.6">${bodyHtml}</td></tr>
-<tr><td style="font-size:12px;color:#6b6480;padding-top:24px">Questions? Write to us at <a href="mailto:${escapeHtml(site.contactEmail)}">${escapeHtml(site.contactEmail)}</a>.<br>${name}: music for a cause.</td></tr>
-</table></td></tr></table></body></html>`;
-}
 
 export function verificationCodeEmail(site: Site, to: string, firstName: string | null, code: string): EmailMessage {
   const greeting = firstName ? `Hi ${firstName},` : 'Hi,';

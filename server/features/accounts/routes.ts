@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { okSchema, serverMessages } from '../../../shared/api';
 import {
   changeEmailSchema,
@@ -14,24 +14,12 @@ import {
 } from '../../../shared/schemas/accounts';
 import type { AppEnv } from '../../http/context';
 import { notFound } from '../../errors';
+import { siteUrlForEmails } from '../../http/site-url';
 import { endSession, requireSession, startSession } from '../../http/session';
 import { formBody, jsonBody } from '../../http/validation';
 import * as accounts from './service';
 
 const ok = okSchema.parse({ ok: true });
-
-/**
- * The address put into emailed links. PUBLIC_URL when set (production requires it). Without it
- * the request's own host is used only when it is this machine, so a forged Host header cannot
- * send someone's reset link to another site.
- */
-function siteUrlForEmails(c: Context<AppEnv>): string {
-  const { config } = c.get('deps');
-  if (config.publicUrl) return config.publicUrl;
-  const url = new URL(c.req.url);
-  const isLoopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  return isLoopback ? url.origin : `http://localhost:${config.port}`;
-}
 
 // Spec part 1 section 7: the account calls. Thin: parse, call the service, answer.
 export const accountRoutes = new Hono<AppEnv>()

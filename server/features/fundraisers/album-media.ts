@@ -8,6 +8,7 @@ import { findUpload } from '../../infra/storage/upload-records';
 import { visibleOrNotFound } from './permissions';
 import { streamable } from './presenter';
 import * as queries from './queries';
+import type { FundraiserRow } from './queries';
 
 // A fundraiser's audio as files: the public preview track and the album download (issue 5).
 
@@ -79,6 +80,21 @@ export async function albumDownload(deps: Deps, session: Session, id: number): P
     if (row.deletedAt) throw notFound(say.notFound);
     throw forbidden('Only those who donated to this fundraiser can download its music.');
   }
+  return albumFiles(deps, row);
+}
+
+/**
+ * The album of a purchase, for the receipt's download link (the donations feature, issue 10):
+ * the link's token is the permission, checked by its caller.
+ */
+export async function purchasedAlbumDownload(deps: Deps, fundraiserId: number): Promise<AlbumDownload> {
+  const row = queries.findFundraiserIncludingDeleted(deps.db, fundraiserId);
+  if (!row) throw notFound(say.notFound);
+  return albumFiles(deps, row);
+}
+
+/** The album's files as one download: the legacy zip, or each track's original. */
+async function albumFiles(deps: Deps, row: FundraiserRow): Promise<AlbumDownload> {
   const fileName = `${safeFileName(row.name, 'album')}.zip`;
   if (row.hasV1Tracks) {
     if (!row.tracksZipUploadId) throw notFound('This fundraiser has no album zip yet.');

@@ -14,11 +14,11 @@ import {
 import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
+import { sendAlbum } from '../../http/send-album';
 import { cacheControlFor, sendFile } from '../../http/send-file';
 import { requireSession, requireVerifiedSession } from '../../http/session';
 import { jsonBody, multipartRequest, parseWith } from '../../http/validation';
 import { receiveForm } from '../../infra/storage/multipart';
-import { zipStream, zipStreamSize } from '../../infra/storage/zip-stream';
 import { ARTIST_NOT_FOUND } from '../artists/service';
 import * as albumMedia from './album-media';
 import * as legacyForm from './legacy-form';
@@ -76,44 +76,11 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     if (!response) throw notFound(albumMedia.noPreviewMessage);
     return response;
   })
-  /**
-   * The album as a zip, streamed while it is built: the first bytes leave at once, memory stays
-   * flat. HEAD answers the same headers without opening a file (Hono would run this handler for
-   * HEAD and drop a body nobody cancels). A legacy zip goes through sendFile, so an interrupted
-   * download can resume with Range.
-   */
+  /** The album as a zip (server/http/send-album.ts): owner, admins and buyers. */
   .get('/fundraisers/:id/download', async (c) => {
     const session = requireSession(c);
     const deps = c.get('deps');
-    const album = await albumMedia.albumDownload(deps, session, fundraiserId(c.req.param('id')));
-    const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(album.fileName)}`;
-    if (album.kind === 'zip') {
-      const response = await sendFile(c, {
-        path: album.path,
-        contentType: 'application/zip',
-        cacheControl: 'private, no-store',
-        version: album.version,
-      });
-      if (!response) {
-        deps.logger.error({ path: album.path }, 'album download: legacy zip missing on disk');
-        throw notFound('The album zip is no longer available.');
-      }
-      // On the file's answer only: an error page must not be saved as "Album.zip".
-      response.headers.set('content-disposition', disposition);
-      return response;
-    }
-    c.header('content-disposition', disposition);
-    c.header('content-type', 'application/zip');
-    c.header('cache-control', 'private, no-store');
-    if (c.req.method === 'HEAD') {
-      c.header('content-length', String(zipStreamSize(album.entries)));
-      return c.body(null, 200);
-    }
-    const zip = zipStream(album.entries, (error) =>
-      deps.logger.error({ err: error, fileName: album.fileName }, 'album download: zip failed while sending'),
-    );
-    c.header('content-length', String(zip.size));
-    return c.body(zip.body);
+    return sendAlbum(c, deps, await albumMedia.albumDownload(deps, session, fundraiserId(c.req.param('id'))));
   })
   .patch('/fundraisers/:id/publish', async (c) => {
     const session = requireSession(c);

@@ -407,3 +407,35 @@ export function isPublicFundraiser(db: Db, id: number): boolean {
 export function formerSlugOwner(db: Db, slug: string): number | undefined {
   return queries.findFundraiserIdBySlugHistory(db, slug);
 }
+
+/** What a donation needs of its fundraiser (the donations feature, issue 10), deleted or not. */
+export type DonationTarget = {
+  id: number;
+  name: string;
+  urlSlug: string;
+  /** Only a published fundraiser takes donations; a draft or a deleted one does not. */
+  takesDonations: boolean;
+  minimumCents: number;
+  charityEin: string;
+  charityName: string;
+  artistName: string;
+  /** The cover's URL, or null. */
+  image: string | null;
+};
+
+export function donationTarget(db: Db, id: number): DonationTarget | undefined {
+  const row = queries.findFundraiserIncludingDeleted(db, id);
+  if (!row) return undefined;
+  const artist = artistSummaries(db, [row.artistId]).get(row.artistId);
+  return {
+    id: row.id,
+    name: row.name.trim() || 'Untitled fundraiser',
+    urlSlug: row.urlSlug ?? String(row.id),
+    takesDonations: row.status === 'PUBLISHED' && row.deletedAt === null,
+    minimumCents: row.minimumDonationCents,
+    charityEin: row.charityEin,
+    charityName: row.charityName,
+    artistName: artist?.name ?? '',
+    image: row.albumCoverId ? imageUrl(row.albumCoverId, 400, 'jpg') : null,
+  };
+}

@@ -1,6 +1,6 @@
 import { and, asc, count, countDistinct, desc, eq, isNull, max, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { artists, donations, fundraisers, fundraiserTracks } from '../../db/schema';
+import { artists, fundraisers, fundraiserTracks, purchases } from '../../db/schema';
 
 // Your music (spec part 1 section 2): the albums a user owns or bought, and one album with its
 // tracks. A deleted fundraiser leaves its owner's list, as every other list, but bought music is
@@ -67,11 +67,11 @@ export function listOwnAlbums(db: Db, userId: number, limit: number, offset: num
 }
 
 /**
- * Succeeded donations from this address, compared without case as in hasBought
- * (server/access/can-stream.ts); the expression matches the index donations_email_idx.
+ * Purchases for this address that stand (not refunded), compared without case as in hasBought
+ * (server/access/can-stream.ts); the expression matches the index purchases_email_idx.
  */
 const boughtBy = (email: string): SQL | undefined =>
-  and(eq(sql`lower(${donations.email})`, email.toLowerCase()), eq(donations.status, 'succeeded'));
+  and(eq(sql`lower(${purchases.email})`, email.toLowerCase()), isNull(purchases.revokedAt));
 
 /** Albums bought with this email address, one per album, the latest purchase first; deleted ones too. */
 export function listPurchasedAlbums(
@@ -81,11 +81,11 @@ export function listPurchasedAlbums(
   offset: number,
 ): Paged<AlbumRow & { boughtAt: Date }> {
   const where = boughtBy(email);
-  const boughtAt = max(donations.createdAt);
+  const boughtAt = max(purchases.createdAt);
   const rows = db
     .select({ ...albumColumns, boughtAt })
-    .from(donations)
-    .innerJoin(fundraisers, eq(fundraisers.id, donations.fundraiserId))
+    .from(purchases)
+    .innerJoin(fundraisers, eq(fundraisers.id, purchases.fundraiserId))
     .innerJoin(artists, eq(artists.id, fundraisers.artistId))
     .where(where)
     .groupBy(fundraisers.id)
@@ -94,9 +94,9 @@ export function listPurchasedAlbums(
     .offset(offset)
     .all();
   const [total] = db
-    .select({ n: countDistinct(donations.fundraiserId) })
-    .from(donations)
-    .innerJoin(fundraisers, eq(fundraisers.id, donations.fundraiserId))
+    .select({ n: countDistinct(purchases.fundraiserId) })
+    .from(purchases)
+    .innerJoin(fundraisers, eq(fundraisers.id, purchases.fundraiserId))
     .where(where)
     .all();
   // max() of a grouped, non-empty set is never null; the fallback only satisfies the type.

@@ -1,0 +1,88 @@
+import { formatCents, taxDeductibleCents } from '../../../shared/money';
+import { formatEin } from '../../../shared/schemas/charities';
+import { escapeHtml, layout, type Site } from '../../infra/email/layout';
+import type { EmailMessage } from '../../infra/email/mailer';
+import type { DonationRow } from './queries';
+
+// The receipt: one email per succeeded payment (DESIGN.md "Contract details for money"), naming the
+// fundraiser in its subject, with the amounts, the tax-deductible part, the charity and its EIN,
+// and the album's download link.
+
+export type ReceiptFundraiser = { name: string; artistName: string };
+
+export function receiptEmail(
+  site: Site,
+  donation: DonationRow,
+  fundraiser: ReceiptFundraiser | null,
+  downloadLink: string | null,
+): EmailMessage {
+  const total = donation.amountCents + donation.tipCents;
+  const deductible = taxDeductibleCents(donation.amountCents, donation.minimumCents);
+  const greeting = donation.name ? `Hi ${donation.name},` : 'Hi,';
+  if (!fundraiser) {
+    // A gift to the platform (the support page): no album, no charity.
+    return {
+      to: donation.email,
+      subject: `Thank you for supporting ${site.siteName}`,
+      text: [
+        greeting,
+        '',
+        `Thank you for your gift of ${formatCents(total)} to ${site.siteName}. It keeps the site running for the artists and charities on it.`,
+        '',
+        `Questions? Write to us at ${site.contactEmail}.`,
+      ].join('\n'),
+      html: layout(
+        site,
+        'Thank you for your support',
+        `<p>${escapeHtml(greeting)}</p><p>Thank you for your gift of <strong>${formatCents(total)}</strong> to ${escapeHtml(site.siteName)}. It keeps the site running for the artists and charities on it.</p>`,
+      ),
+      summary: `receipt for a ${formatCents(total)} gift`,
+    };
+  }
+  const charity = `${donation.charityName ?? ''} (EIN ${formatEin(donation.charityEin ?? '')})`;
+  const lines: [string, string][] = [
+    ['Donation', formatCents(donation.amountCents)],
+    [`Tip to ${site.siteName}`, formatCents(donation.tipCents)],
+    ['Total', formatCents(total)],
+    ['Tax-deductible part', formatCents(deductible)],
+  ];
+  const download = downloadLink
+    ? `Download the album: ${downloadLink}\n(The link works for 30 days. Create an account with this email address to stream the album any time.)`
+    : '';
+  return {
+    to: donation.email,
+    subject: `Your donation to ${fundraiser.name}`,
+    text: [
+      greeting,
+      '',
+      `Thank you for your donation to ${fundraiser.name} by ${fundraiser.artistName}. It goes to ${charity}.`,
+      '',
+      ...lines.map(([label, value]) => `${label}: ${value}`),
+      '',
+      `The tax-deductible part is what you gave above the fundraiser's minimum of ${formatCents(donation.minimumCents)}, which buys the album.`,
+      '',
+      download,
+      '',
+      `Questions? Write to us at ${site.contactEmail}.`,
+    ].join('\n'),
+    html: layout(
+      site,
+      `Thank you for your donation to ${fundraiser.name}`,
+      `<p>${escapeHtml(greeting)}</p>
+<p>Thank you for your donation to <strong>${escapeHtml(fundraiser.name)}</strong> by ${escapeHtml(fundraiser.artistName)}. It goes to ${escapeHtml(charity)}.</p>
+<table role="presentation" cellpadding="4" cellspacing="0">${lines
+        .map(
+          ([label, value]) => `<tr><td>${escapeHtml(label)}</td><td align="right"><strong>${value}</strong></td></tr>`,
+        )
+        .join('')}</table>
+<p style="font-size:13px;color:#6b6480">The tax-deductible part is what you gave above the fundraiser's minimum of ${formatCents(donation.minimumCents)}, which buys the album.</p>
+${
+  downloadLink
+    ? `<p><a href="${escapeHtml(downloadLink)}" style="display:inline-block;background:#4c2a85;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none">Download the album</a></p>
+<p style="font-size:13px">The link works for 30 days. Create an account with this email address to stream the album any time.</p>`
+    : ''
+}`,
+    ),
+    summary: downloadLink ? `receipt, download link ${downloadLink}` : 'receipt',
+  };
+}

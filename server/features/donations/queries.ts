@@ -1,0 +1,97 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { donations, paymentEvents, purchases } from '../../db/schema';
+
+// The donations feature's tables: donations, purchases and the payment events handled so far.
+// Every state change is a conditional UPDATE, so that whoever reports a payment (webhook, success
+// page, test provider; twice, at once, in any order) changes it at most once.
+
+export type DonationRow = typeof donations.$inferSelect;
+export type NewDonation = typeof donations.$inferInsert;
+
+export function insertDonation(db: Db, values: NewDonation): DonationRow {
+  return db.insert(donations).values(values).returning().get();
+}
+
+export function findDonationByIntent(db: Db, paymentIntentId: string): DonationRow | undefined {
+  return db.select().from(donations).where(eq(donations.paymentIntentId, paymentIntentId)).get();
+}
+
+/**
+ * Marks a pending (or failed, then paid with another card) donation succeeded with its fees.
+ * Answers whether this call did it: false when it was already succeeded or refunded.
+ */
+export function markSucceeded(
+  db: Db,
+  id: number,
+  fees: { feeCents: number; charityFeeCents: number },
+  at: Date,
+): boolean {
+  const result = db
+    .update(donations)
+    .set({ status: 'succeeded', ...fees, succeededAt: at, updatedAt: at })
+    .where(and(eq(donations.id, id), inArray(donations.status, ['pending', 'failed'])))
+    .run();
+  return result.changes === 1;
+}
+
+/** A failed attempt: only a pending donation becomes failed, never a succeeded one. */
+export function markFailed(db: Db, id: number, at: Date): boolean {
+  return (
+    db
+      .update(donations)
+      .set({ status: 'failed', updatedAt: at })
+      .where(and(eq(donations.id, id), eq(donations.status, 'pending')))
+      .run().changes === 1
+  );
+}
+
+/** A refund: the money leaves the totals, whatever the donation's state was. */
+export function markRefunded(db: Db, id: number, at: Date): boolean {
+  return (
+    db
+      .update(donations)
+      .set({ status: 'refunded', refundedAt: at, updatedAt: at })
+      .where(and(eq(donations.id, id), sql`${donations.status} <> 'refunded'`))
+      .run().changes === 1
+  );
+}
+
+export function markReceiptSent(db: Db, id: number, at: Date) {
+  db.update(donations).set({ receiptSentAt: at, updatedAt: at }).where(eq(donations.id, id)).run();
+}
+
+export function findDonation(db: Db, id: number): DonationRow | undefined {
+  return db.select().from(donations).where(eq(donations.id, id)).get();
+}
+
+export type PurchaseRow = typeof purchases.$inferSelect;
+
+export function insertPurchase(db: Db, values: typeof purchases.$inferInsert): PurchaseRow {
+  return db.insert(purchases).values(values).returning().get();
+}
+
+export function findPurchaseByDonation(db: Db, donationId: number): PurchaseRow | undefined {
+  return db.select().from(purchases).where(eq(purchases.donationId, donationId)).get();
+}
+
+export function findPurchaseByTokenHash(db: Db, tokenHash: string): PurchaseRow | undefined {
+  return db.select().from(purchases).where(eq(purchases.downloadTokenHash, tokenHash)).get();
+}
+
+/** A new download link for the purchase (each receipt sent carries its own; the last one counts). */
+export function setDownloadToken(db: Db, id: number, tokenHash: string, expiresAt: Date) {
+  db.update(purchases)
+    .set({ downloadTokenHash: tokenHash, downloadExpiresAt: expiresAt })
+    .where(eq(purchases.id, id))
+    .run();
+}
+
+export function revokePurchase(db: Db, donationId: number, at: Date) {
+  db.update(purchases).set({ revokedAt: at }).where(eq(purchases.donationId, donationId)).run();
+}
+
+/** Records a provider event as handled; false when it already was (a redelivery). */
+export function recordEvent(db: Db, id: string, type: string): boolean {
+  return db.insert(paymentEvents).values({ id, type }).onConflictDoNothing().run().changes === 1;
+}

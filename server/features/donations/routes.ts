@@ -1,0 +1,64 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { paymentIntentRequestSchema, testCardSchema } from '../../../shared/schemas/donations';
+import { invalid, notFound } from '../../errors';
+import type { AppEnv } from '../../http/context';
+import { sendAlbum } from '../../http/send-album';
+import { siteUrlForEmails } from '../../http/site-url';
+import { jsonBody, parseWith } from '../../http/validation';
+import * as donations from './service';
+
+// Donations and payments (issue 10; spec part 2 section 7; DESIGN.md "Contract details for money").
+
+const intentIdQuery = z.object({ paymentIntentId: z.string().trim().min(1).max(300) });
+const clientSecretQuery = z.object({ clientSecret: z.string().trim().min(1).max(300) });
+/** Receipt links carry 32 random bytes in base64url. */
+const purchaseToken = (token: string) => {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw notFound('This download link has expired or is not valid.');
+  return token;
+};
+
+export const donationRoutes = new Hono<AppEnv>()
+  .get('/payments/config', (c) => c.json(donations.paymentConfig(c.get('deps'))))
+  .post('/transactions/create-payment-intent', async (c) => {
+    const input = await jsonBody(c, paymentIntentRequestSchema);
+    return c.json(await donations.createPaymentIntent(c.get('deps'), c.get('session'), input));
+  })
+  .get('/transactions/query', async (c) => {
+    const { paymentIntentId } = parseWith(intentIdQuery, c.req.query());
+    return c.json(await donations.transactionSummary(c.get('deps'), paymentIntentId, siteUrlForEmails(c)));
+  })
+  .post('/test-payments/confirm', async (c) => {
+    const input = await jsonBody(c, testCardSchema);
+    const deps = c.get('deps');
+    return c.json(await donations.confirmTestPayment(deps, input.clientSecret, input.cardNumber, siteUrlForEmails(c)));
+  })
+  .get('/test-payments/intent', (c) => {
+    const { clientSecret } = parseWith(clientSecretQuery, c.req.query());
+    return c.json(donations.testIntentStatus(c.get('deps'), clientSecret));
+  })
+  /**
+   * Stripe's webhook: no cookie and no Origin (the same-origin check lets such requests through),
+   * guarded by its signature over the raw body instead. A duplicate or late event is a 200 that
+   * changes nothing.
+   */
+  .post('/stripe/webhook', async (c) => {
+    const deps = c.get('deps');
+    if (deps.payments.kind !== 'stripe') throw notFound('Stripe is not configured here.');
+    const signature = c.req.header('stripe-signature');
+    if (!signature) throw invalid('Missing Stripe signature.');
+    const raw = await c.req.text();
+    let event;
+    try {
+      event = deps.payments.verifyWebhook(raw, signature);
+    } catch {
+      throw invalid('Invalid Stripe signature.');
+    }
+    await donations.handlePaymentEvent(deps, event, siteUrlForEmails(c));
+    return c.json({ received: true });
+  })
+  .get('/purchases/:token', (c) => c.json(donations.purchaseLink(c.get('deps'), purchaseToken(c.req.param('token')))))
+  .get('/purchases/:token/download', async (c) => {
+    const deps = c.get('deps');
+    return sendAlbum(c, deps, await donations.purchaseDownload(deps, purchaseToken(c.req.param('token'))));
+  });

@@ -1,0 +1,276 @@
+import { type PaymentIntentRequest, donationMessages } from '../../../shared/schemas/donations';
+import { taxDeductibleCents } from '../../../shared/money';
+import type { Db } from '../../db/client';
+import type { Deps, Session } from '../../deps';
+import { conflict, FormError, notFound, paymentRefused } from '../../errors';
+import { enqueue } from '../../infra/jobs/queue';
+import { PermanentJobError, type JobHandler } from '../../infra/jobs/runner';
+import { estimatedFeeCents, type PaymentEvent } from '../../infra/payments/provider';
+import { randomToken, sha256 } from '../../infra/security/tokens';
+import { type AlbumDownload, purchasedAlbumDownload } from '../fundraisers/album-media';
+import { donationTarget } from '../fundraisers/service';
+import { receiptEmail } from './emails';
+import { charityFeeShare } from './money';
+import * as queries from './queries';
+import type { DonationRow } from './queries';
+
+// Donations and payments (issue 10; spec part 2 sections 2-4 and 7; DESIGN.md "Contract details
+// for money"). A donation row is made with its payment intent, and fulfilled exactly once, by
+// whoever reports the payment first: the webhook, the success page's query or the test provider.
+
+const say = { notFound: 'Fundraiser not found.', paymentNotFound: 'Payment not found.' } as const;
+
+export const RECEIPT_JOB = 'donation-receipt';
+
+/** How long a receipt's download link works. */
+const DOWNLOAD_LINK_MS = 30 * 24 * 60 * 60 * 1000;
+
+export function paymentConfig(deps: Deps) {
+  return deps.payments.publicConfig;
+}
+
+/**
+ * POST /api/transactions/create-payment-intent: checks the donation against its fundraiser (the
+ * minimum only the server knows for sure), makes the intent for donation + tip and the pending
+ * donation row beside it. Guests may donate; a logged-in donor's row remembers who they were.
+ */
+export async function createPaymentIntent(deps: Deps, session: Session | null, input: PaymentIntentRequest) {
+  const target = input.projectId === null ? null : donationTarget(deps.db, input.projectId);
+  if (input.projectId !== null && (!target || !target.takesDonations)) throw notFound(say.notFound);
+  if (target && input.donationCents < target.minimumCents) {
+    throw new FormError([{ field: 'donationCents', message: donationMessages.minimum(target.minimumCents) }]);
+  }
+  const intent = await deps.payments.createIntent(input.donationCents + input.tipCents, {
+    transactionId: '',
+    projectId: target ? String(target.id) : '',
+    donationCents: String(input.donationCents),
+    tipCents: String(input.tipCents),
+  });
+  queries.insertDonation(deps.db, {
+    fundraiserId: target?.id ?? null,
+    paymentIntentId: intent.id,
+    provider: deps.payments.kind,
+    userId: session?.user.id ?? null,
+    email: input.email,
+    name: input.name,
+    amountCents: input.donationCents,
+    tipCents: input.tipCents,
+    minimumCents: target?.minimumCents ?? 0,
+    charityEin: target?.charityEin ?? null,
+    charityName: target?.charityName ?? null,
+  });
+  return { clientSecret: intent.clientSecret, paymentIntentId: intent.id };
+}
+
+/**
+ * Fulfils a paid intent, exactly once whoever calls (DESIGN.md section 3, Fulfilment): the
+ * provider is asked whether it was paid and for its fee, then one SQLite transaction marks the
+ * donation succeeded, records the purchase and queues the receipt. A second caller finds the
+ * donation succeeded and changes nothing. `event` makes it a webhook's work, recorded in the same
+ * transaction, so a redelivered event is recognised. Answers the donation as it now stands.
+ */
+export async function fulfilPayment(
+  deps: Deps,
+  paymentIntentId: string,
+  siteUrl: string,
+  event?: PaymentEvent,
+): Promise<DonationRow | undefined> {
+  const donation = queries.findDonationByIntent(deps.db, paymentIntentId);
+  if (!donation || donation.status === 'succeeded' || donation.status === 'refunded') {
+    if (event) queries.recordEvent(deps.db, event.id, event.type);
+    return donation;
+  }
+  const state = await deps.payments.retrieveIntent(paymentIntentId);
+  if (state.status !== 'succeeded') return donation;
+  const feeCents = state.feeCents;
+  return deps.db.transaction((tx) => {
+    if (event && !queries.recordEvent(tx, event.id, event.type)) return queries.findDonation(tx, donation.id);
+    const now = new Date();
+    const charityFeeCents = charityFeeShare(feeCents, donation.amountCents, donation.tipCents);
+    if (queries.markSucceeded(tx, donation.id, { feeCents, charityFeeCents }, now)) {
+      if (donation.fundraiserId !== null) {
+        queries.insertPurchase(tx, {
+          donationId: donation.id,
+          fundraiserId: donation.fundraiserId,
+          email: donation.email,
+          createdAt: now,
+        });
+      }
+      enqueue(tx, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
+    }
+    return queries.findDonation(tx, donation.id);
+  });
+}
+
+/**
+ * A webhook's event (its signature already checked). Each event is handled once; events may come
+ * twice, at once and in any order: a failure never undoes a success, and a refund stands
+ * whatever comes after it.
+ */
+export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUrl: string) {
+  if (event.type === 'other') {
+    queries.recordEvent(deps.db, event.id, event.type);
+    return;
+  }
+  if (event.type === 'payment_intent.succeeded') {
+    await fulfilPayment(deps, event.paymentIntentId, siteUrl, event);
+    return;
+  }
+  deps.db.transaction((tx) => {
+    if (!queries.recordEvent(tx, event.id, event.type)) return;
+    const donation = queries.findDonationByIntent(tx, event.paymentIntentId);
+    if (!donation) return;
+    const now = new Date();
+    if (event.type === 'payment_intent.payment_failed') {
+      queries.markFailed(tx, donation.id, now);
+    } else if (queries.markRefunded(tx, donation.id, now)) {
+      // The album goes with the money.
+      queries.revokePurchase(tx, donation.id, now);
+    }
+  });
+}
+
+/**
+ * GET /api/transactions/query: the success page's summary. A donation still pending is fulfilled
+ * here if the provider says it was paid (the webhook may come later, or never); 404 until then.
+ */
+export async function transactionSummary(deps: Deps, paymentIntentId: string, siteUrl: string) {
+  const donation = await fulfilPayment(deps, paymentIntentId, siteUrl);
+  if (!donation || donation.status !== 'succeeded') throw notFound(say.paymentNotFound);
+  const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
+  return {
+    donationCents: donation.amountCents,
+    tipCents: donation.tipCents,
+    taxDeductibleCents: taxDeductibleCents(donation.amountCents, donation.minimumCents),
+    email: donation.email,
+    project: target ? { name: target.name, artistName: target.artistName, image: target.image } : null,
+  };
+}
+
+/**
+ * POST /api/test-payments/confirm: the built-in provider's card form. Answers once fulfilment has
+ * committed, so the success page finds the donation at once. 404 when Stripe takes the payments.
+ */
+export async function confirmTestPayment(deps: Deps, clientSecret: string, cardNumber: string, siteUrl: string) {
+  const payments = deps.payments;
+  if (payments.kind !== 'test') throw notFound('Test payments are off: Stripe takes the payments here.');
+  const result = payments.confirm(clientSecret, cardNumber);
+  if (result.outcome === 'unknown') throw notFound(say.paymentNotFound);
+  if (result.outcome === 'already-paid') throw conflict('This payment has already been made.');
+  if (result.outcome === 'declined') throw paymentRefused(result.message);
+  await fulfilPayment(deps, result.paymentIntentId, siteUrl);
+  return { status: 'succeeded' as const, paymentIntentId: result.paymentIntentId };
+}
+
+/** GET /api/test-payments/intent: the state of a test intent, for the donor coming back to pay. */
+export function testIntentStatus(deps: Deps, clientSecret: string) {
+  const payments = deps.payments;
+  if (payments.kind !== 'test') throw notFound('Test payments are off: Stripe takes the payments here.');
+  const intent = payments.findByClientSecret(clientSecret);
+  if (!intent) throw notFound(say.paymentNotFound);
+  return { status: intent.status, paymentIntentId: intent.id, lastError: intent.lastError };
+}
+
+/** The purchase a receipt's link names, while the link works and the purchase stands. */
+function purchaseOfLink(deps: Deps, token: string) {
+  const purchase = queries.findPurchaseByTokenHash(deps.db, sha256(token));
+  const expired = !purchase?.downloadExpiresAt || purchase.downloadExpiresAt.getTime() < Date.now();
+  if (!purchase || expired || purchase.revokedAt) {
+    throw notFound('This download link has expired or is not valid. Log in to Your music, or contact us.');
+  }
+  return purchase;
+}
+
+/** GET /api/purchases/{token}: the album a receipt's link gives. */
+export function purchaseLink(deps: Deps, token: string) {
+  const purchase = purchaseOfLink(deps, token);
+  const target = donationTarget(deps.db, purchase.fundraiserId);
+  if (!target) throw notFound(say.notFound);
+  return {
+    project: {
+      id: target.id,
+      name: target.name,
+      urlSlug: target.urlSlug,
+      artistName: target.artistName,
+      image: target.image,
+    },
+    expiresAt: purchase.downloadExpiresAt!.toISOString(),
+  };
+}
+
+/** GET /api/purchases/{token}/download: the album zip, for whoever holds the receipt's link. */
+export function purchaseDownload(deps: Deps, token: string): Promise<AlbumDownload> {
+  return purchasedAlbumDownload(deps, purchaseOfLink(deps, token).fundraiserId);
+}
+
+type ReceiptPayload = { donationId: number; siteUrl: string };
+
+function parseReceiptPayload(payload: unknown): ReceiptPayload {
+  const value = payload as Partial<ReceiptPayload> | null;
+  if (!value || typeof value.donationId !== 'number' || typeof value.siteUrl !== 'string') {
+    throw new PermanentJobError('receipt job without a donation');
+  }
+  return { donationId: value.donationId, siteUrl: value.siteUrl };
+}
+
+/**
+ * The receipt job: queued by fulfilment in its transaction (so a fulfilled payment always gets
+ * one), retried when mail fails. Each attempt makes a fresh download link, so no link is ever
+ * stored in plain text; the one in the email that arrives is the one that works.
+ */
+export function receiptJobHandlers(deps: Deps): Record<string, JobHandler> {
+  return {
+    [RECEIPT_JOB]: {
+      async run(payload) {
+        const { donationId, siteUrl } = parseReceiptPayload(payload);
+        const donation = queries.findDonation(deps.db, donationId);
+        if (!donation) throw new PermanentJobError(`donation ${donationId} is gone`);
+        if (donation.receiptSentAt || donation.status !== 'succeeded') return;
+        const purchase = queries.findPurchaseByDonation(deps.db, donationId);
+        let link: string | null = null;
+        if (purchase) {
+          const token = randomToken();
+          queries.setDownloadToken(deps.db, purchase.id, sha256(token), new Date(Date.now() + DOWNLOAD_LINK_MS));
+          link = `${siteUrl}/purchases/${token}`;
+        }
+        const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
+        const fundraiser = target ? { name: target.name, artistName: target.artistName } : null;
+        await deps.mailer.send(receiptEmail(deps.config, donation, fundraiser, link));
+        queries.markReceiptSent(deps.db, donationId, new Date());
+      },
+    },
+  };
+}
+
+/**
+ * A donation paid outside the payment flow (the demo content's), recorded as fulfilment records
+ * one: succeeded with the test provider's fee and its charity share, and the purchase; no receipt.
+ */
+export function recordPaidDonation(
+  db: Db,
+  input: { fundraiserId: number; email: string; name: string; donationCents: number; tipCents: number },
+  at: Date,
+) {
+  const target = donationTarget(db, input.fundraiserId);
+  if (!target) throw notFound(say.notFound);
+  const feeCents = estimatedFeeCents(input.donationCents + input.tipCents);
+  const donation = queries.insertDonation(db, {
+    fundraiserId: target.id,
+    paymentIntentId: `demo_${randomToken().slice(0, 24)}`,
+    provider: 'test',
+    email: input.email,
+    name: input.name,
+    amountCents: input.donationCents,
+    tipCents: input.tipCents,
+    minimumCents: target.minimumCents,
+    charityEin: target.charityEin,
+    charityName: target.charityName,
+    status: 'succeeded',
+    feeCents,
+    charityFeeCents: charityFeeShare(feeCents, input.donationCents, input.tipCents),
+    succeededAt: at,
+    createdAt: at,
+    updatedAt: at,
+  });
+  queries.insertPurchase(db, { donationId: donation.id, fundraiserId: target.id, email: input.email, createdAt: at });
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'hono';
+import type { Deps } from '../deps';
+import { notFound } from '../errors';
+import type { AlbumDownload } from '../features/fundraisers/album-media';
+import { zipStream, zipStreamSize } from '../infra/storage/zip-stream';
+import type { AppEnv } from './context';
+import { sendFile } from './send-file';
+
+/**
+ * Answers an album download (the owner's and buyers' 'Download songs', the receipt's link) as a
+ * zip streamed while it is built: the first bytes leave at once, memory stays flat. HEAD answers
+ * the same headers without opening a file (Hono would run the handler for HEAD and drop a body
+ * nobody cancels). A legacy zip goes through sendFile, so an interrupted download can resume with
+ * Range.
+ */
+export async function sendAlbum(c: Context<AppEnv>, deps: Deps, album: AlbumDownload): Promise<Response> {
+  const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(album.fileName)}`;
+  if (album.kind === 'zip') {
+    const response = await sendFile(c, {
+      path: album.path,
+      contentType: 'application/zip',
+      cacheControl: 'private, no-store',
+      version: album.version,
+    });
+    if (!response) {
+      deps.logger.error({ path: album.path }, 'album download: legacy zip missing on disk');
+      throw notFound('The album zip is no longer available.');
+    }
+    // On the file's answer only: an error page must not be saved as "Album.zip".
+    response.headers.set('content-disposition', disposition);
+    return response;
+  }
+  c.header('content-disposition', disposition);
+  c.header('content-type', 'application/zip');
+  c.header('cache-control', 'private, no-store');
+  if (c.req.method === 'HEAD') {
+    c.header('content-length', String(zipStreamSize(album.entries)));
+    return c.body(null, 200);
+  }
+  const zip = zipStream(album.entries, (error) =>
+    deps.logger.error({ err: error, fileName: album.fileName }, 'album download: zip failed while sending'),
+  );
+  c.header('content-length', String(zip.size));
+  return c.body(zip.body);
+}

@@ -1,0 +1,75 @@
+import Stripe from 'stripe';
+import type { IntentState, PaymentEvent, PaymentProvider } from './provider';
+
+// Stripe PaymentIntents with the real SDK (DESIGN.md section 2). STRIPE_API_URL points the SDK at
+// another host: the tests' fake Stripe (tests/fixtures/fake-stripe.ts), since Stripe's servers are
+// out of reach there.
+
+export type StripeKeys = { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
+
+function sdk(keys: StripeKeys): Stripe {
+  if (!keys.apiUrl) return new Stripe(keys.secretKey, { maxNetworkRetries: 2 });
+  const url = new URL(keys.apiUrl);
+  return new Stripe(keys.secretKey, {
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+    maxNetworkRetries: 2,
+  });
+}
+
+export type StripeProvider = PaymentProvider & {
+  kind: 'stripe';
+  /** The event of a webhook whose signature checks out (default 300 s tolerance); throws otherwise. */
+  verifyWebhook(rawBody: string, signature: string): PaymentEvent;
+};
+
+export function stripeProvider(keys: StripeKeys): StripeProvider {
+  const stripe = sdk(keys);
+  return {
+    kind: 'stripe',
+    publicConfig: { provider: 'stripe', publishableKey: keys.publishableKey },
+    async createIntent(amountCents, metadata) {
+      const intent = await stripe.paymentIntents.create({
+        amount: amountCents,
+        currency: 'usd',
+        automatic_payment_methods: { enabled: true },
+        metadata,
+      });
+      if (!intent.client_secret) throw new Error(`Stripe gave intent ${intent.id} no client secret`);
+      return { id: intent.id, clientSecret: intent.client_secret };
+    },
+    async retrieveIntent(id): Promise<IntentState> {
+      const intent = await stripe.paymentIntents.retrieve(id, { expand: ['latest_charge.balance_transaction'] });
+      if (intent.status !== 'succeeded') {
+        const known = ['processing', 'requires_payment_method', 'requires_action', 'canceled'] as const;
+        const status = known.find((candidate) => candidate === intent.status) ?? 'other';
+        return { status };
+      }
+      const charge = intent.latest_charge;
+      const balance = typeof charge === 'object' && charge ? charge.balance_transaction : null;
+      // Stripe has always set the balance transaction of a succeeded card charge; without it the
+      // fee is unknown, and fulfilment must wait rather than record a wrong one.
+      if (!balance || typeof balance !== 'object')
+        throw new Error(`Stripe intent ${id} has no balance transaction yet`);
+      return { status: 'succeeded', feeCents: balance.fee };
+    },
+    verifyWebhook(rawBody, signature) {
+      const event = stripe.webhooks.constructEvent(rawBody, signature, keys.webhookSecret);
+      const object = event.data.object as { id?: string; payment_intent?: string | { id: string } | null };
+      switch (event.type) {
+        case 'payment_intent.succeeded':
+        case 'payment_intent.payment_failed':
+          return { id: event.id, type: event.type, paymentIntentId: String(object.id) };
+        case 'charge.refunded': {
+          const intent = object.payment_intent;
+          const paymentIntentId = typeof intent === 'string' ? intent : intent?.id;
+          if (paymentIntentId) return { id: event.id, type: event.type, paymentIntentId };
+          return { id: event.id, type: 'other', paymentIntentId: null };
+        }
+        default:
+          return { id: event.id, type: 'other', paymentIntentId: null };
+      }
+    },
+  };
+}

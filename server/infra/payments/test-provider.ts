@@ -1,0 +1,72 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { testPaymentIntents } from '../../db/schema';
+import { randomToken } from '../security/tokens';
+import { estimatedFeeCents, type IntentState, type PaymentProvider } from './provider';
+
+// The built-in test payment provider (DESIGN.md section 2): no account, no network, the same
+// intents and the same fulfilment as Stripe. Intents live in the database, so a restart keeps
+// them. 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined and the intent stays payable.
+
+const DECLINED_CARD = '4000000000000002';
+
+export type TestConfirmOutcome =
+  | { outcome: 'succeeded'; paymentIntentId: string }
+  | { outcome: 'declined'; message: string }
+  | { outcome: 'already-paid' }
+  | { outcome: 'unknown' };
+
+export type TestProvider = PaymentProvider & {
+  kind: 'test';
+  /** Pays the intent of `clientSecret` with a test card (the card's details are already valid). */
+  confirm(clientSecret: string, cardNumber: string): TestConfirmOutcome;
+  /** The intent of a client secret, as the donate page asks when the donor comes back. */
+  findByClientSecret(clientSecret: string): typeof testPaymentIntents.$inferSelect | undefined;
+};
+
+export function testProvider(db: Db): TestProvider {
+  return {
+    kind: 'test',
+    publicConfig: { provider: 'test' },
+    async createIntent(amountCents) {
+      const id = `tpi_${randomToken().slice(0, 24)}`;
+      const clientSecret = `${id}_secret_${randomToken()}`;
+      db.insert(testPaymentIntents).values({ id, clientSecret, amountCents }).run();
+      return { id, clientSecret };
+    },
+    async retrieveIntent(id): Promise<IntentState> {
+      const intent = db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)).get();
+      if (!intent) return { status: 'other' };
+      if (intent.status === 'succeeded')
+        return { status: 'succeeded', feeCents: estimatedFeeCents(intent.amountCents) };
+      return { status: 'requires_payment_method' };
+    },
+    confirm(clientSecret, cardNumber) {
+      const intent = db
+        .select()
+        .from(testPaymentIntents)
+        .where(eq(testPaymentIntents.clientSecret, clientSecret))
+        .get();
+      if (!intent) return { outcome: 'unknown' };
+      if (intent.status === 'succeeded') return { outcome: 'already-paid' };
+      if (cardNumber === DECLINED_CARD) {
+        const message = 'Your card was declined.';
+        db.update(testPaymentIntents)
+          .set({ lastError: message, updatedAt: new Date() })
+          .where(eq(testPaymentIntents.id, intent.id))
+          .run();
+        return { outcome: 'declined', message };
+      }
+      const paid = db
+        .update(testPaymentIntents)
+        .set({ status: 'succeeded', lastError: null, updatedAt: new Date() })
+        .where(and(eq(testPaymentIntents.id, intent.id), eq(testPaymentIntents.status, 'requires_payment_method')))
+        .run();
+      // Two confirmations at once: the one that changed the row paid it.
+      return paid.changes === 1 ? { outcome: 'succeeded', paymentIntentId: intent.id } : { outcome: 'already-paid' };
+    },
+    findByClientSecret(clientSecret) {
+      return db.select().from(testPaymentIntents).where(eq(testPaymentIntents.clientSecret, clientSecret)).get();
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { messages } from '../messages';
+import { formatDollars } from '../money';
+import { emailField, requiredText } from './text';
+
+// Donations and payments (spec part 2 sections 3-5 and 7; DESIGN.md "Contract details for money").
+// The client checks what it can as the donor types; the server decides, with the same messages,
+// and adds the one rule only it can check: the fundraiser's own minimum.
+
+export const donationLimits = {
+  /** Each of donation and tip is at most $100,000 (DESIGN.md section 4). */
+  maxCents: 10_000_000,
+  nameMax: 100,
+  /** A gift to the platform (the support page) is a tip of at least $1.00. */
+  platformGiftMinCents: 100,
+} as const;
+
+export const donationMessages = {
+  minimum: (minimumCents: number) => messages.moneyMin('Donation', formatDollars(minimumCents)),
+  donationMax: messages.moneyMax('Donation', formatDollars(donationLimits.maxCents)),
+  donationNegative: messages.moneyNegative('Donation'),
+  tipMax: messages.moneyMax('Tip', formatDollars(donationLimits.maxCents)),
+  tipNegative: messages.moneyNegative('Tip'),
+  tipRequired: 'Please choose a tip amount (can be zero)',
+  platformGiftMin: messages.moneyMin('Tip', formatDollars(donationLimits.platformGiftMinCents)),
+  platformGiftNoDonation: 'A gift to the platform has no donation amount, only a tip.',
+  hint: (minimumCents: number) => `Must be $${formatDollars(minimumCents)} or more`,
+  declined: 'Your card was declined.',
+  notSuccessful: 'Your payment was not successful, please try again.',
+  paymentFormFailed: "Something went wrong! Can't load payment form.",
+  unexpected: 'An unexpected error occurred.',
+  missingIntent: 'Something went wrong',
+  fetchFailed: 'Unable to fetch transaction details.',
+  displayFailed: 'Unable to display transaction information',
+} as const;
+
+const cents = (label: 'Donation' | 'Tip', negative: string, max: string) =>
+  z
+    .number({ error: messages.required(label) })
+    .int(messages.required(label))
+    .min(0, negative)
+    .max(donationLimits.maxCents, max);
+
+/** POST /api/transactions/create-payment-intent. `projectId: null` is a gift to the platform. */
+export const paymentIntentRequestSchema = z
+  .object({
+    name: requiredText('Name', donationLimits.nameMax),
+    email: emailField,
+    donationCents: cents('Donation', donationMessages.donationNegative, donationMessages.donationMax),
+    tipCents: cents('Tip', donationMessages.tipNegative, donationMessages.tipMax),
+    projectId: z.number().int().positive().nullable(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.projectId !== null) return;
+    // The support page: no fundraiser, so no donation; the tip is the gift.
+    if (input.donationCents !== 0) {
+      ctx.addIssue({ code: 'custom', path: ['donationCents'], message: donationMessages.platformGiftNoDonation });
+    }
+    if (input.tipCents < donationLimits.platformGiftMinCents) {
+      ctx.addIssue({ code: 'custom', path: ['tipCents'], message: donationMessages.platformGiftMin });
+    }
+  });
+export type PaymentIntentRequest = z.infer<typeof paymentIntentRequestSchema>;
+
+export const paymentIntentSchema = z.object({ clientSecret: z.string(), paymentIntentId: z.string() });
+
+/** GET /api/payments/config: which provider takes the card. */
+export const paymentConfigSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('test') }),
+  z.object({ provider: z.literal('stripe'), publishableKey: z.string() }),
+]);
+export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
+
+/** POST /api/test-payments/confirm: the built-in test provider's card form. */
+export const testCardSchema = z.object({
+  clientSecret: z.string().min(1).max(300),
+  cardNumber: z
+    .string({ error: messages.required('Card number') })
+    .transform((value) => value.replace(/\s+/g, ''))
+    .pipe(z.string().regex(/^\d{16}$/, 'Card number must have 16 digits.')),
+  expiry: z
+    .string({ error: messages.required('Expiry') })
+    .trim()
+    .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Expiry must be a month and year, like 12/34.'),
+  cvc: z
+    .string({ error: messages.required('CVC') })
+    .trim()
+    .regex(/^\d{3,4}$/, 'CVC must have 3 or 4 digits.'),
+});
+export type TestCardInput = z.input<typeof testCardSchema>;
+
+/** The built-in provider's cards (DESIGN.md section 2), shown on its form. */
+export const TEST_CARDS = { succeeds: '4242 4242 4242 4242', declined: '4000 0000 0000 0002' } as const;
+
+export const testConfirmResultSchema = z.object({ status: z.literal('succeeded'), paymentIntentId: z.string() });
+
+/** GET /api/test-payments/intent?clientSecret=: what the donate page asks when the donor comes back. */
+export const testIntentStatusSchema = z.object({
+  status: z.enum(['requires_payment_method', 'succeeded']),
+  paymentIntentId: z.string(),
+  lastError: z.string().nullable(),
+});
+
+/** GET /api/transactions/query: the success page's summary, once the payment is fulfilled. */
+export const transactionSummarySchema = z.object({
+  donationCents: z.number().int(),
+  tipCents: z.number().int(),
+  taxDeductibleCents: z.number().int(),
+  email: z.string(),
+  project: z.object({ name: z.string(), artistName: z.string(), image: z.string().nullable() }).nullable(),
+});
+export type TransactionSummary = z.infer<typeof transactionSummarySchema>;
+
+/** GET /api/purchases/{token}: the receipt's link. */
+export const purchaseLinkSchema = z.object({
+  project: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    urlSlug: z.string(),
+    artistName: z.string(),
+    image: z.string().nullable(),
+  }),
+  expiresAt: z.string(),
+});
+export type PurchaseLink = z.infer<typeof purchaseLinkSchema>;

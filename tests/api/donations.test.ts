@@ -1,0 +1,265 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { donations, jobs, purchases } from '../../server/db/schema';
+import { formatEin } from '../../shared/schemas/charities';
+import { fundraiserSchema } from '../../shared/schemas/fundraisers';
+import {
+  paymentConfigSchema,
+  purchaseLinkSchema,
+  TEST_CARDS,
+  testIntentStatusSchema,
+  transactionSummarySchema,
+} from '../../shared/schemas/donations';
+import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
+import { createFundraiser } from '../fixtures/fundraisers';
+import { fieldErrors, registerUser, verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
+
+// Donations with the built-in test provider (issue 10): the money rules, fulfilment exactly once,
+// the success page's lookup, the receipt and its download link, and the album in Your music.
+
+const server = useTestServer();
+
+let counter = 0;
+const uniqueEmail = (label: string) => `${label}-${++counter}@example.org`;
+
+/** A published fundraiser with one track and the fixtures' $5.00 minimum. */
+async function publishedFundraiser() {
+  const owner = await verifiedUser(server, uniqueEmail('owner'));
+  const fundraiser = await createFundraiser(owner, { publish: true, tracks: 1 });
+  return { owner, fundraiser };
+}
+
+function intentRequest(projectId: number | null, overrides: Record<string, unknown> = {}) {
+  return {
+    json: { name: 'June Carter', email: 'june@example.org', donationCents: 1000, tipCents: 0, projectId, ...overrides },
+  };
+}
+
+function donationOf(paymentIntentId: string) {
+  return server.db.select().from(donations).where(eq(donations.paymentIntentId, paymentIntentId)).get()!;
+}
+
+describe('GET /api/payments/config', () => {
+  it('names the built-in test provider when no Stripe keys are set', async () => {
+    const answer = await server.client().get('/api/payments/config');
+    expect(paymentConfigSchema.parse(answer.json)).toEqual({ provider: 'test' });
+  });
+});
+
+describe('POST /api/transactions/create-payment-intent', () => {
+  it("refuses what the donation rules refuse, with the spec's messages", async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const client = server.client();
+    const errorsOf = async (overrides: Record<string, unknown>) => {
+      const answer = await client.post(
+        '/api/transactions/create-payment-intent',
+        intentRequest(fundraiser.id, overrides),
+      );
+      expect(answer.status, answer.text).toBe(400);
+      return fieldErrors(answer.json);
+    };
+    expect(await errorsOf({ name: '  ' })).toEqual({ name: 'Name is required.' });
+    expect(await errorsOf({ name: 'x'.repeat(101) })).toEqual({ name: 'Name cannot exceed 100 character(s).' });
+    expect(await errorsOf({ email: 'not-an-email' })).toEqual({ email: 'Please enter a valid email.' });
+    expect(await errorsOf({ donationCents: 499 })).toEqual({ donationCents: 'Donation must be at least $5.00' });
+    expect(await errorsOf({ donationCents: 0 })).toEqual({ donationCents: 'Donation must be at least $5.00' });
+    expect(await errorsOf({ donationCents: -1 })).toEqual({ donationCents: 'Donation cannot be negative' });
+    expect(await errorsOf({ donationCents: 10_000_001 })).toEqual({
+      donationCents: 'Donation cannot exceed $100,000.00',
+    });
+    expect(await errorsOf({ tipCents: 10_000_001 })).toEqual({ tipCents: 'Tip cannot exceed $100,000.00' });
+    expect(await errorsOf({ tipCents: -5 })).toEqual({ tipCents: 'Tip cannot be negative' });
+    // Bounds are inclusive.
+    for (const donationCents of [500, 10_000_000]) {
+      const answer = await client.post(
+        '/api/transactions/create-payment-intent',
+        intentRequest(fundraiser.id, { donationCents, tipCents: 10_000_000 }),
+      );
+      expect(answer.status, answer.text).toBe(200);
+    }
+    expect(server.db.select().from(donations).where(eq(donations.fundraiserId, fundraiser.id)).all()).toHaveLength(2);
+  });
+
+  it('takes no donation for a draft, a deleted or an unknown fundraiser', async () => {
+    const owner = await verifiedUser(server, uniqueEmail('drafter'));
+    const draft = await createFundraiser(owner, { tracks: 1 });
+    const deleted = await createFundraiser(owner, { tracks: 1, publish: true });
+    expect((await owner.delete(`/api/fundraisers/${deleted.id}`)).status).toBe(200);
+    for (const projectId of [draft.id, deleted.id, 999_999]) {
+      const answer = await owner.post('/api/transactions/create-payment-intent', intentRequest(projectId));
+      expect(answer.status).toBe(404);
+    }
+  });
+
+  it('takes a gift to the platform as a tip of at least $1.00 and no donation', async () => {
+    const client = server.client();
+    const tooSmall = await client.post(
+      '/api/transactions/create-payment-intent',
+      intentRequest(null, { donationCents: 0, tipCents: 99 }),
+    );
+    expect(fieldErrors(tooSmall.json)).toEqual({ tipCents: 'Tip must be at least $1.00' });
+    const withDonation = await client.post(
+      '/api/transactions/create-payment-intent',
+      intentRequest(null, { donationCents: 500, tipCents: 500 }),
+    );
+    expect(withDonation.status).toBe(400);
+    const gift = await donate(server, {
+      fundraiserId: null,
+      email: uniqueEmail('patron'),
+      donationCents: 0,
+      tipCents: 2500,
+    });
+    const row = donationOf(gift.paymentIntentId);
+    expect(row).toMatchObject({
+      status: 'succeeded',
+      fundraiserId: null,
+      amountCents: 0,
+      tipCents: 2500,
+      charityFeeCents: 0,
+    });
+    expect(server.db.select().from(purchases).where(eq(purchases.donationId, row.id)).all()).toEqual([]);
+    const summary = transactionSummarySchema.parse(
+      (await client.get(`/api/transactions/query?paymentIntentId=${gift.paymentIntentId}`)).json,
+    );
+    expect(summary).toMatchObject({ donationCents: 0, tipCents: 2500, taxDeductibleCents: 0, project: null });
+  });
+});
+
+describe('paying with the test provider', () => {
+  it('fulfils a paid donation once: the donation with its fee, the purchase, the receipt with a download link', async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const email = uniqueEmail('fan');
+    const intent = await startDonation(server, {
+      fundraiserId: fundraiser.id,
+      email,
+      donationCents: 2500,
+      tipCents: 500,
+    });
+    const guest = server.client();
+    const query = () => guest.get(`/api/transactions/query?paymentIntentId=${intent.paymentIntentId}`);
+    expect((await query()).status).toBe(404);
+    expect(donationOf(intent.paymentIntentId).status).toBe('pending');
+
+    const paid = await payWithTestCard(server, intent.clientSecret);
+    expect(paid.status, paid.text).toBe(200);
+    expect(paid.json).toEqual({ status: 'succeeded', paymentIntentId: intent.paymentIntentId });
+    const row = donationOf(intent.paymentIntentId);
+    // 2.2 % + 30¢ of $30.00 is $0.96; the charity carries 25/30 of it.
+    expect(row).toMatchObject({ status: 'succeeded', feeCents: 96, charityFeeCents: 80, minimumCents: 500 });
+    expect(formatEin(row.charityEin!)).toBe(fundraiser.charityEin);
+
+    const summary = transactionSummarySchema.parse((await query()).json);
+    expect(summary).toEqual({
+      donationCents: 2500,
+      tipCents: 500,
+      taxDeductibleCents: 2000,
+      email,
+      project: { name: fundraiser.name, artistName: fundraiser.artist.name, image: fundraiser.image ?? null },
+    });
+    const again = await payWithTestCard(server, intent.clientSecret);
+    expect(again.status).toBe(409);
+
+    // The total raised counts the donation, not the tip.
+    const page = fundraiserSchema.parse((await guest.get(`/api/fundraisers/${fundraiser.id}`)).json);
+    expect(page).toMatchObject({ totalRaised: 2500, donationCount: 1 });
+
+    // The receipt: once, with the amounts, the charity and a link that downloads the album.
+    await server.jobs.drain();
+    await server.jobs.drain();
+    const receipts = server.outbox.messages(email);
+    expect(receipts).toHaveLength(1);
+    const receipt = receipts[0]!.replace(/=\r?\n/g, '');
+    expect(receipt).toContain(`Subject: Your donation to ${fundraiser.name}`);
+    for (const text of ['Donation: $25.00', 'Total: $30.00', 'Tax-deductible part: $20.00', fundraiser.charityEin]) {
+      expect(receipt).toContain(text);
+    }
+    const token = receipt.match(/\/purchases\/([A-Za-z0-9_-]{43})/)?.[1];
+    expect(token).toBeDefined();
+    const link = purchaseLinkSchema.parse((await guest.get(`/api/purchases/${token}`)).json);
+    expect(link.project).toMatchObject({ id: fundraiser.id, name: fundraiser.name });
+    const zip = await guest.get(`/api/purchases/${token}/download`);
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    expect((await guest.get(`/api/purchases/${'x'.repeat(43)}`)).status).toBe(404);
+
+    // A guest who signs up and verifies the same email finds the album in Your music.
+    const buyer = await verifiedUser(server, email);
+    const library = (await buyer.get('/api/music-library/purchases')).json as { results: { projectId: number }[] };
+    expect(library.results.map((album) => album.projectId)).toEqual([fundraiser.id]);
+  });
+
+  it('declines the declined card, keeps the intent payable and then takes another card', async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const intent = await startDonation(server, { fundraiserId: fundraiser.id, email: uniqueEmail('declined') });
+    const declined = await payWithTestCard(server, intent.clientSecret, TEST_CARDS.declined);
+    expect(declined.status).toBe(402);
+    expect(declined.json).toEqual({ code: 'OTHER', message: 'Your card was declined.' });
+    const status = testIntentStatusSchema.parse(
+      (await server.client().get(`/api/test-payments/intent?clientSecret=${encodeURIComponent(intent.clientSecret)}`))
+        .json,
+    );
+    expect(status).toEqual({
+      status: 'requires_payment_method',
+      paymentIntentId: intent.paymentIntentId,
+      lastError: 'Your card was declined.',
+    });
+    expect(donationOf(intent.paymentIntentId).status).toBe('pending');
+    expect((await payWithTestCard(server, intent.clientSecret)).status).toBe(200);
+    expect(donationOf(intent.paymentIntentId).status).toBe('succeeded');
+  });
+
+  it('gives ten confirmations at once one donation, one purchase and one receipt', async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const email = uniqueEmail('eager');
+    const intent = await startDonation(server, { fundraiserId: fundraiser.id, email });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => payWithTestCard(server, intent.clientSecret)));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 409)).toHaveLength(9);
+    // And the success page's lookups, at once too.
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        server.client().get(`/api/transactions/query?paymentIntentId=${intent.paymentIntentId}`),
+      ),
+    );
+    const row = donationOf(intent.paymentIntentId);
+    expect(server.db.select().from(purchases).where(eq(purchases.donationId, row.id)).all()).toHaveLength(1);
+    const receiptJobs = server.db
+      .select()
+      .from(jobs)
+      .all()
+      .filter((job) => job.kind === 'donation-receipt' && JSON.parse(job.payload).donationId === row.id);
+    expect(receiptJobs).toHaveLength(1);
+    await server.jobs.drain();
+    expect(server.outbox.messages(email)).toHaveLength(1);
+  });
+
+  it('answers 404 for an unknown client secret and refuses malformed cards', async () => {
+    const unknown = await payWithTestCard(server, 'tpi_nothing_secret_nothing');
+    expect(unknown.status).toBe(404);
+    const { fundraiser } = await publishedFundraiser();
+    const intent = await startDonation(server, { fundraiserId: fundraiser.id, email: uniqueEmail('typo') });
+    const malformed = await server.client().post('/api/test-payments/confirm', {
+      json: { clientSecret: intent.clientSecret, cardNumber: '4242', expiry: '13/34', cvc: '1' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(fieldErrors(malformed.json)).toEqual({
+      cardNumber: 'Card number must have 16 digits.',
+      expiry: 'Expiry must be a month and year, like 12/34.',
+      cvc: 'CVC must have 3 or 4 digits.',
+    });
+  });
+
+  it("remembers a logged-in donor's account on the donation", async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const email = uniqueEmail('member');
+    const member = server.client();
+    await registerUser(member, email);
+    const answer = await member.post(
+      '/api/transactions/create-payment-intent',
+      intentRequest(fundraiser.id, { email }),
+    );
+    const { paymentIntentId } = answer.json as { paymentIntentId: string };
+    expect(donationOf(paymentIntentId).userId).not.toBeNull();
+  });
+});

@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { charityFeeShare } from '../../server/features/donations/money';
+import { estimatedFeeCents } from '../../server/infra/payments/provider';
+import { formatDollars, taxDeductibleCents, tipForPreset } from '../../shared/money';
+import { donationLimits, donationMessages, paymentIntentRequestSchema } from '../../shared/schemas/donations';
+
+// The money rules of donations (issue 10), in integer cents.
+
+const cents = fc.integer({ min: 0, max: donationLimits.maxCents });
+
+describe('tip presets', () => {
+  it('are the percentage of the donation rounded to the cent', () => {
+    expect(tipForPreset(1000, 10)).toBe(100);
+    expect(tipForPreset(1999, 20)).toBe(400); // 399.8
+    expect(tipForPreset(1234, 30)).toBe(370); // 370.2
+    expect(tipForPreset(5, 10)).toBe(1); // 0.5 rounds up
+    expect(tipForPreset(0, 30)).toBe(0);
+  });
+
+  it('stay whole cents within a cent of the exact share', () => {
+    fc.assert(
+      fc.property(cents, fc.constantFrom(10, 20, 30), (donation, percent) => {
+        const tip = tipForPreset(donation, percent);
+        expect(Number.isInteger(tip)).toBe(true);
+        expect(Math.abs(tip - (donation * percent) / 100)).toBeLessThanOrEqual(0.5);
+      }),
+    );
+  });
+});
+
+describe('fees', () => {
+  it("estimates the test provider's fee as 2.2 % + 30¢", () => {
+    expect(estimatedFeeCents(1000)).toBe(52);
+    expect(estimatedFeeCents(3000)).toBe(96);
+    expect(estimatedFeeCents(100)).toBe(32);
+  });
+
+  it('splits the fee between the charity and the platform, the two shares adding up to it', () => {
+    expect(charityFeeShare(96, 2500, 500)).toBe(80);
+    expect(charityFeeShare(52, 1000, 0)).toBe(52);
+    expect(charityFeeShare(32, 0, 100)).toBe(0);
+    fc.assert(
+      fc.property(cents, cents, fc.integer({ min: 0, max: 1_000_000 }), (donation, tip, fee) => {
+        const charity = charityFeeShare(fee, donation, tip);
+        expect(Number.isInteger(charity)).toBe(true);
+        expect(charity).toBeGreaterThanOrEqual(0);
+        expect(charity).toBeLessThanOrEqual(fee);
+        if (tip === 0 && donation > 0) expect(charity).toBe(fee);
+      }),
+    );
+  });
+});
+
+describe('the tax-deductible part', () => {
+  it('is what was given above the minimum, never below 0', () => {
+    expect(taxDeductibleCents(2500, 500)).toBe(2000);
+    expect(taxDeductibleCents(500, 500)).toBe(0);
+    expect(taxDeductibleCents(0, 500)).toBe(0);
+  });
+});
+
+describe('the payment intent request', () => {
+  const base = { name: 'June', email: 'June@Example.org', donationCents: 500, tipCents: 0, projectId: 1 };
+
+  it('formats its limits in the messages with two decimals', () => {
+    expect(formatDollars(10_000_000)).toBe('100,000.00');
+    expect(donationMessages.minimum(500)).toBe('Donation must be at least $5.00');
+    expect(donationMessages.hint(1250)).toBe('Must be $12.50 or more');
+  });
+
+  it('takes integer cents within the bounds, inclusive, and nothing else', () => {
+    expect(paymentIntentRequestSchema.safeParse({ ...base, tipCents: donationLimits.maxCents }).success).toBe(true);
+    for (const bad of [0.5, -1, donationLimits.maxCents + 1, '500', null]) {
+      expect(paymentIntentRequestSchema.safeParse({ ...base, donationCents: bad }).success).toBe(false);
+    }
+    expect(paymentIntentRequestSchema.parse(base).email).toBe('june@example.org');
+  });
+});
