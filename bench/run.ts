@@ -1,4 +1,5 @@
 import { benchArtistSearch } from './artist-search';
+import { benchDonationFulfilment } from './donation-fulfilment';
 import { benchFundraiserSearch } from './fundraiser-search';
 import { benchRangeThroughput } from './range-throughput';
 import { benchSessionLookup } from './session-lookup';
@@ -14,3 +15,4 @@ await benchFundraiserSearch();
 await benchUploadMemory();
 await benchRangeThroughput();
 await benchZipMemory();
+await benchDonationFulfilment();

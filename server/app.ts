@@ -37,6 +37,9 @@ function pageLookup(deps: Deps): PageLookup {
   return (pathname) => {
     const page = findPage(pathname);
     if (!page) return { kind: 'missing' };
+    // Only the fundraiser's and the artist's own pages have cards and move with a rename; the
+    // donate pages find the fundraiser by any of its addresses themselves.
+    if (page.name !== 'fundraiser' && page.name !== 'artist') return { kind: 'plain' };
     const slugOrId = page.params.projectSlugOrId ?? page.params.artistSlugOrId;
     if (slugOrId === undefined) return { kind: 'plain' };
     let decoded: string;

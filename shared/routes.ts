@@ -12,6 +12,8 @@ export const pagePaths = {
   contact: '/contact',
   terms: '/terms',
   support: '/support',
+  supportDonate: '/support/donate',
+  supportDonateSuccess: '/support/donate/success',
   login: '/login',
   signup: '/signup',
   resetPassword: '/reset-password/:resetToken',
@@ -30,6 +32,9 @@ export const pagePaths = {
   editFundraiser: '/fundraisers/user/:projectId/edit',
   fundraiserWizard: '/fundraisers/new/*',
   fundraiser: '/projects/:projectSlugOrId',
+  donate: '/projects/:projectSlugOrId/donate',
+  donateSuccess: '/projects/:projectSlugOrId/donate/success',
+  purchase: '/purchases/:token',
   admin: '/admin/*',
 } as const;
 

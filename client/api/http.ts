@@ -118,6 +118,11 @@ export function formErrorsOf(error: unknown): FormErrorItem[] {
   return error instanceof ApiError ? (error.formErrors ?? []) : [];
 }
 
+/** Whether a call failed with 404: the thing is not there (or not this caller's to see). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
 /** A refusal (4xx: not found, forbidden) will not change on a second try; a network blip might. */
 export function retryUnlessRefused(failureCount: number, error: Error): boolean {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;

@@ -148,6 +148,29 @@ export const routes: RouteObject[] = [
             ],
           },
           {
+            path: 'projects/:projectSlugOrId/donate',
+            lazy: () => import('../features/donations/donate-page').then((m) => ({ Component: m.DonatePage })),
+          },
+          {
+            path: 'projects/:projectSlugOrId/donate/success',
+            lazy: () =>
+              import('../features/donations/donation-success-page').then((m) => ({ Component: m.DonationSuccessPage })),
+          },
+          {
+            path: 'support/donate',
+            lazy: () =>
+              import('../features/donations/support-donate-page').then((m) => ({ Component: m.SupportDonatePage })),
+          },
+          {
+            path: 'support/donate/success',
+            lazy: () =>
+              import('../features/donations/donation-success-page').then((m) => ({ Component: m.DonationSuccessPage })),
+          },
+          {
+            path: 'purchases/:token',
+            lazy: () => import('../features/donations/purchase-page').then((m) => ({ Component: m.PurchasePage })),
+          },
+          {
             path: 'projects/:projectSlugOrId',
             lazy: () =>
               import('../features/fundraisers/fundraiser-page').then((m) => ({ Component: m.FundraiserPage })),

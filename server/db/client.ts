@@ -21,7 +21,9 @@ export function openDatabase(file: string) {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('synchronous = NORMAL');
+  // FULL: a committed donation survives a power cut too, not only a crash of the process (with
+  // WAL, NORMAL may lose the last transactions to a power cut). Money first (issue 10).
+  sqlite.pragma('synchronous = FULL');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   return { db, sqlite };

@@ -1,10 +1,4 @@
-import { ApiError } from '../../api/http';
-
 // Small helpers the fundraiser page and the manage page share.
-
-export function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404;
-}
 
 /** Only http(s) addresses become links: a stored website is never trusted to be one. */
 export function safeWebsite(website: string | undefined): string | null {

@@ -30,7 +30,6 @@ import { fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { CHARITY_FIELDS, CharityFields, charityDefaults } from './charity-fields';
-import { isNotFound } from './detail-helpers';
 import { DETAILS_FIELDS, DetailsFields, detailsDefaults } from './details-fields';
 import { useUpdateFundraiser, useUpdateFundraiserV1 } from './fundraiser-form-api';
 import { FundraiserNotFound } from './fundraiser-not-found';
@@ -45,6 +44,7 @@ import {
 } from './music-fields';
 import { SlowSubmitOverlay } from './slow-submit-overlay';
 import './fundraisers-form.css';
+import { isNotFound } from '../../api/http';
 
 // The fundraiser edit page, /fundraisers/user/{projectId}/edit (spec part 2 sections 2, 4 and 8):
 // the streaming form (JSON), or for legacy v1 fundraisers the v1 form (multipart, with the album

@@ -15,11 +15,12 @@ import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
-import { isNotFound, safeWebsite } from './detail-helpers';
+import { safeWebsite } from './detail-helpers';
 import { FundraiserNotFound } from './fundraiser-not-found';
 import { GoalBar } from './goal-bar';
 import { PublishButton, PublishFundraiserDialog } from './publish-fundraiser-dialog';
 import './fundraisers.css';
+import { isNotFound } from '../../api/http';
 
 /** The fundraiser page, /projects/{projectSlugOrId} (spec part 2 section 2, 'Fundraiser detail page'). */
 export function FundraiserPage() {

@@ -18,11 +18,12 @@ import { Pagination } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
-import { displayWebsite, isNotFound, safeWebsite } from './detail-helpers';
+import { displayWebsite, safeWebsite } from './detail-helpers';
 import { FundraiserNotFound } from './fundraiser-not-found';
 import { PublishControl } from './publish-fundraiser-dialog';
 import './fundraisers.css';
 import './music-status.css';
+import { isNotFound } from '../../api/http';
 
 /** How often the page asks again while the music is being processed. */
 const PROCESSING_REFRESH_MS = 3000;

@@ -39,18 +39,17 @@ export function SupportPage() {
       <section className="stack card" aria-labelledby="support-donate-heading">
         <h2 id="support-donate-heading">Make a donation</h2>
         <p>
-          To give to {siteName} directly, email us at{' '}
-          <a href={`mailto:${contactEmail}?subject=${donationSubject}`}>{contactEmail}</a> and tell us how much you
-          would like to give. We will reply with the ways to send it and a receipt for your records.
+          Give to {siteName} directly by card, any amount from $1.00. You get a receipt by email. To give another way,
+          write to us at <a href={`mailto:${contactEmail}?subject=${donationSubject}`}>{contactEmail}</a>.
         </p>
         <p>
           You can also support us every time you donate to a fundraiser by adding a tip. The tip comes on top of your
           donation, so the charity's share stays the same.
         </p>
         <p className="actions">
-          <a className="button button-primary" href={`mailto:${contactEmail}?subject=${donationSubject}`}>
-            Email us to donate
-          </a>
+          <Link className="button button-primary" to="/support/donate">
+            Donate to {siteName}
+          </Link>
           <Link className="button button-secondary" to="/browse">
             Browse fundraisers
           </Link>

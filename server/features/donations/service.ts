@@ -75,7 +75,8 @@ export async function fulfilPayment(
   siteUrl: string,
   event?: PaymentEvent,
 ): Promise<DonationRow | undefined> {
-  const donation = queries.findDonationByIntent(deps.db, paymentIntentId);
+  const statements = queries.fulfilmentQueries(deps.db);
+  const donation = statements.byIntent.get({ paymentIntentId });
   if (!donation || donation.status === 'succeeded' || donation.status === 'refunded') {
     if (event) queries.recordEvent(deps.db, event.id, event.type);
     return donation;
@@ -87,18 +88,20 @@ export async function fulfilPayment(
     if (event && !queries.recordEvent(tx, event.id, event.type)) return queries.findDonation(tx, donation.id);
     const now = new Date();
     const charityFeeCents = charityFeeShare(feeCents, donation.amountCents, donation.tipCents);
-    if (queries.markSucceeded(tx, donation.id, { feeCents, charityFeeCents }, now)) {
-      if (donation.fundraiserId !== null) {
-        queries.insertPurchase(tx, {
-          donationId: donation.id,
-          fundraiserId: donation.fundraiserId,
-          email: donation.email,
-          createdAt: now,
-        });
-      }
-      enqueue(tx, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
+    // The prepared statements run on the same connection, so inside this transaction.
+    const succeeded = statements.markSucceeded.get({ id: donation.id, feeCents, charityFeeCents, at: now.getTime() });
+    // Someone else fulfilled it meanwhile (or a refund came first): theirs is the row.
+    if (!succeeded) return queries.findDonation(tx, donation.id);
+    if (donation.fundraiserId !== null) {
+      statements.insertPurchase.run({
+        donationId: donation.id,
+        fundraiserId: donation.fundraiserId,
+        email: donation.email,
+        createdAt: now,
+      });
     }
-    return queries.findDonation(tx, donation.id);
+    enqueue(tx, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
+    return succeeded;
   });
 }
 

@@ -1,0 +1,64 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import {
+  type PaymentIntentRequest,
+  paymentConfigSchema,
+  paymentIntentSchema,
+  purchaseLinkSchema,
+  testConfirmResultSchema,
+  transactionSummarySchema,
+} from '../../../shared/schemas/donations';
+import { ApiError, apiRequest, retryUnlessRefused } from '../../api/http';
+
+// The donate flow's calls (spec part 2 section 7; DESIGN.md "Contract details for money").
+
+export const donationKeys = {
+  config: ['payments', 'config'] as const,
+  summary: (paymentIntentId: string) => ['payments', 'summary', paymentIntentId] as const,
+  purchase: (token: string) => ['purchases', token] as const,
+};
+
+export const paymentConfigQueryOptions = queryOptions({
+  queryKey: donationKeys.config,
+  queryFn: () => apiRequest('/api/payments/config', paymentConfigSchema),
+  staleTime: Infinity,
+});
+
+export function useCreatePaymentIntent() {
+  return useMutation({
+    mutationFn: (input: PaymentIntentRequest) =>
+      apiRequest('/api/transactions/create-payment-intent', paymentIntentSchema, { method: 'POST', json: input }),
+  });
+}
+
+export function useConfirmTestPayment() {
+  return useMutation({
+    mutationFn: (input: { clientSecret: string; cardNumber: string; expiry: string; cvc: string }) =>
+      apiRequest('/api/test-payments/confirm', testConfirmResultSchema, { method: 'POST', json: input }),
+  });
+}
+
+/** Spec part 2 section 2: 4 attempts; after a 404 (not fulfilled yet) the next waits (attempt + 1) × 2 s. */
+export const SUMMARY_ATTEMPTS = 4;
+
+export function transactionSummaryQueryOptions(paymentIntentId: string) {
+  return queryOptions({
+    queryKey: donationKeys.summary(paymentIntentId),
+    queryFn: () =>
+      apiRequest(
+        `/api/transactions/query?paymentIntentId=${encodeURIComponent(paymentIntentId)}`,
+        transactionSummarySchema,
+      ),
+    retry: (failureCount, error) =>
+      error instanceof ApiError && error.status === 404 && failureCount < SUMMARY_ATTEMPTS - 1,
+    retryDelay: (failureCount) => (failureCount + 1) * 2000,
+    staleTime: Infinity,
+  });
+}
+
+export function purchaseLinkQueryOptions(token: string) {
+  return queryOptions({
+    queryKey: donationKeys.purchase(token),
+    queryFn: () => apiRequest(`/api/purchases/${encodeURIComponent(token)}`, purchaseLinkSchema),
+    retry: retryUnlessRefused,
+  });
+}

@@ -1,0 +1,174 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { wav } from '../fixtures/audio';
+import { seriousViolations } from '../fixtures/axe';
+import { mobileViewport } from '../fixtures/browser';
+import { allowConsoleErrors } from '../fixtures/console-errors';
+import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
+import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
+import type { Fundraiser } from '../../shared/schemas/fundraisers';
+
+// Donating in Chromium with the built-in test provider (issue 10): a guest gives with a tip preset,
+// reads the success page, downloads from the receipt's link, signs up with the same email and finds
+// the album in Your music; a declined card says so and can try again.
+
+let server: TestServer;
+let browser: Browser;
+let album: Fundraiser;
+useAppAndBrowser((startedServer, startedBrowser) => {
+  server = startedServer;
+  browser = startedBrowser;
+});
+
+beforeAll(async () => {
+  const owner = await verifiedUser(server, 'donations-owner@example.org');
+  album = await createFundraiser(owner, {
+    details: { name: 'Songs for the Shelter' },
+    uploads: {
+      cover: await uploadImage(owner),
+      preview: await uploadTrack(owner, wav({ seconds: 2 }), 'preview.wav'),
+      tracks: [await uploadTrack(owner, wav({ seconds: 6, frequency: 440 }), 'one.wav')],
+    },
+    publish: true,
+  });
+  await server.jobs.drain();
+});
+
+const summaryOf = (page: Page) => page.getByRole('complementary', { name: 'Summary' });
+
+async function fillDonation(page: Page, email: string, donation: string) {
+  await fillForm(page, { Name: 'June Carter', Email: email, Donation: donation });
+}
+
+async function payWith(page: Page, card: string) {
+  await fillForm(page, { 'Card number': card, Expiry: '1234', CVC: '123' });
+  await page.getByRole('button', { name: 'Pay now' }).click();
+}
+
+describe('donating in Chromium', () => {
+  for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+    it(`lets a guest donate with a tip, then download and stream the album (${viewport.width} px)`, async () => {
+      const email = `guest-${viewport.width}@example.org`;
+      const { page } = await newPage(browser, viewport);
+      await page.goto(`${server.baseUrl}/projects/${album.urlSlug}`);
+      await page.locator('main').getByRole('link', { name: 'Donate' }).click();
+      await page.waitForURL(`**/projects/${album.urlSlug}/donate`);
+      await expect.poll(() => page.title()).toBe('Donate to Songs for the Shelter | Soundcause');
+      await page.getByRole('heading', { level: 1, name: 'Donate to a fundraiser' }).waitFor();
+      await page.getByText('Must be $5.00 or more').waitFor();
+
+      // Presets wait for a donation; Next asks for what is missing.
+      expect(await page.getByRole('button', { name: '20%' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText('Name is required.').waitFor();
+      await page.getByText('Please choose a tip amount (can be zero)').waitFor();
+      await fillDonation(page, email, '4');
+      await page.getByRole('button', { name: 'No tip' }).click();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText('Donation must be at least $5.00').waitFor();
+
+      await page.getByLabel('Donation', { exact: true }).fill('25');
+      await page.getByRole('button', { name: '20%' }).click();
+      expect(await summaryOf(page).innerText()).toMatch(/Donation\s+\$25\.00\s+Tip\s+\$5\.00\s+Total\s+\$30\.00/);
+      // Typing a donation clears the preset.
+      await page.getByLabel('Donation', { exact: true }).fill('30');
+      expect(await page.getByRole('button', { name: '20%' }).getAttribute('aria-pressed')).toBe('false');
+      await page.getByLabel('Donation', { exact: true }).fill('25');
+      await page.getByRole('button', { name: '20%' }).click();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Next' }).click();
+
+      await page.getByText('Test mode — no real money moves.').waitFor();
+      expect(await summaryOf(page).innerText()).toMatch(/Total\s+\$30\.00/);
+      expect(await seriousViolations(page)).toEqual([]);
+      if (viewport.width === mobileViewport.width) {
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      }
+      await page.screenshot({
+        path: path.join(os.tmpdir(), `soundcause-donate-${viewport.width}.png`),
+        fullPage: true,
+      });
+      await payWith(page, '4242 4242 4242 4242');
+
+      await page.waitForURL(`**/projects/${album.urlSlug}/donate/success?payment_intent=*`);
+      await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
+      const summary = page.locator('.donation-success-summary');
+      await summary.waitFor();
+      expect(await summary.innerText()).toMatch(
+        /Fundraiser\s+Songs for the Shelter[\s\S]*Donation\s+\$25\.00\s+Tip\s+\$5\.00\s+Tax-deductible part\s+\$20\.00/,
+      );
+      const signUp = page.getByRole('link', { name: 'Create an account' });
+      expect(await signUp.getAttribute('href')).toBe(`/signup?email=${encodeURIComponent(email)}`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({
+        path: path.join(os.tmpdir(), `soundcause-donated-${viewport.width}.png`),
+        fullPage: true,
+      });
+
+      // The receipt's link downloads the album.
+      await server.jobs.drain();
+      const receipt = server.outbox
+        .messages(email)
+        .at(-1)!
+        .replace(/=\r?\n/g, '');
+      const link = receipt.match(/https?:\/\/[^\s"]+\/purchases\/[A-Za-z0-9_-]{43}/)![0];
+      await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
+      await page.getByRole('heading', { level: 1, name: 'Songs for the Shelter' }).waitFor();
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Download songs' }).click();
+      expect((await download).suggestedFilename()).toBe('Songs for the Shelter.zip');
+
+      // Signing up with that email: the album is in Past donations, and plays.
+      await page.goto(`${server.baseUrl}/signup?email=${encodeURIComponent(email)}`);
+      await fillForm(page, {
+        'First name': 'June',
+        'Last name': 'Carter',
+        Password: strongPassword,
+        'Confirm password': strongPassword,
+      });
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.waitForURL('**/user/verify-email');
+      await page.getByLabel('Verification code').fill(server.outbox.latestCode(email));
+      await page.getByRole('button', { name: 'Verify email' }).click();
+      await page.getByRole('heading', { name: 'Email verified!' }).waitFor();
+      await page.goto(`${server.baseUrl}/music/albums/past-donations`);
+      await page.locator('main').getByRole('link', { name: 'Songs for the Shelter' }).click();
+      await page.getByRole('button', { name: 'Play Track 1' }).click();
+      const player = page.getByRole('region', { name: 'Music player' });
+      await player.getByText('Track 1').waitFor();
+      await player.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+    });
+  }
+
+  it('says a declined card was declined, and takes another', async () => {
+    const { page } = await newPage(browser);
+    allowConsoleErrors(page, /status of 402 .*\/api\/test-payments\/confirm\)$/);
+    await page.goto(`${server.baseUrl}/projects/${album.urlSlug}/donate`);
+    await fillDonation(page, 'declined@example.org', '10');
+    await page.getByRole('button', { name: 'No tip' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await payWith(page, '4000 0000 0000 0002');
+    await page.getByRole('alert').getByText('Your card was declined.').waitFor();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
+  });
+
+  it('gives to the platform from the support page', async () => {
+    const { page } = await newPage(browser, mobileViewport);
+    await page.goto(`${server.baseUrl}/support`);
+    await page.getByRole('link', { name: 'Donate to Soundcause' }).click();
+    await page.waitForURL('**/support/donate');
+    await fillForm(page, { Name: 'Patron', Email: 'patron@example.org', Amount: '0.50' });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Tip must be at least $1.00').waitFor();
+    await page.getByLabel('Amount').fill('20');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await payWith(page, '4242424242424242');
+    await page.waitForURL('**/support/donate/success?payment_intent=*');
+    await page.locator('.donation-success-summary').getByText('$20.00').waitFor();
+  });
+});
