@@ -6,9 +6,11 @@ import { wav } from '../fixtures/audio';
 import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
+import { payWithTestCard, startDonation } from '../fixtures/donations';
 import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
+import { TEST_CARDS } from '../../shared/schemas/donations';
 import type { Fundraiser } from '../../shared/schemas/fundraisers';
 
 // Donating in Chromium with the built-in test provider (issue 10): a guest gives with a tip preset,
@@ -154,6 +156,30 @@ describe('donating in Chromium', () => {
     await page.getByRole('alert').getByText('Your card was declined.').waitFor();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
+  });
+
+  it('coming back from a payment that did not go through says so on the donate page; a paid one goes to the thanks', async () => {
+    const unpaid = await startDonation(server, { fundraiserId: album.id, email: 'came-back@example.org' });
+    expect((await payWithTestCard(server, unpaid.clientSecret, TEST_CARDS.declined)).status).toBe(402);
+    const { page } = await newPage(browser);
+    // Stripe's return after a failed bank check: the success path with redirect_status=failed.
+    const returned = `payment_intent=${unpaid.paymentIntentId}&payment_intent_client_secret=${unpaid.clientSecret}`;
+    await page.goto(`${server.baseUrl}/projects/${album.urlSlug}/donate/success?${returned}&redirect_status=failed`);
+    await page.waitForURL(`**/projects/${album.urlSlug}/donate?*`);
+    await page.getByRole('alert').getByText('Your payment was not successful, please try again.').waitFor();
+    await fillDonation(page, 'came-back@example.org', '10');
+    await page.getByRole('button', { name: 'No tip' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await payWith(page, TEST_CARDS.succeeds);
+    await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
+
+    const paid = await startDonation(server, { fundraiserId: album.id, email: 'came-back@example.org' });
+    expect((await payWithTestCard(server, paid.clientSecret)).status).toBe(200);
+    await page.goto(
+      `${server.baseUrl}/projects/${album.urlSlug}/donate?payment_intent_client_secret=${paid.clientSecret}`,
+    );
+    await page.waitForURL(`**/donate/success?payment_intent=${paid.paymentIntentId}`);
     await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
   });
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
 import { messages } from '../../../shared/messages';
 import { formatCents, parseDollarsToCents, TIP_PRESETS, tipForPreset } from '../../../shared/money';
 import { donationLimits, donationMessages, type PaymentIntentRequest } from '../../../shared/schemas/donations';
@@ -9,8 +10,9 @@ import { useUser } from '../../lib/session';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { Spinner } from '../../ui/spinner';
-import { paymentConfigQueryOptions, useCreatePaymentIntent } from './donations-api';
+import { paymentConfigQueryOptions, returningPaymentQueryOptions, useCreatePaymentIntent } from './donations-api';
 import { TestCardForm } from './test-card-form';
+import { TestModeBanner } from './test-mode-banner';
 
 // The donation form (spec part 2 sections 2, 4 and 5): step 0 who gives what, step 1 the payment,
 // with the shopping summary beside both. The same flow gives to a fundraiser (the donate page) and
@@ -51,6 +53,11 @@ export function DonationForm({ target, successPath }: { target: DonationTarget; 
   const [intent, setIntent] = useState<Intent | null>(null);
   const createIntent = useCreatePaymentIntent();
   const config = useQuery(paymentConfigQueryOptions);
+  // Stripe's names for the intent a donor comes back with (see the success page).
+  const [params] = useSearchParams();
+  const returning = useQuery(
+    returningPaymentQueryOptions(config.data, params.get('payment_intent_client_secret') ?? ''),
+  );
 
   const donationRead = isPlatform ? { cents: 0 } : readMoney('Donation', donationText);
   const donationCents = 'cents' in donationRead ? donationRead.cents : 0;
@@ -120,6 +127,12 @@ export function DonationForm({ target, successPath }: { target: DonationTarget; 
     setErrors(({ tipCents: _dropped, ...rest }) => rest);
   };
 
+  const returned = returning.data;
+  if (returned && (returned.status === 'succeeded' || returned.status === 'processing')) {
+    return <Navigate replace to={`${successPath}?payment_intent=${encodeURIComponent(returned.paymentIntentId)}`} />;
+  }
+  const returnedUnpaid = returned?.status === 'requires_payment_method' && createIntent.isIdle;
+
   return (
     <div className="donation-layout">
       <div className="donation-steps card">
@@ -134,6 +147,10 @@ export function DonationForm({ target, successPath }: { target: DonationTarget; 
             }}
           >
             <h2 id={`${id}-heading`}>{isPlatform ? 'Your gift' : 'Your donation'}</h2>
+            {returnedUnpaid && <Alert tone="error">{donationMessages.notSuccessful}</Alert>}
+            {config.data?.provider === 'test' && (
+              <TestModeBanner>The next step takes a test card, and nobody is charged.</TestModeBanner>
+            )}
             {createIntent.isError && formErrorsOf(createIntent.error).length === 0 && (
               <Alert tone="error">{errorMessage(createIntent.error, 'Something went wrong! Please try again.')}</Alert>
             )}

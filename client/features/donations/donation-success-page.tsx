@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money';
 import { donationMessages } from '../../../shared/schemas/donations';
 import { ApiError } from '../../api/http';
@@ -22,19 +22,27 @@ export function DonationSuccessPage() {
   const user = useUser();
   const { contactEmail } = useSite();
   const config = useQuery(paymentConfigQueryOptions);
-  const summary = useQuery({ ...transactionSummaryQueryOptions(paymentIntentId), enabled: paymentIntentId !== '' });
+  const cameBackUnpaid = params.get('redirect_status') === 'failed';
+  const summary = useQuery({
+    ...transactionSummaryQueryOptions(paymentIntentId),
+    enabled: paymentIntentId !== '' && !cameBackUnpaid,
+  });
   usePageTitle('Thank you!');
   const donatePath = projectSlugOrId ? `/projects/${encodeURIComponent(projectSlugOrId)}/donate` : '/support/donate';
 
-  // Stripe comes back here after a redirect (a bank's check) whether or not the payment went through.
-  if (params.get('redirect_status') === 'failed' || !paymentIntentId) {
+  // Stripe comes back here after a redirect (a bank's check) whether or not the payment went through;
+  // when it did not, the donate page says so and takes the donor through again (spec part 2 section 4).
+  if (cameBackUnpaid) {
+    return <Navigate replace to={`${donatePath}?${params.toString()}`} />;
+  }
+  if (!paymentIntentId) {
     return (
       <div className="page narrow stack">
-        <h1>Payment not completed</h1>
-        <Alert tone="error">{paymentIntentId ? donationMessages.notSuccessful : donationMessages.missingIntent}</Alert>
+        <h1>Payment not found</h1>
+        <Alert tone="error">{donationMessages.missingIntent}</Alert>
         <p>
           <Link className="button button-primary" to={donatePath}>
-            Try again
+            Go to the donate page
           </Link>
         </p>
       </div>

@@ -4,7 +4,9 @@ import {
   paymentConfigSchema,
   paymentIntentSchema,
   purchaseLinkSchema,
+  type PaymentConfig,
   testConfirmResultSchema,
+  testIntentStatusSchema,
   transactionSummarySchema,
 } from '../../../shared/schemas/donations';
 import { ApiError, apiRequest, retryUnlessRefused } from '../../api/http';
@@ -15,6 +17,7 @@ export const donationKeys = {
   config: ['payments', 'config'] as const,
   summary: (paymentIntentId: string) => ['payments', 'summary', paymentIntentId] as const,
   purchase: (token: string) => ['purchases', token] as const,
+  returning: (clientSecret: string) => ['payments', 'returning', clientSecret] as const,
 };
 
 export const paymentConfigQueryOptions = queryOptions({
@@ -60,5 +63,30 @@ export function purchaseLinkQueryOptions(token: string) {
     queryKey: donationKeys.purchase(token),
     queryFn: () => apiRequest(`/api/purchases/${encodeURIComponent(token)}`, purchaseLinkSchema),
     retry: retryUnlessRefused,
+  });
+}
+
+/**
+ * Spec part 2 section 4, Payment: a donor who comes back to the donate page with an intent (Stripe
+ * sends them back after a failed bank check) sees whether it still needs paying. Asked of whichever
+ * provider holds it; Stripe.js is loaded only for this.
+ */
+export function returningPaymentQueryOptions(config: PaymentConfig | undefined, clientSecret: string) {
+  return queryOptions({
+    queryKey: donationKeys.returning(clientSecret),
+    enabled: config !== undefined && clientSecret !== '',
+    queryFn: async () => {
+      if (!config) throw new Error('The payment settings have not loaded.');
+      if (config.provider === 'test') {
+        return apiRequest(
+          `/api/test-payments/intent?clientSecret=${encodeURIComponent(clientSecret)}`,
+          testIntentStatusSchema,
+        );
+      }
+      const { stripeIntentStatus } = await import('./stripe-loader');
+      return stripeIntentStatus(config.publishableKey, clientSecret);
+    },
+    retry: false,
+    staleTime: Infinity,
   });
 }

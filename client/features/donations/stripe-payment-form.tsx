@@ -1,21 +1,11 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useState } from 'react';
 import { donationMessages } from '../../../shared/schemas/donations';
 import { Alert } from '../../ui/alert';
+import { stripeFor } from './stripe-loader';
 
 // Stripe's Payment Element (spec part 2 section 4, Payment), loaded only on the payment step.
 // Confirmation returns to the current page path plus '/success' (successPath).
-
-const stripes = new Map<string, Promise<Stripe | null>>();
-function stripeFor(publishableKey: string) {
-  let loading = stripes.get(publishableKey);
-  if (!loading) {
-    loading = loadStripe(publishableKey);
-    stripes.set(publishableKey, loading);
-  }
-  return loading;
-}
 
 type Props = { publishableKey: string; clientSecret: string; successPath: string };
 
