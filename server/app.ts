@@ -10,6 +10,7 @@ import { findPage } from '../shared/routes';
 import { fundraiserPage } from './features/fundraisers/service';
 import { artistPage } from './features/artists/service';
 import { charityRoutes } from './features/charities/routes';
+import { disbursementRoutes } from './features/disbursements/routes';
 import { donationRoutes } from './features/donations/routes';
 import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
@@ -78,6 +79,7 @@ export function createApp(deps: Deps) {
     .route('/', trackAudioRoutes)
     .route('/', libraryRoutes)
     .route('/', donationRoutes)
+    .route('/', disbursementRoutes)
     .route('/', charityRoutes)
     .route('/', uploadRoutes)
     .all('*', () => {

@@ -33,6 +33,8 @@ const envSchema = z
     MAILING_LIST_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
     EVERY_ORG_API_KEY: optionalString,
     EVERY_ORG_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://partners.every.org/v0.2')),
+    /** Where an admin's Disburse sends the money: the giving site's prefilled once-off bank donation. */
+    GIVING_SITE_URL: z.preprocess(emptyAsUndefined, z.url().default('https://www.every.org')),
     ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
     ADMIN_PASSWORD: optionalString,
     SEED_DEMO: optionalString,
@@ -124,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     everyOrg: e.EVERY_ORG_API_KEY
       ? { apiKey: e.EVERY_ORG_API_KEY, apiUrl: e.EVERY_ORG_API_URL.replace(/\/+$/, '') }
       : undefined,
+    givingSiteUrl: e.GIVING_SITE_URL.replace(/\/+$/, ''),
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     seedDemo: e.SEED_DEMO === undefined ? !isProduction && e.NODE_ENV !== 'test' : /^(1|true|yes)$/i.test(e.SEED_DEMO),
     trustProxy: e.TRUST_PROXY,

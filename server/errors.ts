@@ -20,6 +20,8 @@ export class AppError extends Error {
     readonly kind: ErrorKind,
     readonly code: ErrorCode,
     message: string,
+    /** More fields for the client beside code and message (INCORRECT_DISBURSEMENT_AMOUNT's outstandingAmountCents). */
+    readonly details: Record<string, string | number> = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -34,7 +36,8 @@ export class FormError extends Error {
   }
 }
 
-export const invalid = (message: string, code: ErrorCode = 'OTHER') => new AppError('invalid', code, message);
+export const invalid = (message: string, code: ErrorCode = 'OTHER', details?: Record<string, string | number>) =>
+  new AppError('invalid', code, message, details);
 export const unauthenticated = (message: string) => new AppError('unauthenticated', 'OTHER', message);
 export const forbidden = (message: string) => new AppError('forbidden', 'OTHER', message);
 export const notFound = (message: string) => new AppError('not-found', 'OTHER', message);

@@ -40,6 +40,13 @@ export function formatDollars(cents: number): string {
   return formatCents(cents).replace('$', '');
 }
 
+/** 123450 → "1234.50": an amount for machines (a CSV cell, a giving site's link), exact to the cent. */
+export function plainDollars(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const whole = Math.abs(cents);
+  return `${sign}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
+}
+
 /** The tip presets of the donate page (spec part 2 section 9): a share of the donation, in percent. */
 export const TIP_PRESETS = [10, 20, 30] as const;
 export type TipPreset = (typeof TIP_PRESETS)[number];

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 // Timestamps are stored as integer milliseconds since the epoch.
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
@@ -363,6 +363,8 @@ export const donations = sqliteTable(
     // Purchases belong to an email address, compared without case (server/access/can-stream.ts).
     index('donations_email_idx').on(sql`lower(${table.email})`, table.status),
     index('donations_status_idx').on(table.status, table.succeededAt),
+    // Per-charity sums for disbursements and the public ledger.
+    index('donations_charity_idx').on(table.charityEin, table.status),
   ],
 );
 
@@ -416,6 +418,41 @@ export const testPaymentIntents = sqliteTable('test_payment_intents', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Money paid out to a charity (spec part 2 sections 3 and 4). An admin's Disburse starts one
+ * PENDING with a single-use callback secret (stored hashed) and sends the admin to the giving site;
+ * the callback, or the admin's button, makes it COMPLETE or CANCELED, once. A manual one is
+ * recorded COMPLETE. Only COMPLETE rows count as disbursed (server/features/disbursements/balances.ts).
+ */
+export const disbursements = sqliteTable(
+  'disbursements',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ein: text('ein').notNull(),
+    charityName: text('charity_name').notNull(),
+    status: text('status', { enum: ['PENDING', 'COMPLETE', 'CANCELED', 'FAILED'] })
+      .notNull()
+      .default('PENDING'),
+    /** 'MANUAL', or the giving site's host the money went through. */
+    source: text('source').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    notes: text('notes'),
+    /** sha256 of the callback secret while it may still be used; cleared when it is. */
+    callbackSecretHash: text('callback_secret_hash'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finalizedAt: timestamp('finalized_at'),
+  },
+  (table) => [
+    index('disbursements_ein_idx').on(table.ein, table.createdAt),
+    // At most one PENDING per charity, even if two admins press Disburse at the same moment.
+    uniqueIndex('disbursements_one_pending_idx')
+      .on(table.ein)
+      .where(sql`status = 'PENDING'`),
+  ],
+);
 
 /** The home page's featured fundraisers, in the order admins chose. */
 export const featuredFundraisers = sqliteTable('featured_fundraisers', {

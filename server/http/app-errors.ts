@@ -25,7 +25,8 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
     return c.json({ formErrors: error.formErrors } satisfies FormErrorsBody, 400);
   }
   if (error instanceof AppError) {
-    return c.json({ code: error.code, message: error.message } satisfies ApiErrorBody, statusOf[error.kind]);
+    const body = { ...error.details, code: error.code, message: error.message } satisfies ApiErrorBody;
+    return c.json(body, statusOf[error.kind]);
   }
   if (error instanceof HTTPException && error.status < 500) {
     const message = error.status === 413 ? 'The request body is too large.' : error.message || 'Bad request.';

@@ -53,7 +53,7 @@ describe('GET /api/admin/mailing-list.csv', () => {
     const response = await admin.get('/api/admin/mailing-list.csv');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = response.text.trim().split('\n');
+    const lines = response.text.trim().split('\r\n');
     expect(lines[0]).toBe('email,subscribedAt');
     expect(lines.some((line) => line.startsWith('fan@example.org,'))).toBe(true);
     expect(lines.some((line) => line.startsWith("'-cmd@example.org,"))).toBe(true);

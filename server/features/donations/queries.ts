@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { donations, paymentEvents, purchases } from '../../db/schema';
+import { charities, donations, fundraisers, paymentEvents, purchases } from '../../db/schema';
 
 // The donations feature's tables: donations, purchases and the payment events handled so far.
 // Every state change is a conditional UPDATE, so that whoever reports a payment (webhook, success
@@ -127,4 +127,68 @@ export function fulfilmentQueries(db: Db) {
     fulfilmentStatements.set(db, statements);
   }
   return statements;
+}
+
+/** The admins' view of a payment (spec part 2 section 3, Admin transaction row). */
+const adminTransactionColumns = {
+  id: donations.id,
+  succeededAt: donations.succeededAt,
+  organizationName: donations.charityName,
+  ein: donations.charityEin,
+  organizationWebsite: charities.websiteUrl,
+  projectId: donations.fundraiserId,
+  projectName: fundraisers.name,
+  name: donations.name,
+  email: donations.email,
+  amountCents: donations.amountCents,
+  tipCents: donations.tipCents,
+  feeCents: donations.feeCents,
+};
+
+function adminTransactions(db: Db) {
+  return db
+    .select(adminTransactionColumns)
+    .from(donations)
+    .leftJoin(fundraisers, eq(fundraisers.id, donations.fundraiserId))
+    .leftJoin(charities, eq(charities.ein, donations.charityEin))
+    .$dynamic();
+}
+
+export type AdminTransactionRow = ReturnType<typeof adminTransactionsAfter>[number];
+
+const newestPaymentFirst = [desc(donations.succeededAt), desc(donations.id)];
+
+/** Succeeded payments, newest first, a page at a time (DESIGN.md: refunded and unpaid ones are not transactions). */
+export function listAdminTransactions(db: Db, limit: number, offset: number) {
+  const results = adminTransactions(db)
+    .where(eq(donations.status, 'succeeded'))
+    .orderBy(...newestPaymentFirst)
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const totalCount =
+    db.select({ count: count() }).from(donations).where(eq(donations.status, 'succeeded')).get()?.count ?? 0;
+  return { results, totalCount };
+}
+
+/**
+ * The same list for the CSV, by keyset rather than offset: each page starts after the last row of
+ * the one before, so the 1,000th page costs what the first does.
+ */
+export function adminTransactionsAfter(db: Db, after: { succeededAt: Date; id: number } | null, limit: number) {
+  const succeeded = eq(donations.status, 'succeeded');
+  const where = after
+    ? and(
+        succeeded,
+        or(
+          lt(donations.succeededAt, after.succeededAt),
+          and(eq(donations.succeededAt, after.succeededAt), lt(donations.id, after.id)),
+        ),
+      )
+    : succeeded;
+  return adminTransactions(db)
+    .where(where)
+    .orderBy(...newestPaymentFirst)
+    .limit(limit)
+    .all();
 }

@@ -1,11 +1,15 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { paymentIntentRequestSchema, testCardSchema } from '../../../shared/schemas/donations';
+import { transactionsParamsSchema } from '../../../shared/schemas/fundraisers';
 import { invalid, notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
 import { sendAlbum } from '../../http/send-album';
 import { siteUrlForEmails } from '../../http/site-url';
+import { requireAdminSession } from '../../http/session';
 import { jsonBody, parseWith } from '../../http/validation';
+import { csvAttachment } from '../../infra/csv';
+import * as adminTransactions from './admin-transactions';
 import * as donations from './service';
 
 // Donations and payments (issue 10; spec part 2 section 7; DESIGN.md "Contract details for money").
@@ -61,4 +65,18 @@ export const donationRoutes = new Hono<AppEnv>()
   .get('/purchases/:token/download', async (c) => {
     const deps = c.get('deps');
     return sendAlbum(c, deps, await donations.purchaseDownload(deps, purchaseToken(c.req.param('token'))));
+  })
+  /** The admins' Transactions tab (spec part 2 section 7): succeeded payments, newest first. */
+  .get('/admin/transactions', (c) => {
+    requireAdminSession(c);
+    const { page, page_size } = parseWith(transactionsParamsSchema, c.req.query());
+    return c.json(adminTransactions.listTransactions(c.get('deps'), page, page_size));
+  })
+  /** All of them as CSV, streamed a page at a time whatever the count. */
+  .get('/admin/transactions/download', (c) => {
+    requireAdminSession(c);
+    c.header('content-type', 'text/csv; charset=utf-8');
+    c.header('content-disposition', csvAttachment('transactions'));
+    c.header('cache-control', 'no-store');
+    return c.body(adminTransactions.transactionsCsv(c.get('deps')));
   });

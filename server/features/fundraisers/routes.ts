@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { Hono } from 'hono';
 import { okSchema } from '../../../shared/api';
+import { featuredFundraiserIdsSchema } from '../../../shared/schemas/admin-money';
 import {
   fundraiserMessages,
   fundraiserMusicSchema,
@@ -16,7 +17,7 @@ import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
 import { sendAlbum } from '../../http/send-album';
 import { cacheControlFor, sendFile } from '../../http/send-file';
-import { requireSession, requireVerifiedSession } from '../../http/session';
+import { requireAdminSession, requireSession, requireVerifiedSession } from '../../http/session';
 import { jsonBody, multipartRequest, parseWith } from '../../http/validation';
 import { receiveForm } from '../../infra/storage/multipart';
 import { ARTIST_NOT_FOUND } from '../artists/service';
@@ -37,6 +38,13 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     return c.json(fundraisers.listUserFundraisers(c.get('deps'), session));
   })
   .get('/fundraisers/featured', (c) => c.json(fundraisers.listFeatured(c.get('deps'), c.get('session'))))
+  /** The admins' featured list (spec part 2 section 5): a bare array of ids, in the home page's order. */
+  .put('/admin/projects/featured', async (c) => {
+    requireAdminSession(c);
+    const ids = await jsonBody(c, featuredFundraiserIdsSchema);
+    fundraisers.replaceFeatured(c.get('deps'), ids);
+    return c.json(okSchema.parse({ ok: true }));
+  })
   .get('/fundraisers/artist/:artistId', (c) => {
     const artistId = pathId(c.req.param('artistId'), ARTIST_NOT_FOUND);
     return c.json(fundraisers.listArtistFundraisers(c.get('deps'), c.get('session'), artistId));

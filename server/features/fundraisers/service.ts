@@ -1,5 +1,6 @@
 import { imageUrl, PAGE_SIZE } from '../../../shared/constants';
 import { isArtistPublishable } from '../../../shared/schemas/artists';
+import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
 import { normaliseEin } from '../../../shared/schemas/charities';
 import {
   type FundraiserMusicInput,
@@ -72,6 +73,18 @@ export function listFeatured(deps: Deps, session: Session | null) {
   const featured = queries.listFeatured(deps.db);
   const rows = featured.length ? featured : queries.recentFundraisers(deps.db, {}, 8, 0).results;
   return presentFundraisers(deps, rows, session);
+}
+
+/** PUT /api/admin/projects/featured: only published fundraisers can be shown on the home page. */
+export function replaceFeatured(deps: Deps, ids: number[]) {
+  deps.db.transaction((tx) => {
+    for (const id of ids) {
+      if (queries.findFundraiserById(tx, id)?.status !== 'PUBLISHED') {
+        throw invalid(adminMoneyMessages.featuredNotPublished(id));
+      }
+    }
+    queries.replaceFeatured(tx, ids);
+  });
 }
 
 export function searchFundraisers(deps: Deps, session: Session | null, params: FundraiserSearchParams) {

@@ -1,3 +1,4 @@
+import { csvText } from '../../infra/csv';
 import { serverMessages } from '../../../shared/api';
 import type { Deps } from '../../deps';
 import { rateLimited } from '../../errors';
@@ -29,13 +30,7 @@ export async function subscribe(deps: Deps, email: string, clientIp: string): Pr
   }
 }
 
-function csvCell(value: string): string {
-  // Leading =, +, - or @ would run as a formula in a spreadsheet.
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export function subscribersCsv(deps: Deps): string {
   const rows = queries.listSubscribers(deps.db).map((row) => [row.email, row.createdAt.toISOString()]);
-  return [['email', 'subscribedAt'], ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+  return csvText(['email', 'subscribedAt'], rows);
 }

@@ -1,0 +1,52 @@
+import type { DisbursementTotals, DonationTotals } from './queries';
+
+// The money rule for charities, in one place (issue 11): from the donation and disbursement sums,
+// what each charity was given, what is left after its share of the processor's fees, what has been
+// paid out, and what is still owed. The admin pages, the initialize check and the public ledger
+// all read these figures, so they cannot disagree.
+
+export type CharityBalance = {
+  ein: string;
+  charityName: string;
+  /** Succeeded, unrefunded donations (tips are the platform's). */
+  donatedCents: number;
+  /** donated − the charity's share of the processor's fees. */
+  afterFeesDonatedCents: number;
+  /** COMPLETE disbursements. */
+  disbursedCents: number;
+  /** after fees − disbursed; below zero only when money was paid before a refund took some back. */
+  outstandingCents: number;
+  hasPending: boolean;
+  lastDisbursedAt: Date | null;
+};
+
+export function charityBalance(donated: DonationTotals | undefined, paid: DisbursementTotals | undefined, ein: string) {
+  const donatedCents = donated?.donatedCents ?? 0;
+  const afterFeesDonatedCents = donatedCents - (donated?.charityFeeCents ?? 0);
+  const disbursedCents = paid?.completedCents ?? 0;
+  return {
+    ein,
+    charityName: donated?.charityName ?? paid?.charityName ?? ein,
+    donatedCents,
+    afterFeesDonatedCents,
+    disbursedCents,
+    outstandingCents: afterFeesDonatedCents - disbursedCents,
+    hasPending: (paid?.pendingCount ?? 0) > 0,
+    lastDisbursedAt: paid?.lastDisbursedAt ?? null,
+  } satisfies CharityBalance;
+}
+
+/** Every charity that was given or paid anything; what is still owed first, then the largest debt. */
+export function charityBalances(donated: DonationTotals[], paid: DisbursementTotals[]): CharityBalance[] {
+  const donatedByEin = new Map(donated.map((totals) => [totals.ein, totals]));
+  const paidByEin = new Map(paid.map((totals) => [totals.ein, totals]));
+  const eins = new Set([...donatedByEin.keys(), ...paidByEin.keys()]);
+  return [...eins]
+    .map((ein) => charityBalance(donatedByEin.get(ein), paidByEin.get(ein), ein))
+    .sort(
+      (a, b) =>
+        Number(b.outstandingCents > 0) - Number(a.outstandingCents > 0) ||
+        b.outstandingCents - a.outstandingCents ||
+        a.charityName.localeCompare(b.charityName),
+    );
+}

@@ -1,0 +1,190 @@
+import { PAGE_SIZE } from '../../../shared/constants';
+import {
+  adminMoneyMessages as say,
+  type CallbackAction,
+  type Disbursement,
+  type LedgerEntry,
+} from '../../../shared/schemas/admin-money';
+import type { z } from 'zod';
+import type { initializeDisbursementSchema, manualDisbursementSchema } from '../../../shared/schemas/admin-money';
+import type { Db } from '../../db/client';
+import type { Deps, Session } from '../../deps';
+import { conflict, invalid, notFound } from '../../errors';
+import { randomToken, safeEqual, sha256 } from '../../infra/security/tokens';
+import { charityBalance, charityBalances } from './balances';
+import { givingSiteDonationUrl, givingSiteSource } from './giving-site';
+import * as queries from './queries';
+import type { DisbursementRow } from './queries';
+
+// Paying charities what they are owed (issue 11; spec part 2 sections 3-5 and 7; DESIGN.md
+// "disbursements"). Routes check the caller is an admin; this keeps the money straight: one
+// PENDING at a time per charity, never more than is outstanding, and each one ends exactly once.
+
+function present(row: DisbursementRow): Disbursement {
+  return {
+    id: row.id,
+    ein: row.ein,
+    charityName: row.charityName,
+    status: row.status,
+    notes: row.notes,
+    source: row.source,
+    amountCents: row.amountCents,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    finalizedAt: row.finalizedAt?.toISOString() ?? null,
+  };
+}
+
+function balancesOf(db: Db) {
+  return charityBalances(queries.donationTotals(db), queries.disbursementTotals(db));
+}
+
+/** GET /api/admin/disbursements: every charity's figures, what is still owed first. */
+export function summaries(deps: Deps) {
+  return {
+    results: balancesOf(deps.db).map(({ lastDisbursedAt: _shownOnTheLedger, ...summary }) => summary),
+  };
+}
+
+/** GET /api/ledger: the public "Where the money goes" — per charity, and no donor anywhere in it. */
+export function ledger(deps: Deps): { results: LedgerEntry[] } {
+  return {
+    results: balancesOf(deps.db).map((balance) => ({
+      ein: balance.ein,
+      charityName: balance.charityName,
+      donatedCents: balance.donatedCents,
+      afterFeesDonatedCents: balance.afterFeesDonatedCents,
+      disbursedCents: balance.disbursedCents,
+      lastDisbursedAt: balance.lastDisbursedAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** GET /api/admin/disbursements/{ein}: one charity's history, newest first. */
+export function history(deps: Deps, ein: string, page: number, pageSize = PAGE_SIZE) {
+  const found = queries.listDisbursements(deps.db, ein, pageSize, page * pageSize);
+  return { results: found.results.map(present), totalCount: found.totalCount };
+}
+
+function isOnePendingViolation(error: unknown) {
+  return (
+    error instanceof Error &&
+    'code' in error &&
+    error.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    error.message.includes('disbursements.ein')
+  );
+}
+
+/**
+ * POST /api/admin/disbursement/initialize: a PENDING disbursement of at most what is outstanding,
+ * with a single-use secret for the giving site's return links, and where to send the admin.
+ * Checked and written in one IMMEDIATE transaction, so two presses at once make one.
+ */
+export function initialize(
+  deps: Deps,
+  session: Session,
+  input: z.output<typeof initializeDisbursementSchema>,
+  siteUrl: string,
+) {
+  const secret = randomToken();
+  let row: DisbursementRow;
+  try {
+    row = deps.db.transaction(
+      (tx) => {
+        const balance = charityBalance(
+          queries.donationTotals(tx, input.ein)[0],
+          queries.disbursementTotals(tx, input.ein)[0],
+          input.ein,
+        );
+        if (balance.hasPending) throw invalid(say.pendingDisbursement, 'PENDING_DISBURSEMENT');
+        if (input.amountCents > balance.outstandingCents) {
+          const outstandingAmountCents = Math.max(balance.outstandingCents, 0);
+          throw invalid(say.incorrectAmount(outstandingAmountCents), 'INCORRECT_DISBURSEMENT_AMOUNT', {
+            outstandingAmountCents,
+          });
+        }
+        return queries.insertDisbursement(tx, {
+          ein: input.ein,
+          charityName: balance.charityName,
+          status: 'PENDING',
+          source: givingSiteSource(deps.config.givingSiteUrl),
+          amountCents: input.amountCents,
+          callbackSecretHash: sha256(secret),
+          createdBy: session.user.id,
+        });
+      },
+      { behavior: 'immediate' },
+    );
+  } catch (error) {
+    // Another process got its PENDING row in first (the unique index's guard).
+    if (isOnePendingViolation(error)) throw invalid(say.pendingDisbursement, 'PENDING_DISBURSEMENT');
+    throw error;
+  }
+  const redirectUrl = givingSiteDonationUrl({
+    givingSiteUrl: deps.config.givingSiteUrl,
+    siteUrl,
+    ein: row.ein,
+    amountCents: row.amountCents,
+    disbursementId: row.id,
+    callbackSecret: secret,
+  });
+  deps.logger.info({ disbursementId: row.id, ein: row.ein, amountCents: row.amountCents }, 'disbursement started');
+  return { disbursement: present(row), callbackSecret: secret, redirectUrl };
+}
+
+function finish(deps: Deps, id: number, status: 'COMPLETE' | 'CANCELED') {
+  const ended = queries.finishPending(deps.db, id, status, new Date());
+  if (!ended) throw conflict(say.notPending);
+  deps.logger.info({ disbursementId: id, status }, 'disbursement ended');
+  return present(ended);
+}
+
+function pendingDisbursement(deps: Deps, id: number) {
+  const row = queries.findDisbursement(deps.db, id);
+  if (!row) throw notFound('This disbursement does not exist.');
+  if (row.status !== 'PENDING') throw conflict(say.notPending);
+  return row;
+}
+
+/** PATCH /api/admin/disbursement/{id}: an admin's Complete or Cancel; only from PENDING, once. */
+export function updateStatus(deps: Deps, id: number, status: 'COMPLETE' | 'CANCELED') {
+  pendingDisbursement(deps, id);
+  return { disbursement: finish(deps, id, status) };
+}
+
+const callbackStatus: Record<CallbackAction, 'COMPLETE' | 'CANCELED'> = {
+  markComplete: 'COMPLETE',
+  markCanceled: 'CANCELED',
+};
+
+/** PATCH /api/admin/disbursement/{id}/callback: the giving site's return link, with its single-use secret. */
+export function callback(deps: Deps, id: number, action: CallbackAction, secret: string) {
+  const row = pendingDisbursement(deps, id);
+  if (!row.callbackSecretHash || !safeEqual(sha256(secret), row.callbackSecretHash)) {
+    throw invalid(say.wrongSecret);
+  }
+  const disbursement = finish(deps, id, callbackStatus[action]);
+  const message =
+    action === 'markComplete'
+      ? `Disbursement ${id} to ${row.charityName} is complete.`
+      : `Disbursement ${id} to ${row.charityName} was canceled; nothing was paid.`;
+  return { disbursement, message };
+}
+
+/** POST /api/admin/disbursements: money already paid some other way, recorded as COMPLETE. */
+export function recordManual(deps: Deps, session: Session, input: z.output<typeof manualDisbursementSchema>) {
+  const finalizedAt = new Date(input.finalizedAt);
+  if (Number.isNaN(finalizedAt.getTime())) throw invalid(say.finalizedAt);
+  const row = queries.insertDisbursement(deps.db, {
+    ein: input.ein,
+    charityName: input.charityName,
+    status: 'COMPLETE',
+    source: 'MANUAL',
+    amountCents: input.amountCents,
+    notes: input.notes.trim() || null,
+    createdBy: session.user.id,
+    finalizedAt,
+  });
+  deps.logger.info({ disbursementId: row.id, ein: row.ein, amountCents: row.amountCents }, 'manual disbursement');
+  return { disbursement: present(row) };
+}

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { listEnvelope } from '../api';
+import { limits } from '../constants';
+import { messages } from '../messages';
+import { formatDollars } from '../money';
+import { normaliseEin } from './charities';
+
+// Admin money and the public ledger (issue 11; spec part 2 sections 3-5, 7 and 8; DESIGN.md
+// "Contract details for money, admin and offline"). The client checks what it can as the admin
+// types; the server decides, with the same messages.
+
+export const disbursementLimits = {
+  /** 1 cent to $100,000 (spec part 2 section 9). */
+  minCents: 1,
+  maxCents: 10_000_000,
+  notesMax: 3000,
+  charityNameMax: 1000,
+  callbackSecretMax: 1000,
+} as const;
+
+export const DISBURSEMENT_STATUSES = ['PENDING', 'COMPLETE', 'CANCELED', 'FAILED'] as const;
+export type DisbursementStatus = (typeof DISBURSEMENT_STATUSES)[number];
+
+export const adminMoneyMessages = {
+  amountMin: messages.moneyMin('Amount', formatDollars(disbursementLimits.minCents)),
+  amountMax: messages.moneyMax('Amount', formatDollars(disbursementLimits.maxCents)),
+  amountRequired: messages.required('Amount'),
+  ein: 'Please enter a valid EIN (9 digits, like 12-3456789).',
+  finalizedAt: 'Please enter a valid date.',
+  pendingDisbursement:
+    'This charity already has a pending disbursement. Please complete or cancel it in the disbursement history first.',
+  incorrectAmount: (outstandingCents: number) =>
+    `The outstanding amount ($${formatDollars(outstandingCents)}) is less than the amount being disbursed. Please refresh the page and try again.`,
+  updateFailed: 'something went wrong. Unable to update disbursement.',
+  transactionsFailed: 'Something went wrong! Unable to load transactions',
+  generic: 'something went wrong',
+  notPending: 'This disbursement is no longer pending: it was already completed or canceled.',
+  wrongSecret: 'This link does not belong to this disbursement. Please start the disbursement again.',
+  callbackMissing: 'This page needs the action, callbackSecret and disbursementId from the giving site’s link.',
+  featuredAtLeastOne: 'Must include at least one featured project',
+  featuredDuplicate: 'This fundraiser is already in the list. Please delete it or choose a different fundraiser',
+  featuredEmptyRow: 'Please add a fundraiser or delete this row.',
+  featuredUpdateFailed: 'Unable to update featured fundraisers...',
+  featuredUpdated: 'Featured fundraisers updated successfully.',
+  featuredNotPublished: (id: number) => `Fundraiser ${id} is not published, so it cannot be featured.`,
+} as const;
+
+const einField = z
+  .string({ error: adminMoneyMessages.ein })
+  .max(limits.charityEin, messages.max('EIN', limits.charityEin))
+  .transform((value, ctx) => {
+    const ein = normaliseEin(value);
+    if (ein === null) {
+      ctx.addIssue({ code: 'custom', message: adminMoneyMessages.ein });
+      return z.NEVER;
+    }
+    return ein;
+  });
+
+const amountCentsField = z
+  .number({ error: adminMoneyMessages.amountRequired })
+  .int(adminMoneyMessages.amountRequired)
+  .min(disbursementLimits.minCents, adminMoneyMessages.amountMin)
+  .max(disbursementLimits.maxCents, adminMoneyMessages.amountMax);
+
+/** GET /api/admin/transactions: one succeeded donation, newest payment first. */
+export const adminTransactionSchema = z.object({
+  id: z.number().int(),
+  organizationName: z.string().nullable(),
+  organizationWebsite: z.string().nullable(),
+  ein: z.string().nullable(),
+  projectId: z.number().int().nullable(),
+  projectName: z.string().nullable(),
+  name: z.string(),
+  email: z.string(),
+  amountCents: z.number().int(),
+  tipCents: z.number().int(),
+  feeCents: z.number().int(),
+  createdAt: z.string(),
+});
+export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
+export const adminTransactionsSchema = listEnvelope(adminTransactionSchema);
+
+/** One charity's money (spec part 2 section 3, Disbursement summary), with the outstanding amount. */
+export const disbursementSummarySchema = z.object({
+  ein: z.string(),
+  charityName: z.string(),
+  donatedCents: z.number().int(),
+  afterFeesDonatedCents: z.number().int(),
+  disbursedCents: z.number().int(),
+  outstandingCents: z.number().int(),
+  hasPending: z.boolean(),
+});
+export type DisbursementSummary = z.infer<typeof disbursementSummarySchema>;
+export const disbursementSummariesSchema = z.object({ results: z.array(disbursementSummarySchema) });
+
+export const disbursementSchema = z.object({
+  id: z.number().int(),
+  ein: z.string(),
+  charityName: z.string(),
+  status: z.enum(DISBURSEMENT_STATUSES),
+  notes: z.string().nullable(),
+  source: z.string(),
+  amountCents: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  finalizedAt: z.string().nullable(),
+});
+export type Disbursement = z.infer<typeof disbursementSchema>;
+export const disbursementHistorySchema = listEnvelope(disbursementSchema);
+
+/** POST /api/admin/disbursement/initialize. */
+export const initializeDisbursementSchema = z.object({ amountCents: amountCentsField, ein: einField });
+export const initializeResponseSchema = z.object({
+  disbursement: disbursementSchema,
+  callbackSecret: z.string(),
+  redirectUrl: z.string(),
+});
+
+/** PATCH /api/admin/disbursement/{id}. */
+export const disbursementStatusUpdateSchema = z.object({
+  status: z.enum(['COMPLETE', 'CANCELED'], { error: 'Status must be COMPLETE or CANCELED.' }),
+});
+
+export const CALLBACK_ACTIONS = ['markComplete', 'markCanceled'] as const;
+export type CallbackAction = (typeof CALLBACK_ACTIONS)[number];
+
+/** PATCH /api/admin/disbursement/{id}/callback (spec part 2 section 5, Disbursement callback). */
+export const disbursementCallbackSchema = z.object({
+  action: z.enum(CALLBACK_ACTIONS, { error: 'Action must be markComplete or markCanceled.' }),
+  callbackSecret: z
+    .string({ error: messages.required('Callback secret') })
+    .min(1, messages.required('Callback secret'))
+    .max(disbursementLimits.callbackSecretMax, messages.max('Callback secret', disbursementLimits.callbackSecretMax)),
+});
+
+/** POST /api/admin/disbursements: money already paid, recorded COMPLETE with source MANUAL. */
+export const manualDisbursementSchema = z.object({
+  ein: einField,
+  amountCents: amountCentsField,
+  notes: z.string().max(disbursementLimits.notesMax, messages.max('Notes', disbursementLimits.notesMax)).default(''),
+  charityName: z
+    .string({ error: messages.required('Charity name') })
+    .trim()
+    .min(1, messages.required('Charity name'))
+    .max(disbursementLimits.charityNameMax, messages.max('Charity name', disbursementLimits.charityNameMax)),
+  /** An ISO date (2026-11-01), or a date and time with its offset. */
+  finalizedAt: z
+    .string({ error: adminMoneyMessages.finalizedAt })
+    .refine(
+      (value) =>
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) &&
+        !Number.isNaN(Date.parse(value)),
+      adminMoneyMessages.finalizedAt,
+    ),
+});
+export type ManualDisbursementInput = z.input<typeof manualDisbursementSchema>;
+
+/** PUT /api/admin/projects/featured: a bare array of fundraiser ids, in the home page's order. */
+export const featuredFundraiserIdsSchema = z
+  .array(z.number().int().positive(), { error: 'Send a list of fundraiser ids.' })
+  .min(1, adminMoneyMessages.featuredAtLeastOne)
+  .max(100, 'At most 100 fundraisers can be featured.')
+  .refine((ids) => new Set(ids).size === ids.length, adminMoneyMessages.featuredDuplicate);
+
+/** GET /api/ledger: where the money goes, per charity, with no donor in it. */
+export const ledgerEntrySchema = z.object({
+  ein: z.string(),
+  charityName: z.string(),
+  donatedCents: z.number().int(),
+  afterFeesDonatedCents: z.number().int(),
+  disbursedCents: z.number().int(),
+  lastDisbursedAt: z.string().nullable(),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+export const ledgerSchema = z.object({ results: z.array(ledgerEntrySchema) });

@@ -1,0 +1,546 @@
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { donations } from '../../server/db/schema';
+import {
+  adminTransactionsSchema,
+  disbursementHistorySchema,
+  disbursementSchema,
+  disbursementSummariesSchema,
+  initializeResponseSchema,
+  ledgerSchema,
+} from '../../shared/schemas/admin-money';
+import { fundraiserSchema, type Fundraiser } from '../../shared/schemas/fundraisers';
+import { donate, startDonation } from '../fixtures/donations';
+import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
+import { CANCER_SOCIETY_EIN, createFundraiser, RED_CROSS_EIN, uploadMusic } from '../fixtures/fundraisers';
+import {
+  adminClient,
+  fieldErrors,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+  verifiedUser,
+} from '../fixtures/test-server';
+
+// Admin money (issue 11): the transactions list and its CSV, disbursements to charities with the
+// giving site's single-use callback, manual disbursements, the featured list, and the public
+// ledger, over real HTTP on a real SQLite file. The figures come from one module and must
+// reconcile to the cent whatever happens in whatever order.
+
+const RED_CROSS = RED_CROSS_EIN.replace('-', '');
+const CANCER_SOCIETY = CANCER_SOCIETY_EIN.replace('-', '');
+
+let server: TestServer;
+let admin: TestClient;
+let owner: TestClient;
+let redCross: Fundraiser;
+let cancerSociety: Fundraiser;
+
+beforeAll(async () => {
+  server = await startTestServer({ GIVING_SITE_URL: 'https://giving.example' });
+  admin = await adminClient(server);
+  owner = await verifiedUser(server, 'money-owner@example.org');
+  const uploads = await uploadMusic(owner, 1);
+  redCross = await createFundraiser(owner, { publish: true, uploads, details: { name: 'Relief, "Live"' } });
+  cancerSociety = await createFundraiser(owner, {
+    publish: true,
+    uploads,
+    charityEin: CANCER_SOCIETY_EIN,
+    details: { name: 'Hope Songs' },
+  });
+});
+
+afterAll(() => server?.close());
+
+async function summaries() {
+  const answer = await admin.get('/api/admin/disbursements');
+  expect(answer.status, answer.text).toBe(200);
+  return disbursementSummariesSchema.parse(answer.json).results;
+}
+
+async function summaryOf(ein: string) {
+  return (await summaries()).find((summary) => summary.ein === ein);
+}
+
+function initialize(amountCents: number, ein: string, client = admin) {
+  return client.post('/api/admin/disbursement/initialize', { json: { amountCents, ein } });
+}
+
+/** What succeeded donations gave a charity, from the rows themselves. */
+function donationRowsOf(ein: string) {
+  return server.db
+    .select()
+    .from(donations)
+    .where(eq(donations.charityEin, ein))
+    .all()
+    .filter((row) => row.status === 'succeeded');
+}
+
+describe('admin calls are for admins only', () => {
+  const calls: [string, string, unknown?][] = [
+    ['GET', '/api/admin/transactions'],
+    ['GET', '/api/admin/transactions/download'],
+    ['GET', '/api/admin/disbursements'],
+    ['GET', `/api/admin/disbursements/${RED_CROSS}`],
+    ['POST', '/api/admin/disbursements', {}],
+    ['POST', '/api/admin/disbursement/initialize', {}],
+    ['PATCH', '/api/admin/disbursement/1', {}],
+    // Checked before the input: even a nonsense callback is 401 / 403 first.
+    ['PATCH', '/api/admin/disbursement/1/callback', { action: 'nonsense' }],
+    ['PUT', '/api/admin/projects/featured', []],
+  ];
+
+  it.each(calls)('%s %s: 401 for guests, 403 for other users', async (method, pathname, json) => {
+    const guest = await server.client().request(method, pathname, json === undefined ? {} : { json });
+    expect(guest.status).toBe(401);
+    const other = await owner.request(method, pathname, json === undefined ? {} : { json });
+    expect(other.status).toBe(403);
+  });
+
+  it('the ledger is public', async () => {
+    expect((await server.client().get('/api/ledger')).status).toBe(200);
+  });
+});
+
+describe('transactions', () => {
+  it('lists succeeded payments newest first, 20 to a page, with the charity and the fundraiser', async () => {
+    const first = await donate(server, {
+      fundraiserId: redCross.id,
+      email: 'first@example.org',
+      name: 'First Fan',
+      donationCents: 1500,
+      tipCents: 300,
+    });
+    for (let i = 0; i < 20; i++) {
+      await donate(server, { fundraiserId: cancerSociety.id, email: `many-${i}@example.org`, donationCents: 1000 });
+    }
+    // Started but never paid: not a transaction.
+    await startDonation(server, { fundraiserId: redCross.id, email: 'unpaid@example.org' });
+
+    const page0 = adminTransactionsSchema.parse((await admin.get('/api/admin/transactions')).json);
+    expect(page0.results).toHaveLength(20);
+    expect(page0.totalCount).toBe(21);
+    expect(page0.results[0]!.email).toBe('many-19@example.org');
+    const page1 = adminTransactionsSchema.parse((await admin.get('/api/admin/transactions?page=1&page_size=20')).json);
+    expect(page1.results).toHaveLength(1);
+    expect(page1.results[0]).toMatchObject({
+      organizationName: 'American National Red Cross',
+      ein: RED_CROSS,
+      projectId: redCross.id,
+      projectName: 'Relief, "Live"',
+      name: 'First Fan',
+      email: 'first@example.org',
+      amountCents: 1500,
+      tipCents: 300,
+    });
+    expect(page1.results[0]!.organizationWebsite).toMatch(/^https?:\/\//);
+    expect(first.paymentIntentId).toBeTruthy();
+  });
+
+  it('downloads every transaction as CSV: RFC 4180 quoting, formulas neutralised, dated file name', async () => {
+    await donate(server, {
+      fundraiserId: redCross.id,
+      email: 'quoted@example.org',
+      name: '=HYPERLINK("http://evil.example","click"), and more',
+      donationCents: 2000,
+    });
+    const answer = await admin.get('/api/admin/transactions/download');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/csv/);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="transactions-${today}.csv"`);
+    const lines = answer.text.split('\r\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines[0]!.split(',')).toEqual(expect.arrayContaining(['email', 'name', 'amountCents', 'projectName']));
+    expect(lines).toHaveLength(1 + 22 + 1);
+    // Newest first: the row just made, its name quoted (comma and quotes), and its formula defused.
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""click""), and more"`);
+    expect(lines[1]).toContain(',quoted@example.org,2000,0,');
+    expect(lines.some((line) => line.includes('"Relief, ""Live"""'))).toBe(true);
+  });
+});
+
+describe('disbursements', () => {
+  it('sums each charity from the rows: donated, after its share of the fees, disbursed, outstanding first', async () => {
+    const rows = donationRowsOf(RED_CROSS);
+    const donated = rows.reduce((sum, row) => sum + row.amountCents, 0);
+    const fees = rows.reduce((sum, row) => sum + (row.charityFeeCents ?? 0), 0);
+    for (const row of rows) {
+      // The charity's share of the fee is its part of the payment, and the shares add up to the fee.
+      expect(row.charityFeeCents).toBe(
+        Math.round((row.feeCents! * row.amountCents) / (row.amountCents + row.tipCents)),
+      );
+    }
+    expect(await summaryOf(RED_CROSS)).toEqual({
+      ein: RED_CROSS,
+      charityName: 'American National Red Cross',
+      donatedCents: donated,
+      afterFeesDonatedCents: donated - fees,
+      disbursedCents: 0,
+      outstandingCents: donated - fees,
+      hasPending: false,
+    });
+    const all = await summaries();
+    const firstOwedNothing = all.findIndex((summary) => summary.outstandingCents <= 0);
+    if (firstOwedNothing !== -1) expect(all.slice(firstOwedNothing).every((s) => s.outstandingCents <= 0)).toBe(true);
+  });
+
+  it('initializes one pending disbursement with a single-use secret and the giving site link', async () => {
+    const before = (await summaryOf(RED_CROSS))!;
+    expect(fieldErrors((await initialize(0, RED_CROSS)).json)).toEqual({
+      amountCents: 'Amount must be at least $0.01',
+    });
+    const tooMuch = await initialize(before.outstandingCents + 1, RED_CROSS);
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.json).toMatchObject({
+      code: 'INCORRECT_DISBURSEMENT_AMOUNT',
+      outstandingAmountCents: before.outstandingCents,
+    });
+
+    const started = await initialize(before.outstandingCents, RED_CROSS);
+    expect(started.status, started.text).toBe(200);
+    const { disbursement, callbackSecret, redirectUrl } = initializeResponseSchema.parse(started.json);
+    expect(disbursement).toMatchObject({ status: 'PENDING', amountCents: before.outstandingCents, ein: RED_CROSS });
+    expect(disbursement.source).toBe('giving.example');
+    expect(callbackSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const link = new URL(redirectUrl);
+    expect(`${link.origin}${link.pathname}`).toBe(`https://giving.example/${RED_CROSS}`);
+    const [route, query] = link.hash.slice(1).split('?');
+    expect(route).toBe('/donate/bank');
+    const params = new URLSearchParams(query);
+    expect(params.get('amount')).toBe((before.outstandingCents / 100).toFixed(2));
+    expect(params.get('frequency')).toBe('ONCE');
+    expect(params.get('partner_donation_id')).toBe(String(disbursement.id));
+    for (const [name, action] of [
+      ['success_url', 'markComplete'],
+      ['exit_url', 'markCanceled'],
+    ] as const) {
+      const back = new URL(params.get(name)!);
+      expect(back.pathname).toBe('/admin/disbursement-complete');
+      expect(Object.fromEntries(back.searchParams)).toEqual({
+        action,
+        callbackSecret,
+        disbursementId: String(disbursement.id),
+      });
+    }
+    expect(await summaryOf(RED_CROSS)).toMatchObject({ hasPending: true, outstandingCents: before.outstandingCents });
+    const again = await initialize(1, RED_CROSS);
+    expect(again.json).toMatchObject({ code: 'PENDING_DISBURSEMENT' });
+
+    // The giving site sends the admin back: a wrong secret changes nothing, the right one once.
+    const callback = (secret: string, action = 'markComplete') =>
+      admin.patch(`/api/admin/disbursement/${disbursement.id}/callback`, { json: { action, callbackSecret: secret } });
+    expect((await callback('x'.repeat(43))).status).toBe(400);
+    expect((await callback('x'.repeat(1001))).status).toBe(400);
+    const done = await callback(callbackSecret);
+    expect(done.status, done.text).toBe(200);
+    expect(done.json).toMatchObject({
+      disbursement: { status: 'COMPLETE' },
+      message: expect.stringContaining('complete'),
+    });
+    expect((await callback(callbackSecret)).status).toBe(409);
+    expect((await callback(callbackSecret, 'markCanceled')).status).toBe(409);
+    expect(await summaryOf(RED_CROSS)).toMatchObject({
+      hasPending: false,
+      outstandingCents: 0,
+      disbursedCents: before.outstandingCents,
+    });
+    const nothingOwed = await initialize(1, RED_CROSS);
+    expect(nothingOwed.json).toMatchObject({ code: 'INCORRECT_DISBURSEMENT_AMOUNT', outstandingAmountCents: 0 });
+  });
+
+  it('lets only one of two simultaneous initializes through', async () => {
+    const owed = (await summaryOf(CANCER_SOCIETY))!.outstandingCents;
+    const answers = await Promise.all([initialize(owed, CANCER_SOCIETY), initialize(owed, CANCER_SOCIETY)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    expect(answers.find((answer) => answer.status === 400)!.json).toMatchObject({ code: 'PENDING_DISBURSEMENT' });
+  });
+
+  it('Complete and Cancel by hand work only on a pending disbursement, and a canceled one pays nothing', async () => {
+    const history = disbursementHistorySchema.parse(
+      (await admin.get(`/api/admin/disbursements/${CANCER_SOCIETY}`)).json,
+    );
+    const pending = history.results.find((row) => row.status === 'PENDING')!;
+    const owed = (await summaryOf(CANCER_SOCIETY))!.outstandingCents;
+    const set = (status: string, id = pending.id) => admin.patch(`/api/admin/disbursement/${id}`, { json: { status } });
+    expect((await set('PENDING')).status).toBe(400);
+    expect((await set('CANCELED', 999_999)).status).toBe(404);
+    expect((await admin.patch('/api/admin/disbursement/abc', { json: { status: 'CANCELED' } })).status).toBe(404);
+    const canceled = await set('CANCELED');
+    expect(canceled.status).toBe(200);
+    expect(disbursementSchema.parse((canceled.json as { disbursement: unknown }).disbursement).status).toBe('CANCELED');
+    expect((await set('COMPLETE')).status).toBe(409);
+    expect(await summaryOf(CANCER_SOCIETY)).toMatchObject({ hasPending: false, outstandingCents: owed });
+  });
+
+  it('records a manual disbursement, with the spec limits, not limited by what is owed', async () => {
+    const manual = (body: object) => admin.post('/api/admin/disbursements', { json: body });
+    const valid = {
+      ein: '13-1788491',
+      amountCents: 10_000_000,
+      notes: 'Cheque 1043, mailed',
+      charityName: 'American Cancer Society',
+      finalizedAt: '2026-11-01',
+    };
+    expect(
+      fieldErrors(
+        (
+          await manual({
+            ...valid,
+            ein: 'abc',
+            amountCents: 10_000_001,
+            notes: 'n'.repeat(3001),
+            charityName: 'c'.repeat(1001),
+            finalizedAt: 'yesterday',
+          })
+        ).json,
+      ),
+    ).toEqual({
+      ein: 'Please enter a valid EIN (9 digits, like 12-3456789).',
+      amountCents: 'Amount cannot exceed $100,000.00',
+      notes: 'Notes cannot exceed 3000 character(s).',
+      charityName: 'Charity name cannot exceed 1000 character(s).',
+      finalizedAt: 'Please enter a valid date.',
+    });
+    expect(fieldErrors((await manual({ ...valid, amountCents: 0, charityName: ' ' })).json)).toEqual({
+      amountCents: 'Amount must be at least $0.01',
+      charityName: 'Charity name is required.',
+    });
+    const before = (await summaryOf(CANCER_SOCIETY))!;
+    const recorded = await manual(valid);
+    expect(recorded.status, recorded.text).toBe(201);
+    expect((recorded.json as { disbursement: unknown }).disbursement).toMatchObject({
+      status: 'COMPLETE',
+      source: 'MANUAL',
+      amountCents: 10_000_000,
+      notes: 'Cheque 1043, mailed',
+      finalizedAt: '2026-11-01T00:00:00.000Z',
+    });
+    expect(await summaryOf(CANCER_SOCIETY)).toMatchObject({
+      disbursedCents: before.disbursedCents + 10_000_000,
+      outstandingCents: before.outstandingCents - 10_000_000,
+    });
+    // A charity that was only ever paid by hand is listed too.
+    await manual({ ...valid, ein: '111111111', charityName: 'A Local Food Bank', amountCents: 500 });
+    expect(await summaryOf('111111111')).toMatchObject({ charityName: 'A Local Food Bank', disbursedCents: 500 });
+  });
+
+  it("pages a charity's history, newest first", async () => {
+    for (let i = 0; i < 21; i++) {
+      await admin.post('/api/admin/disbursements', {
+        json: {
+          ein: '222222222',
+          amountCents: 100 + i,
+          notes: '',
+          charityName: 'Paged Charity',
+          finalizedAt: '2026-10-01',
+        },
+      });
+    }
+    const page0 = disbursementHistorySchema.parse((await admin.get('/api/admin/disbursements/22-2222222')).json);
+    expect(page0.totalCount).toBe(21);
+    expect(page0.results).toHaveLength(20);
+    expect(page0.results[0]!.amountCents).toBe(120);
+    const page1 = disbursementHistorySchema.parse((await admin.get('/api/admin/disbursements/222222222?page=1')).json);
+    expect(page1.results.map((row) => row.amountCents)).toEqual([100]);
+    expect((await admin.get('/api/admin/disbursements/not-an-ein')).status).toBe(404);
+  });
+});
+
+describe('the public ledger', () => {
+  it('shows per charity what was raised, after fees and paid out, and no donor at all', async () => {
+    const answer = await server.client().get('/api/ledger');
+    const { results } = ledgerSchema.parse(answer.json);
+    const admins = await summaries();
+    expect(results.map((entry) => entry.ein).sort()).toEqual(admins.map((summary) => summary.ein).sort());
+    for (const entry of results) {
+      const summary = admins.find((candidate) => candidate.ein === entry.ein)!;
+      expect(entry).toMatchObject({
+        donatedCents: summary.donatedCents,
+        afterFeesDonatedCents: summary.afterFeesDonatedCents,
+        disbursedCents: summary.disbursedCents,
+      });
+    }
+    expect(results.find((entry) => entry.ein === RED_CROSS)!.lastDisbursedAt).not.toBeNull();
+    expect(answer.text).not.toMatch(/@example\.org|First Fan|HYPERLINK/);
+  });
+});
+
+describe('featured fundraisers', () => {
+  const put = (json: unknown) => admin.put('/api/admin/projects/featured', { json });
+  const messageOf = (json: unknown) => (json as { formErrors?: { message: string }[] }).formErrors?.[0]?.message;
+
+  it('refuses an empty list, duplicates and drafts with the spec messages', async () => {
+    expect(messageOf((await put([])).json)).toBe('Must include at least one featured project');
+    expect(messageOf((await put([redCross.id, redCross.id])).json)).toBe(
+      'This fundraiser is already in the list. Please delete it or choose a different fundraiser',
+    );
+    const draft = await createFundraiser(owner, { details: { name: 'Not Yet' } });
+    const refused = await put([redCross.id, draft.id]);
+    expect(refused.status).toBe(400);
+    expect((refused.json as { message: string }).message).toBe(
+      `Fundraiser ${draft.id} is not published, so it cannot be featured.`,
+    );
+  });
+
+  it('makes the home page show exactly those, in that order', async () => {
+    expect((await put([cancerSociety.id, redCross.id])).status).toBe(200);
+    const featured = (await server.client().get('/api/fundraisers/featured')).json as unknown[];
+    expect(featured.map((item) => fundraiserSchema.parse(item).id)).toEqual([cancerSociety.id, redCross.id]);
+  });
+});
+
+describe('money integrity under any sequence of events (fast-check, Stripe path)', () => {
+  let fake: FakeStripe;
+  let stripeServer: TestServer;
+  let stripeAdmin: TestClient;
+  let fundraiserId: number;
+  let runNumber = 0;
+
+  beforeAll(async () => {
+    fake = await startFakeStripe();
+    stripeServer = await startTestServer({ ...FAKE_STRIPE_KEYS, STRIPE_API_URL: fake.url });
+    stripeAdmin = await adminClient(stripeServer);
+    const artist = await verifiedUser(stripeServer, 'property-owner@example.org');
+    fundraiserId = (await createFundraiser(artist, { publish: true, tracks: 1 })).id;
+  });
+
+  afterAll(async () => {
+    await stripeServer?.close();
+    await fake?.close();
+  });
+
+  const deliver = (delivery: { payload: string; signature: string }) =>
+    stripeServer.client().post('/api/stripe/webhook', {
+      body: delivery.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature },
+    });
+
+  type Step =
+    | { kind: 'donate'; donationCents: number; tipCents: number; feeCents: number }
+    | { kind: 'refund'; pick: number }
+    | { kind: 'initialize'; share: number }
+    | { kind: 'finish'; how: 'callback-complete' | 'callback-cancel' | 'admin-complete' | 'admin-cancel' }
+    | { kind: 'manual'; amountCents: number };
+
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({
+      kind: fc.constant('donate' as const),
+      donationCents: fc.integer({ min: 500, max: 200_000 }),
+      tipCents: fc.integer({ min: 0, max: 5_000 }),
+      feeCents: fc.integer({ min: 0, max: 3_000 }),
+    }),
+    fc.record({ kind: fc.constant('refund' as const), pick: fc.nat() }),
+    // Over 1 asks for more than is owed.
+    fc.record({ kind: fc.constant('initialize' as const), share: fc.double({ min: 0.01, max: 1.2, noNaN: true }) }),
+    fc.record({
+      kind: fc.constant('finish' as const),
+      how: fc.constantFrom('callback-complete', 'callback-cancel', 'admin-complete', 'admin-cancel'),
+    }),
+    fc.record({ kind: fc.constant('manual' as const), amountCents: fc.integer({ min: 1, max: 50_000 }) }),
+  );
+
+  it('reconciles every figure to the cent, never lets initialize overdraw, and uses each secret once', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        // Each run pays its own charity, so runs do not see each other's money.
+        const ein = String(900_000_000 + ++runNumber);
+        stripeServer.sqlite.prepare('UPDATE fundraisers SET charity_ein = ? WHERE id = ?').run(ein, fundraiserId);
+        const model = { donated: 0, feeShare: 0, completed: 0 };
+        const paid: { intentId: string; donationCents: number; feeShare: number; refunded: boolean }[] = [];
+        let pending: { id: number; amountCents: number; secret: string } | null = null;
+        const usedSecrets: { id: number; secret: string }[] = [];
+
+        for (const next of steps) {
+          if (next.kind === 'donate') {
+            const intent = await startDonation(stripeServer, {
+              fundraiserId,
+              email: `run-${runNumber}@example.org`,
+              donationCents: next.donationCents,
+              tipCents: next.tipCents,
+            });
+            fake.succeed(intent.paymentIntentId, next.feeCents);
+            expect((await deliver(fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(200);
+            const feeShare = Math.round((next.feeCents * next.donationCents) / (next.donationCents + next.tipCents));
+            paid.push({
+              intentId: intent.paymentIntentId,
+              donationCents: next.donationCents,
+              feeShare,
+              refunded: false,
+            });
+            model.donated += next.donationCents;
+            model.feeShare += feeShare;
+          } else if (next.kind === 'refund' && paid.length > 0) {
+            const donation = paid[next.pick % paid.length]!;
+            expect((await deliver(fake.event('charge.refunded', donation.intentId))).status).toBe(200);
+            if (!donation.refunded) {
+              donation.refunded = true;
+              model.donated -= donation.donationCents;
+              model.feeShare -= donation.feeShare;
+            }
+          } else if (next.kind === 'initialize') {
+            const outstanding = model.donated - model.feeShare - model.completed;
+            const amountCents = Math.max(1, Math.round(Math.max(outstanding, 0) * next.share));
+            const answer = await initialize(amountCents, ein, stripeAdmin);
+            if (pending) {
+              expect(answer.json).toMatchObject({ code: 'PENDING_DISBURSEMENT' });
+            } else if (amountCents > outstanding) {
+              expect(answer.json).toMatchObject({
+                code: 'INCORRECT_DISBURSEMENT_AMOUNT',
+                outstandingAmountCents: Math.max(outstanding, 0),
+              });
+            } else {
+              expect(answer.status, answer.text).toBe(200);
+              const started = initializeResponseSchema.parse(answer.json);
+              pending = { id: started.disbursement.id, amountCents, secret: started.callbackSecret };
+            }
+          } else if (next.kind === 'finish' && pending) {
+            const complete = next.how.endsWith('complete');
+            const answer = next.how.startsWith('callback')
+              ? await stripeAdmin.patch(`/api/admin/disbursement/${pending.id}/callback`, {
+                  json: { action: complete ? 'markComplete' : 'markCanceled', callbackSecret: pending.secret },
+                })
+              : await stripeAdmin.patch(`/api/admin/disbursement/${pending.id}`, {
+                  json: { status: complete ? 'COMPLETE' : 'CANCELED' },
+                });
+            expect(answer.status, answer.text).toBe(200);
+            if (complete) model.completed += pending.amountCents;
+            usedSecrets.push({ id: pending.id, secret: pending.secret });
+            pending = null;
+          } else if (next.kind === 'manual') {
+            const answer = await stripeAdmin.post('/api/admin/disbursements', {
+              json: { ein, amountCents: next.amountCents, notes: '', charityName: 'Run', finalizedAt: '2026-11-20' },
+            });
+            expect(answer.status, answer.text).toBe(201);
+            model.completed += next.amountCents;
+          }
+
+          const summaries = disbursementSummariesSchema.parse((await stripeAdmin.get('/api/admin/disbursements')).json);
+          const summary = summaries.results.find((candidate) => candidate.ein === ein);
+          const afterFees = model.donated - model.feeShare;
+          expect(
+            summary ?? { donatedCents: 0, afterFeesDonatedCents: 0, disbursedCents: 0, hasPending: false },
+          ).toMatchObject({
+            donatedCents: model.donated,
+            afterFeesDonatedCents: afterFees,
+            disbursedCents: model.completed,
+            hasPending: pending !== null,
+          });
+          if (summary) expect(summary.outstandingCents).toBe(afterFees - model.completed);
+        }
+
+        // A secret works once: every used one is refused now, whichever action it asks for.
+        for (const used of usedSecrets) {
+          const replay = await stripeAdmin.patch(`/api/admin/disbursement/${used.id}/callback`, {
+            json: { action: 'markComplete', callbackSecret: used.secret },
+          });
+          expect(replay.status).toBe(409);
+        }
+        // Leave nothing pending for the next run's charity (each run has its own anyway).
+        if (pending) await stripeAdmin.patch(`/api/admin/disbursement/${pending.id}`, { json: { status: 'CANCELED' } });
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
