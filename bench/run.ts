@@ -3,6 +3,7 @@ import { benchDonationFulfilment } from './donation-fulfilment';
 import { benchFundraiserSearch } from './fundraiser-search';
 import { benchRangeThroughput } from './range-throughput';
 import { benchSessionLookup } from './session-lookup';
+import { benchTransactionsCsv } from './transactions-csv';
 import { benchUploadMemory } from './upload-memory';
 import { benchZipMemory } from './zip-memory';
 
@@ -16,3 +17,4 @@ await benchUploadMemory();
 await benchRangeThroughput();
 await benchZipMemory();
 await benchDonationFulfilment();
+await benchTransactionsCsv();

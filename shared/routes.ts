@@ -12,6 +12,7 @@ export const pagePaths = {
   contact: '/contact',
   terms: '/terms',
   support: '/support',
+  ledger: '/where-the-money-goes',
   supportDonate: '/support/donate',
   supportDonateSuccess: '/support/donate/success',
   login: '/login',

@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly formErrors?: FormErrorItem[],
     /** A plain string body (some 400s answer text). */
     readonly text?: string,
+    /** The whole JSON answer, for codes that carry more (INCORRECT_DISBURSEMENT_AMOUNT's outstandingAmountCents). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -81,7 +83,8 @@ export function apiErrorFrom(status: number, body: unknown): ApiError {
     return new ApiError(status, first, undefined, formErrors.data.formErrors);
   }
   const apiError = apiErrorSchema.safeParse(body);
-  if (apiError.success) return new ApiError(status, apiError.data.message, apiError.data.code);
+  if (apiError.success)
+    return new ApiError(status, apiError.data.message, apiError.data.code, undefined, undefined, body);
   const isSentence =
     typeof body === 'string' && status < 500 && body.length > 0 && body.length <= 2000 && !/^\s*</.test(body);
   return isSentence ? new ApiError(status, body, undefined, undefined, body) : new ApiError(status, messages.generic);

@@ -25,6 +25,7 @@ export const footerLinks = [
   { to: '/howitworks', label: 'How it works' },
   { to: '/fundraisers/new', label: 'Start a fundraiser' },
   { to: '/about', label: 'About' },
+  { to: '/where-the-money-goes', label: 'Where the money goes' },
   { to: '/support', label: 'Donate' },
   { to: '/contact', label: 'Contact us' },
 ] as const;

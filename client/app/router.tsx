@@ -44,6 +44,10 @@ export const routes: RouteObject[] = [
             lazy: () => import('../features/pages/terms-page').then((m) => ({ Component: m.TermsPage })),
           },
           {
+            path: 'where-the-money-goes',
+            lazy: () => import('../features/ledger/ledger-page').then((m) => ({ Component: m.LedgerPage })),
+          },
+          {
             path: 'support',
             lazy: () => import('../features/pages/support-page').then((m) => ({ Component: m.SupportPage })),
           },

@@ -5,6 +5,7 @@ import { renderImage } from '../features/uploads/images';
 import { slugify } from '../infra/slugs';
 import { type MediaStore, newUploadId } from '../infra/storage/media';
 import { queuePreviewProcessing, queueTrackProcessing } from '../features/fundraisers/track-processing';
+import { recordDemoPayout } from '../features/disbursements/service';
 import { recordPaidDonation } from '../features/donations/service';
 import type { Db } from '../db/client';
 import {
@@ -161,6 +162,7 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
   const owner = db.select().from(users).where(eq(users.email, ownerEmail)).get();
   if (!owner) return;
   const featured: number[] = [];
+  const paidCharities: string[] = [];
   let seed = 1;
   for (const [index, demo] of DEMO_FUNDRAISERS.entries()) {
     const artist = db
@@ -261,7 +263,10 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
       );
       return row.id;
     });
-    if (id !== null) featured.push(id);
+    if (id !== null) {
+      featured.push(id);
+      paidCharities.push(demo.charityEin);
+    }
   }
   db.transaction((tx) => {
     if (featured.length && tx.select().from(featuredFundraisers).all().length === 0) {
@@ -269,6 +274,9 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
         .values(featured.map((fundraiserId, position) => ({ fundraiserId, position })))
         .run();
     }
+    // The public ledger shows money reaching a charity from the start: half of the first one's paid out.
+    const firstCharity = paidCharities[0];
+    if (firstCharity) recordDemoPayout(tx, firstCharity, new Date(Date.now() - 86_400_000));
     tx.insert(settings).values({ key: SEEDED, value: new Date().toISOString() }).run();
   });
 }

@@ -170,7 +170,17 @@ export const ledgerEntrySchema = z.object({
   donatedCents: z.number().int(),
   afterFeesDonatedCents: z.number().int(),
   disbursedCents: z.number().int(),
+  /** after fees − disbursed: still to be paid to the charity. */
+  outstandingCents: z.number().int(),
   lastDisbursedAt: z.string().nullable(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
-export const ledgerSchema = z.object({ results: z.array(ledgerEntrySchema) });
+const ledgerTotalsSchema = z.object({
+  donatedCents: z.number().int(),
+  afterFeesDonatedCents: z.number().int(),
+  disbursedCents: z.number().int(),
+  outstandingCents: z.number().int(),
+});
+export type LedgerTotals = z.infer<typeof ledgerTotalsSchema>;
+/** Per charity, and the sums of those figures over every charity (computed on the server, like them). */
+export const ledgerSchema = z.object({ results: z.array(ledgerEntrySchema), totals: ledgerTotalsSchema });

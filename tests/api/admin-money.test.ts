@@ -351,7 +351,7 @@ describe('disbursements', () => {
 describe('the public ledger', () => {
   it('shows per charity what was raised, after fees and paid out, and no donor at all', async () => {
     const answer = await server.client().get('/api/ledger');
-    const { results } = ledgerSchema.parse(answer.json);
+    const { results, totals } = ledgerSchema.parse(answer.json);
     const admins = await summaries();
     expect(results.map((entry) => entry.ein).sort()).toEqual(admins.map((summary) => summary.ein).sort());
     for (const entry of results) {
@@ -360,8 +360,17 @@ describe('the public ledger', () => {
         donatedCents: summary.donatedCents,
         afterFeesDonatedCents: summary.afterFeesDonatedCents,
         disbursedCents: summary.disbursedCents,
+        outstandingCents: summary.outstandingCents,
       });
     }
+    const sum = (figure: keyof typeof totals) => results.reduce((total, entry) => total + entry[figure], 0);
+    expect(totals).toEqual({
+      donatedCents: sum('donatedCents'),
+      afterFeesDonatedCents: sum('afterFeesDonatedCents'),
+      disbursedCents: sum('disbursedCents'),
+      outstandingCents: sum('outstandingCents'),
+    });
+    expect(totals.afterFeesDonatedCents - totals.disbursedCents).toBe(totals.outstandingCents);
     expect(results.find((entry) => entry.ein === RED_CROSS)!.lastDisbursedAt).not.toBeNull();
     expect(answer.text).not.toMatch(/@example\.org|First Fan|HYPERLINK/);
   });
@@ -528,6 +537,19 @@ describe('money integrity under any sequence of events (fast-check, Stripe path)
             hasPending: pending !== null,
           });
           if (summary) expect(summary.outstandingCents).toBe(afterFees - model.completed);
+          // The public ledger reads the same module: the same figures, with no pending state to show.
+          const ledger = ledgerSchema.parse((await stripeServer.client().get('/api/ledger')).json);
+          const entry = ledger.results.find((candidate) => candidate.ein === ein);
+          if (summary) {
+            expect(entry).toMatchObject({
+              donatedCents: model.donated,
+              afterFeesDonatedCents: afterFees,
+              disbursedCents: model.completed,
+              outstandingCents: afterFees - model.completed,
+            });
+          } else {
+            expect(entry).toBeUndefined();
+          }
         }
 
         // A secret works once: every used one is refused now, whichever action it asks for.

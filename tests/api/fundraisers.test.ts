@@ -15,6 +15,7 @@ import {
   createArtist,
   createFundraiser,
   details,
+  editFormOf,
   RED_CROSS_EIN,
   uploadImage,
   uploadMusic,
@@ -323,22 +324,11 @@ describe('publishing', () => {
 });
 
 describe('PATCH /api/fundraisers/{id}/update', () => {
-  const editOf = (fundraiser: ReturnType<typeof fundraiserSchema.parse>) => ({
-    ...details,
-    charityEin: fundraiser.charityEin,
-    donationMinimumCents: fundraiser.minimumDonation,
-    fundraisingGoalCents: fundraiser.donationGoal,
-    albumCover: fundraiser.albumCover,
-    previewTrackName: fundraiser.previewTrackName ?? '',
-    previewTrackFile: fundraiser.previewTrackFile,
-    trackList: fundraiser.tracksList.map((track) => ({ id: track.id, name: track.name, file: track.uploadId })),
-  });
-
   it('lets owners edit drafts only, and only admins change a published fundraiser’s charity', async () => {
     const owner = await newUser('editor');
     const draft = await createFundraiser(owner);
     const edited = await owner.patch(`/api/fundraisers/${draft.id}/update`, {
-      json: { ...editOf(draft), name: 'Renamed while a draft', charityEin: CANCER_SOCIETY_EIN },
+      json: { ...editFormOf(draft), name: 'Renamed while a draft', charityEin: CANCER_SOCIETY_EIN },
     });
     expect(edited.status).toBe(200);
     expect(edited.json).toEqual({ id: draft.id, urlSlug: 'renamed-while-a-draft' });
@@ -347,7 +337,7 @@ describe('PATCH /api/fundraisers/{id}/update', () => {
     const published = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${draft.id}`)).json);
     expect(published.supportedOrg).toBe('American Cancer Society');
     const refused = await owner.patch(`/api/fundraisers/${draft.id}/update`, {
-      json: { ...editOf(published), name: 'Renamed after publishing' },
+      json: { ...editFormOf(published), name: 'Renamed after publishing' },
     });
     expect(refused.status).toBe(403);
     expect((refused.json as { message: string }).message).toBe(
@@ -355,10 +345,12 @@ describe('PATCH /api/fundraisers/{id}/update', () => {
     );
 
     const other = await newUser('stranger');
-    expect((await other.patch(`/api/fundraisers/${draft.id}/update`, { json: editOf(published) })).status).toBe(403);
+    expect((await other.patch(`/api/fundraisers/${draft.id}/update`, { json: editFormOf(published) })).status).toBe(
+      403,
+    );
 
     const byAdmin = await admin.patch(`/api/fundraisers/${draft.id}/update`, {
-      json: { ...editOf(published), name: 'Renamed by an admin', charityEin: RED_CROSS_EIN },
+      json: { ...editFormOf(published), name: 'Renamed by an admin', charityEin: RED_CROSS_EIN },
     });
     expect(byAdmin.status).toBe(200);
     // A published fundraiser keeps its link.
@@ -371,7 +363,7 @@ describe('PATCH /api/fundraisers/{id}/update', () => {
     const owner = await newUser('bad-editor');
     const draft = await createFundraiser(owner);
     const response = await owner.patch(`/api/fundraisers/${draft.id}/update`, {
-      json: { ...editOf(draft), name: '', donationMinimumCents: 250, charityEin: '' },
+      json: { ...editFormOf(draft), name: '', donationMinimumCents: 250, charityEin: '' },
     });
     expect(fieldErrors(response.json)).toEqual({
       name: 'Name is required.',

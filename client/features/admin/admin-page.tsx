@@ -1,24 +1,41 @@
-import { useParams } from 'react-router';
+import { Route, Routes, useParams } from 'react-router';
 import { usePageTitle } from '../../lib/site';
 import { TabLinks } from '../../ui/tab-links';
+import { DisbursementCompletePage } from './disbursement-complete-page';
+import { DisbursementsAdmin } from './disbursements';
 import { FeaturedCharitiesAdmin } from './featured-charities';
+import { FeaturedFundraisersAdmin } from './featured-fundraisers';
+import { ManualDisbursementPage } from './manual-disbursement-page';
+import { TransactionsAdmin } from './transactions';
 
 // Spec part 2 section 2 (Admin area): /admin and any sub-path show the tabs, the one named by the
-// last path segment selected (Transactions otherwise). Featured charities is ours: the spec has
-// the home page show 10 of them, and admins choose which (DESIGN.md: the directory is our own).
+// last path segment selected (Transactions otherwise); /admin/disbursements/new is the manual
+// disbursement form and /admin/disbursement-complete the giving site's return page. Featured
+// charities is ours: the spec has the home page show 10 of them, and admins choose which
+// (DESIGN.md: the directory is our own). RequireAdmin (the router) sends non-admins away.
 const tabs = [
-  { segment: 'transactions', label: 'Transactions', empty: 'No transactions!' },
-  { segment: 'disbursements', label: 'Disbursements', empty: 'No disbursements!' },
-  { segment: 'featured-fundraisers', label: 'Featured fundraisers', empty: 'No projects!' },
-  { segment: 'featured-charities', label: 'Featured charities', empty: undefined },
+  { segment: 'transactions', label: 'Transactions' },
+  { segment: 'disbursements', label: 'Disbursements' },
+  { segment: 'featured-fundraisers', label: 'Featured fundraisers' },
+  { segment: 'featured-charities', label: 'Featured charities' },
 ] as const;
 
 export function AdminPage() {
+  return (
+    <Routes>
+      <Route path="disbursements/new" element={<ManualDisbursementPage />} />
+      <Route path="disbursement-complete" element={<DisbursementCompletePage />} />
+      <Route path="*" element={<AdminTabs />} />
+    </Routes>
+  );
+}
+
+function AdminTabs() {
   usePageTitle('Admin dashboard');
   const lastSegment = (useParams()['*'] ?? '').split('/').filter(Boolean).at(-1);
   const current = tabs.find((candidate) => candidate.segment === lastSegment) ?? tabs[0];
   return (
-    <div className="page stack">
+    <div className="page stack admin-page">
       <div className="page-heading">
         <h1>Admin dashboard</h1>
         {/* Footer signups are stored here (DESIGN.md section 2); the export belongs to no tab. */}
@@ -32,11 +49,10 @@ export function AdminPage() {
         current={`/admin/${current.segment}`}
       />
       <section aria-label={current.label}>
-        {current.segment === 'featured-charities' ? (
-          <FeaturedCharitiesAdmin />
-        ) : (
-          <p className="empty-state">{current.empty}</p>
-        )}
+        {current.segment === 'transactions' && <TransactionsAdmin />}
+        {current.segment === 'disbursements' && <DisbursementsAdmin />}
+        {current.segment === 'featured-fundraisers' && <FeaturedFundraisersAdmin />}
+        {current.segment === 'featured-charities' && <FeaturedCharitiesAdmin />}
       </section>
     </div>
   );

@@ -10,11 +10,10 @@ import { FormField } from '../../ui/form-field';
 import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { FUNDRAISER_SEARCH_FIELDS, FundraiserSearchFields } from '../../ui/fundraiser-search-fields';
 import { SearchForm } from '../../ui/search-form';
-import { Pagination } from '../../ui/pagination';
+import { Pagination, readPage } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
 import { usePageTitle } from '../../lib/site';
-import { readPage } from './read-page';
 import './browse.css';
 
 type Tab = 'projects' | 'artists';

@@ -15,7 +15,7 @@ import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
-import { safeWebsite } from './detail-helpers';
+import { ledgerPath, safeWebsite } from '../../lib/links';
 import { FundraiserNotFound } from './fundraiser-not-found';
 import { GoalBar } from './goal-bar';
 import { PublishButton, PublishFundraiserDialog } from './publish-fundraiser-dialog';
@@ -128,6 +128,14 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
               <strong>{fundraiser.supportedOrg}</strong>
             )}
             <span className="fundraiser-ein"> (EIN {fundraiser.supportedOrgEin})</span>
+            {!isDraft && (
+              <>
+                {' · '}
+                <Link className="fundraiser-ledger-link" to={ledgerPath(fundraiser.supportedOrgEin)}>
+                  See where the money goes
+                </Link>
+              </>
+            )}
           </p>
 
           {fundraiser.previewTrackPreview && (

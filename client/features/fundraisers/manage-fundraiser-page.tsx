@@ -14,11 +14,11 @@ import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
-import { Pagination } from '../../ui/pagination';
+import { Pagination, readPage } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
-import { displayWebsite, safeWebsite } from './detail-helpers';
+import { displayWebsite, safeWebsite } from '../../lib/links';
 import { FundraiserNotFound } from './fundraiser-not-found';
 import { PublishControl } from './publish-fundraiser-dialog';
 import './fundraisers.css';
@@ -289,7 +289,7 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 function DonorTable({ fundraiser }: { fundraiser: Fundraiser }) {
   const headingId = useId();
   const [searchParams] = useSearchParams();
-  const page = Math.max(0, Number.parseInt(searchParams.get('page') ?? '0', 10) || 0);
+  const page = readPage(searchParams.get('page'));
   const donors = useQuery(fundraiserTransactionsQueryOptions(fundraiser.id, page));
   // The donor list fails silently (spec part 2 section 8): a failure reads as no donations.
   const rows = donors.data?.results ?? [];

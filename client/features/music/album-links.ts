@@ -9,16 +9,6 @@ export function isMusicTab(value: string | null | undefined): value is LibraryTa
   return MUSIC_TABS.some((tab) => tab === value);
 }
 
-/**
- * The zero-based `page` query parameter. Anything that is not a whole, non-negative number is the
- * first page, as on the browse page (spec part 1 section 2).
- */
-export function readPage(value: string | null): number {
-  if (value === null || !/^\d+$/.test(value.trim())) return 0;
-  const page = Number(value.trim());
-  return Number.isSafeInteger(page) ? page : 0;
-}
-
 /** A list page of Your music; the first page has no `page` parameter. */
 export function musicListPath(tab: LibraryTab, page: number): string {
   return `/music/albums/${tab}${page > 0 ? `?page=${page}` : ''}`;

@@ -9,9 +9,10 @@ import { usePageTitle } from '../../lib/site';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
+import { readPage } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { AlbumCover } from './album-cover';
-import { albumTitle, isMusicTab, musicListPath, readPage } from './album-links';
+import { albumTitle, isMusicTab, musicListPath } from './album-links';
 import './music.css';
 
 /** While a track is being processed the page looks again this often, so it turns playable by itself. */

@@ -6,11 +6,11 @@ import type { LibraryAlbum } from '../../../shared/schemas/library';
 import { type LibraryTab, libraryListQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
-import { Pagination } from '../../ui/pagination';
+import { Pagination, readPage } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
 import { AlbumCover } from './album-cover';
-import { albumPath, albumTitle, isMusicTab, musicListPath, readPage } from './album-links';
+import { albumPath, albumTitle, isMusicTab, musicListPath } from './album-links';
 import '../../ui/tile.css';
 import './music.css';
 

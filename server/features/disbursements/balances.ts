@@ -50,3 +50,15 @@ export function charityBalances(donated: DonationTotals[], paid: DisbursementTot
         a.charityName.localeCompare(b.charityName),
     );
 }
+
+/** The sums over every charity: what the public ledger's headline figures say. */
+export function balanceTotals(balances: CharityBalance[]) {
+  const totals = { donatedCents: 0, afterFeesDonatedCents: 0, disbursedCents: 0, outstandingCents: 0 };
+  for (const balance of balances) {
+    totals.donatedCents += balance.donatedCents;
+    totals.afterFeesDonatedCents += balance.afterFeesDonatedCents;
+    totals.disbursedCents += balance.disbursedCents;
+    totals.outstandingCents += balance.outstandingCents;
+  }
+  return totals;
+}

@@ -4,6 +4,7 @@ import {
   type CallbackAction,
   type Disbursement,
   type LedgerEntry,
+  type LedgerTotals,
 } from '../../../shared/schemas/admin-money';
 import type { z } from 'zod';
 import type { initializeDisbursementSchema, manualDisbursementSchema } from '../../../shared/schemas/admin-money';
@@ -11,7 +12,7 @@ import type { Db } from '../../db/client';
 import type { Deps, Session } from '../../deps';
 import { conflict, invalid, notFound } from '../../errors';
 import { randomToken, safeEqual, sha256 } from '../../infra/security/tokens';
-import { charityBalance, charityBalances } from './balances';
+import { balanceTotals, charityBalance, charityBalances } from './balances';
 import { givingSiteDonationUrl, givingSiteSource } from './giving-site';
 import * as queries from './queries';
 import type { DisbursementRow } from './queries';
@@ -47,16 +48,19 @@ export function summaries(deps: Deps) {
 }
 
 /** GET /api/ledger: the public "Where the money goes" — per charity, and no donor anywhere in it. */
-export function ledger(deps: Deps): { results: LedgerEntry[] } {
+export function ledger(deps: Deps): { results: LedgerEntry[]; totals: LedgerTotals } {
+  const balances = balancesOf(deps.db);
   return {
-    results: balancesOf(deps.db).map((balance) => ({
+    results: balances.map((balance) => ({
       ein: balance.ein,
       charityName: balance.charityName,
       donatedCents: balance.donatedCents,
       afterFeesDonatedCents: balance.afterFeesDonatedCents,
       disbursedCents: balance.disbursedCents,
+      outstandingCents: balance.outstandingCents,
       lastDisbursedAt: balance.lastDisbursedAt?.toISOString() ?? null,
     })),
+    totals: balanceTotals(balances),
   };
 }
 
@@ -187,4 +191,22 @@ export function recordManual(deps: Deps, session: Session, input: z.output<typeo
   });
   deps.logger.info({ disbursementId: row.id, ein: row.ein, amountCents: row.amountCents }, 'manual disbursement');
   return { disbursement: present(row) };
+}
+
+/** The demo content's payout (server/demo): half of what a charity is owed, paid by hand. */
+export function recordDemoPayout(db: Db, ein: string, at: Date) {
+  const balance = charityBalance(queries.donationTotals(db, ein)[0], queries.disbursementTotals(db, ein)[0], ein);
+  const amountCents = Math.floor(balance.outstandingCents / 2);
+  if (amountCents <= 0) return;
+  queries.insertDisbursement(db, {
+    ein,
+    charityName: balance.charityName,
+    status: 'COMPLETE',
+    source: 'MANUAL',
+    amountCents,
+    notes: 'Demo: paid by bank transfer',
+    createdAt: at,
+    updatedAt: at,
+    finalizedAt: at,
+  });
 }

@@ -1,0 +1,319 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { PAGE_SIZE } from '../../../shared/constants';
+import { formatCents } from '../../../shared/money';
+import { adminMoneyMessages, type Disbursement, type DisbursementSummary } from '../../../shared/schemas/admin-money';
+import { formatEin } from '../../../shared/schemas/charities';
+import { errorMessage } from '../../api/http';
+import { Alert } from '../../ui/alert';
+import { Dialog } from '../../ui/dialog';
+import { Pagination, readPage } from '../../ui/pagination';
+import { Spinner } from '../../ui/spinner';
+import {
+  historyQueryOptions,
+  initializeErrorMessage,
+  summariesQueryOptions,
+  useInitializeDisbursement,
+  useUpdateDisbursementStatus,
+} from './admin-money-api';
+import { dateFormat, dateTimeFormat } from './admin-format';
+import './admin-money.css';
+
+/**
+ * The Disbursements tab (spec part 2 sections 2-4): what each charity was given and is still owed,
+ * what is owed first; Disburse sends the admin to the giving site to pay it; a charity's history
+ * (?ein=) pages its disbursements, and only PENDING ones can be completed or canceled, for good.
+ */
+export function DisbursementsAdmin() {
+  const headingId = useId();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const selectedEin = searchParams.get('ein');
+  const summaries = useQuery(summariesQueryOptions);
+  const [disbursing, setDisbursing] = useState<DisbursementSummary | null>(null);
+
+  const showHistory = (ein: string) => setSearchParams({ ein }, { preventScrollReset: true });
+  const selected = summaries.data?.results.find((summary) => summary.ein === selectedEin);
+
+  return (
+    <div className="stack">
+      <div className="admin-toolbar">
+        <h2 id={headingId}>Disbursements</h2>
+        <Link
+          className="button button-secondary"
+          to={
+            selectedEin ? `/admin/disbursements/new?ein=${encodeURIComponent(selectedEin)}` : '/admin/disbursements/new'
+          }
+        >
+          Record a manual disbursement
+        </Link>
+      </div>
+      {summaries.isPending ? (
+        <Spinner label="Loading disbursements" />
+      ) : summaries.isError ? (
+        <Alert tone="error">{errorMessage(summaries.error, adminMoneyMessages.generic)}</Alert>
+      ) : summaries.data.results.length === 0 ? (
+        <p className="empty-state">No disbursements!</p>
+      ) : (
+        <div className="admin-table-frame" tabIndex={0} role="region" aria-labelledby={headingId}>
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Charity</th>
+                <th scope="col" className="number">
+                  Donated
+                </th>
+                <th scope="col" className="number">
+                  After fees
+                </th>
+                <th scope="col" className="number">
+                  Disbursed
+                </th>
+                <th scope="col" className="number">
+                  Outstanding
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {summaries.data.results.map((summary) => (
+                <tr key={summary.ein} className={summary.ein === selectedEin ? 'admin-row-selected' : undefined}>
+                  <th scope="row" className="admin-charity">
+                    {summary.charityName}
+                    <span className="admin-muted admin-ein">EIN {formatEin(summary.ein)}</span>
+                    {summary.hasPending && <span className="admin-badge admin-badge-pending">Pending</span>}
+                  </th>
+                  <td className="number">{formatCents(summary.donatedCents)}</td>
+                  <td className="number">{formatCents(summary.afterFeesDonatedCents)}</td>
+                  <td className="number">{formatCents(summary.disbursedCents)}</td>
+                  <td className="number admin-outstanding">{formatCents(summary.outstandingCents)}</td>
+                  <td>
+                    <div className="admin-row-actions">
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        disabled={summary.hasPending || summary.outstandingCents <= 0}
+                        aria-label={`Disburse to ${summary.charityName}`}
+                        title={
+                          summary.hasPending
+                            ? 'Complete or cancel the pending disbursement first.'
+                            : summary.outstandingCents <= 0
+                              ? 'Nothing is outstanding.'
+                              : undefined
+                        }
+                        onClick={() => setDisbursing(summary)}
+                      >
+                        Disburse
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        aria-label={`History of ${summary.charityName}`}
+                        aria-pressed={summary.ein === selectedEin}
+                        onClick={() => showHistory(summary.ein)}
+                      >
+                        History
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {selectedEin && (
+        <DisbursementHistory ein={selectedEin} charityName={selected?.charityName ?? formatEin(selectedEin)} />
+      )}
+      {disbursing && <DisburseDialog summary={disbursing} onClose={() => setDisbursing(null)} />}
+    </div>
+  );
+}
+
+/** Confirms the amount, starts the PENDING disbursement and leaves for the giving site. */
+function DisburseDialog({ summary, onClose }: { summary: DisbursementSummary; onClose: () => void }) {
+  const initialize = useInitializeDisbursement();
+  const leaving = initialize.isSuccess;
+  return (
+    <Dialog open onOpenChange={(open) => !open && !leaving && onClose()} title={`Disburse to ${summary.charityName}`}>
+      <div className="dialog-body stack">
+        <p>
+          You are about to pay <strong>{formatCents(summary.outstandingCents)}</strong>, everything outstanding, to{' '}
+          {summary.charityName} (EIN {formatEin(summary.ein)}).
+        </p>
+        <p>
+          The giving site opens with a once-off bank donation filled in. When you finish there, it brings you back here
+          and the disbursement is marked complete; if you leave without paying, it is canceled.
+        </p>
+        {initialize.isError && <Alert tone="error">{initializeErrorMessage(initialize.error)}</Alert>}
+        <div className="dialog-actions">
+          <button type="button" className="button button-ghost" disabled={leaving} onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={initialize.isPending || leaving}
+            onClick={() =>
+              initialize.mutate(
+                { ein: summary.ein, amountCents: summary.outstandingCents },
+                { onSuccess: ({ redirectUrl }) => window.location.assign(redirectUrl) },
+              )
+            }
+          >
+            {initialize.isPending || leaving ? 'Opening the giving site...' : 'Continue to the giving site'}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+const statusLabel: Record<Disbursement['status'], string> = {
+  PENDING: 'Pending',
+  COMPLETE: 'Complete',
+  CANCELED: 'Canceled',
+  FAILED: 'Failed',
+};
+
+function DisbursementHistory({ ein, charityName }: { ein: string; charityName: string }) {
+  const headingId = useId();
+  const [searchParams] = useSearchParams();
+  const page = readPage(searchParams.get('page'));
+  const history = useQuery(historyQueryOptions(ein, page));
+  const [ending, setEnding] = useState<{ row: Disbursement; status: 'COMPLETE' | 'CANCELED' } | null>(null);
+  const totalPages = Math.ceil((history.data?.totalCount ?? 0) / PAGE_SIZE);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Choosing a charity moves focus (and the view) to its history, below the table.
+  useEffect(() => heading.current?.focus(), [ein]);
+
+  return (
+    <section className="stack" aria-labelledby={headingId}>
+      <h3 id={headingId} tabIndex={-1} ref={heading}>
+        History: {charityName}
+      </h3>
+      {history.isPending ? (
+        <Spinner label="Loading the history" />
+      ) : history.isError ? (
+        <Alert tone="error">{errorMessage(history.error, adminMoneyMessages.generic)}</Alert>
+      ) : history.data.results.length === 0 ? (
+        <p className="empty-state">No disbursements!</p>
+      ) : (
+        <>
+          <div className="admin-table-frame" tabIndex={0} role="region" aria-label={`Disbursements to ${charityName}`}>
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col" className="number">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Finalized</th>
+                  <th scope="col">Notes</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {history.data.results.map((row) => (
+                  <tr key={row.id}>
+                    <td>
+                      <time dateTime={row.createdAt}>{dateTimeFormat.format(new Date(row.createdAt))}</time>
+                    </td>
+                    <td className="number">{formatCents(row.amountCents)}</td>
+                    <td>
+                      <span className={`admin-badge admin-badge-${row.status.toLowerCase()}`}>
+                        {statusLabel[row.status]}
+                      </span>
+                    </td>
+                    <td>{row.source === 'MANUAL' ? 'Manual' : row.source}</td>
+                    <td>
+                      {row.finalizedAt ? (
+                        <time dateTime={row.finalizedAt}>{dateFormat.format(new Date(row.finalizedAt))}</time>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td className="admin-notes">{row.notes ?? ''}</td>
+                    <td>
+                      {row.status === 'PENDING' && (
+                        <div className="admin-row-actions">
+                          <button
+                            type="button"
+                            className="button button-primary"
+                            onClick={() => setEnding({ row, status: 'COMPLETE' })}
+                          >
+                            Complete
+                          </button>
+                          <button
+                            type="button"
+                            className="button button-danger"
+                            onClick={() => setEnding({ row, status: 'CANCELED' })}
+                          >
+                            Cancel
+                          </button>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination page={page} totalPages={totalPages} label={`History of ${charityName}`} />
+        </>
+      )}
+      {ending && <EndDisbursementDialog {...ending} onClose={() => setEnding(null)} />}
+    </section>
+  );
+}
+
+/** Complete or Cancel, after saying it cannot be undone. */
+function EndDisbursementDialog({
+  row,
+  status,
+  onClose,
+}: {
+  row: Disbursement;
+  status: 'COMPLETE' | 'CANCELED';
+  onClose: () => void;
+}) {
+  const update = useUpdateDisbursementStatus();
+  const completing = status === 'COMPLETE';
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={completing ? 'Mark this disbursement complete?' : 'Cancel this disbursement?'}
+      className="dialog-narrow"
+    >
+      <div className="dialog-body stack">
+        <p>
+          {completing
+            ? `Only if ${formatCents(row.amountCents)} really reached ${row.charityName}: it then counts as paid out.`
+            : `Only if ${formatCents(row.amountCents)} was not paid to ${row.charityName}: it goes back to outstanding.`}{' '}
+          This cannot be undone.
+        </p>
+        {update.isError && <Alert tone="error">{adminMoneyMessages.updateFailed}</Alert>}
+        <div className="dialog-actions">
+          <button type="button" className="button button-ghost" onClick={onClose}>
+            Go back
+          </button>
+          <button
+            type="button"
+            className={`button ${completing ? 'button-primary' : 'button-danger'}`}
+            disabled={update.isPending}
+            onClick={() => update.mutate({ id: row.id, status }, { onSuccess: onClose })}
+          >
+            {update.isPending ? 'Saving...' : completing ? 'Mark complete' : 'Cancel disbursement'}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

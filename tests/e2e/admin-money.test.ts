@@ -1,0 +1,234 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initializeResponseSchema } from '../../shared/schemas/admin-money';
+import type { Fundraiser } from '../../shared/schemas/fundraisers';
+import { seriousViolations } from '../fixtures/axe';
+import { mobileViewport } from '../fixtures/browser';
+import { donate } from '../fixtures/donations';
+import { allowConsoleErrors } from '../fixtures/console-errors';
+import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { CANCER_SOCIETY_EIN, createFundraiser, uploadMusic } from '../fixtures/fundraisers';
+import { adminClient, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+
+// Admin money in Chromium (issue 11): an admin sees a donation arrive, disburses it through the
+// giving site (whose page is answered here, so nothing leaves the machine), comes back to the
+// callback page, and the charity's outstanding drops to $0.00; Complete / Cancel on a pending
+// disbursement; a manual disbursement; non-admins are sent away; axe on every admin page.
+
+let server: TestServer;
+let browser: Browser;
+let admin: TestClient;
+let redCross: Fundraiser;
+let cancerSociety: Fundraiser;
+const ADMIN_EMAIL = 'money-admin@example.org';
+
+useAppAndBrowser((startedServer, startedBrowser) => {
+  server = startedServer;
+  browser = startedBrowser;
+});
+
+beforeAll(async () => {
+  admin = await adminClient(server, ADMIN_EMAIL);
+  const owner = await verifiedUser(server, 'admin-money-owner@example.org');
+  const uploads = await uploadMusic(owner, 1);
+  redCross = await createFundraiser(owner, { publish: true, uploads, details: { name: 'Songs for Relief' } });
+  cancerSociety = await createFundraiser(owner, {
+    publish: true,
+    uploads,
+    charityEin: CANCER_SOCIETY_EIN,
+    details: { name: 'Hope Songs' },
+  });
+});
+
+async function adminPage(viewport = { width: 1280, height: 800 }) {
+  const { page } = await newPage(browser, viewport);
+  await logIn(page, server.baseUrl, ADMIN_EMAIL);
+  return page;
+}
+
+/** The giving site's page, answered locally so nothing leaves the machine. */
+async function interceptGivingSite(page: Page) {
+  await page.route('https://www.every.org/**', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><title>Giving site</title><h1>Giving site</h1>',
+    }),
+  );
+}
+
+const row = (page: Page, charity: string) => page.getByRole('row').filter({ hasText: charity });
+
+describe('admin money in Chromium', () => {
+  it('sees a donation arrive, disburses it through the giving site and lands on the callback page', async () => {
+    await donate(server, {
+      fundraiserId: redCross.id,
+      email: 'grace@example.org',
+      name: 'Grace Hopper',
+      donationCents: 2500,
+      tipCents: 500,
+    });
+    const page = await adminPage();
+    await page.goto(`${server.baseUrl}/admin/transactions`);
+    const donation = row(page, 'Grace Hopper');
+    await donation.getByText('$25.00').waitFor();
+    await donation.getByRole('link', { name: 'Songs for Relief' }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download all (CSV)' }).click();
+    expect((await download).suggestedFilename()).toBe(`transactions-${new Date().toISOString().slice(0, 10)}.csv`);
+
+    await page.getByRole('link', { name: 'Disbursements' }).click();
+    const charity = row(page, 'American National Red Cross');
+    const outstanding = (await charity.locator('.admin-outstanding').textContent())!;
+    expect(outstanding).toMatch(/^\$2\d\.\d\d$/); // $25.00 less the Red Cross's share of the fee
+    if (process.env.SHOT_DIR)
+      await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'admin-disbursements.png') });
+    await interceptGivingSite(page);
+    await charity.getByRole('button', { name: 'Disburse to American National Red Cross' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Disburse to American National Red Cross' });
+    await dialog.getByText(outstanding).waitFor();
+    await dialog.getByRole('button', { name: 'Continue to the giving site' }).click();
+    await page.getByRole('heading', { name: 'Giving site' }).waitFor();
+
+    // The address the admin was sent to, fragment and all (a request never carries the fragment).
+    const link = new URL(page.url());
+    expect(`${link.origin}${link.pathname}`).toBe('https://www.every.org/530196605');
+    const query = new URLSearchParams(link.hash.split('?')[1]);
+    expect(query.get('amount')).toBe(outstanding.replace('$', ''));
+    expect(query.get('frequency')).toBe('ONCE');
+    const back = new URL(query.get('success_url')!);
+    expect(back.origin).toBe(server.baseUrl);
+    expect(back.searchParams.get('disbursementId')).toBe(query.get('partner_donation_id'));
+
+    await page.goto(back.toString());
+    await page
+      .getByRole('status')
+      .getByText(/is complete\.$/)
+      .waitFor();
+    await page.getByRole('link', { name: 'Back to disbursements' }).click();
+    await row(page, 'American National Red Cross').locator('.admin-outstanding').getByText('$0.00').waitFor();
+    expect(
+      await row(page, 'American National Red Cross')
+        .getByRole('button', { name: /^Disburse/ })
+        .isDisabled(),
+    ).toBe(true);
+    // The history opened with it: the disbursement, complete, through the giving site.
+    const history = page.getByRole('region', { name: /History: American National Red Cross/ });
+    await history.getByText('Complete', { exact: true }).waitFor();
+    await history.getByText('www.every.org').waitFor();
+    // Coming back a second time with the same link changes nothing (the server's 409 is the point).
+    allowConsoleErrors(page, /status of 409 .*\/api\/admin\/disbursement\/\d+\/callback\)$/);
+    await page.goto(back.toString());
+    await page.getByRole('alert').getByText('This disbursement is no longer pending', { exact: false }).waitFor();
+
+    // The public ledger shows it, reached from the fundraiser's charity block, with no donor in it.
+    const { page: visitor } = await newPage(browser, mobileViewport);
+    await visitor.goto(`${server.baseUrl}/projects/${redCross.urlSlug}`);
+    await visitor.getByRole('link', { name: 'See where the money goes' }).click();
+    await visitor.waitForURL('**/where-the-money-goes#ein-530196605');
+    const ledgerRow = visitor.locator('#ein-530196605');
+    await ledgerRow.getByText('American National Red Cross').waitFor();
+    expect(await ledgerRow.getAttribute('class')).toContain('is-targeted');
+    expect(await ledgerRow.locator('[data-label="Given by fans"]').textContent()).toContain('$25.00');
+    expect(await ledgerRow.locator('[data-label="Paid to the charity"]').textContent()).toContain(outstanding);
+    expect(await ledgerRow.locator('[data-label="Still to be paid"]').textContent()).toContain('$0.00');
+    expect(await ledgerRow.locator('[data-label="Last payment"] time').count()).toBe(1);
+    const ledgerText = (await visitor.locator('main').textContent()) ?? '';
+    expect(ledgerText).not.toMatch(/Grace|grace@example\.org/);
+    expect(await seriousViolations(visitor)).toEqual([]);
+    expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (process.env.SHOT_DIR)
+      await visitor.screenshot({ path: path.join(process.env.SHOT_DIR, 'ledger-390.png'), fullPage: true });
+  });
+
+  it('completes or cancels a pending disbursement by hand, once', async () => {
+    await donate(server, { fundraiserId: cancerSociety.id, email: 'hope@example.org', donationCents: 4000 });
+    const started = await admin.post('/api/admin/disbursement/initialize', {
+      json: { ein: CANCER_SOCIETY_EIN, amountCents: 1000 },
+    });
+    const { disbursement } = initializeResponseSchema.parse(started.json);
+    const page = await adminPage();
+    await page.goto(`${server.baseUrl}/admin/disbursements`);
+    const charity = row(page, 'American Cancer Society');
+    await charity.getByText('Pending').waitFor();
+    expect(await charity.getByRole('button', { name: /^Disburse/ }).isDisabled()).toBe(true);
+    await charity.getByRole('button', { name: 'History of American Cancer Society' }).click();
+    const pending = page.getByRole('row').filter({ hasText: '$10.00' });
+    await pending.getByRole('button', { name: 'Cancel' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Cancel this disbursement?' });
+    await confirm.getByText('This cannot be undone.', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel disbursement' }).click();
+    await pending.getByText('Canceled').waitFor();
+    expect(await pending.getByRole('button').count()).toBe(0);
+    expect(
+      (await admin.patch(`/api/admin/disbursement/${disbursement.id}`, { json: { status: 'COMPLETE' } })).status,
+    ).toBe(409);
+    expect(await charity.getByRole('button', { name: /^Disburse/ }).isDisabled()).toBe(false);
+  });
+
+  it('records a manual disbursement with the spec limits', async () => {
+    const page = await adminPage(mobileViewport);
+    await page.goto(`${server.baseUrl}/admin/disbursements`);
+    await page.getByRole('link', { name: 'Record a manual disbursement' }).click();
+    await page.waitForURL('**/admin/disbursements/new');
+    await page.getByRole('button', { name: 'Record disbursement' }).click();
+    await page.getByText('Please enter a valid EIN (9 digits, like 12-3456789).').waitFor();
+    await page.getByText('Amount must be at least $0.01').waitFor();
+    await fillForm(page, { EIN: '131788491', Amount: '100000.01' });
+    // The EIN fills the name in from what the charity was given.
+    await expect.poll(() => page.getByLabel('Charity name').inputValue()).toBe('American Cancer Society');
+    await page.getByText(/Outstanding for American Cancer Society/).waitFor();
+    await page.getByRole('button', { name: 'Record disbursement' }).click();
+    await page.getByText('Amount cannot exceed $100,000.00').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await fillForm(page, { Amount: '12.34', Notes: 'Cheque 1043' });
+    await page.getByRole('button', { name: 'Record disbursement' }).click();
+    await page.waitForURL('**/admin/disbursements?ein=131788491');
+    await page.getByText('Recorded $12.34 paid to American Cancer Society.').waitFor();
+    const history = page.getByRole('region', { name: /History: American Cancer Society/ });
+    await history.getByText('Cheque 1043').waitFor();
+    await history.getByText('Manual').waitFor();
+  });
+
+  it('tells an admin when the callback link is missing a part, and sends non-admins away', async () => {
+    const page = await adminPage();
+    await page.goto(`${server.baseUrl}/admin/disbursement-complete?action=markComplete&disbursementId=1`);
+    await page.getByText('This page needs the action, callbackSecret and disbursementId', { exact: false }).waitFor();
+
+    await verifiedUser(server, 'just-a-fan@example.org');
+    const { page: fan } = await newPage(browser);
+    await logIn(fan, server.baseUrl, 'just-a-fan@example.org');
+    await fan.goto(`${server.baseUrl}/admin/disbursements`);
+    await fan.waitForURL(`${server.baseUrl}/`);
+  });
+
+  for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+    it(`has no serious axe violations on the admin money pages and the ledger (${viewport.width} px)`, async () => {
+      const page = await adminPage(viewport);
+      for (const address of [
+        '/admin/transactions',
+        '/admin/disbursements?ein=530196605',
+        '/admin/featured-fundraisers',
+        '/admin/disbursements/new',
+        '/admin/disbursement-complete',
+        '/where-the-money-goes',
+      ]) {
+        await page.goto(`${server.baseUrl}${address}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.locator('.spinner-wrap').waitFor({ state: 'detached' });
+        expect(await seriousViolations(page), address).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), address).toBeLessThanOrEqual(
+          viewport.width,
+        );
+        if (process.env.SHOT_DIR) {
+          const name = address.replace(/[/?=]+/g, '-').replace(/^-/, '');
+          await page.screenshot({
+            path: path.join(process.env.SHOT_DIR, `${name}-${viewport.width}.png`),
+            fullPage: true,
+          });
+        }
+      }
+    });
+  }
+});
