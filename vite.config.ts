@@ -39,16 +39,14 @@ export default defineConfig({
           { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
-      workbox: {
-        // clientsClaim: the first visit is controlled at once, so it already works offline after
-        // one load. No skipWaiting: an update waits until the user accepts the prompt.
-        clientsClaim: true,
+      // Our own worker (client/sw.ts): the precached shell plus the music saved on this device.
+      strategies: 'injectManifest',
+      srcDir: '.',
+      filename: 'sw.ts',
+      injectManifest: {
         // The app shell only (STYLE.md, excalidraw): scripts, styles, fonts, icons and index.html.
         globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
         maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//],
-        cleanupOutdatedCaches: true,
       },
     }),
   ],

@@ -1,6 +1,7 @@
 import { benchArtistSearch } from './artist-search';
 import { benchDonationFulfilment } from './donation-fulfilment';
 import { benchFundraiserSearch } from './fundraiser-search';
+import { benchOfflinePlayback } from './offline-playback';
 import { benchRangeThroughput } from './range-throughput';
 import { benchSessionLookup } from './session-lookup';
 import { benchTransactionsCsv } from './transactions-csv';
@@ -18,3 +19,4 @@ await benchRangeThroughput();
 await benchZipMemory();
 await benchDonationFulfilment();
 await benchTransactionsCsv();
+await benchOfflinePlayback();

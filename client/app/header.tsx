@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { useLogout, useUser } from '../lib/session';
+import { KeepSavedMusicDialog } from '../offline/logout-dialog';
 import { useSite } from '../lib/site';
 import { Logo } from '../ui/logo';
 import { AccountMenu, initials } from './account-menu';
@@ -15,9 +16,14 @@ export function Header() {
   const logout = useLogout();
   const [drawerOpen, setDrawerOpen] = useState(false);
 
-  const logOut = () => {
+  const [askingAboutSavedMusic, setAskingAboutSavedMusic] = useState(false);
+
+  const logOut = async () => {
     setDrawerOpen(false);
-    logout.mutate();
+    // Saved music outlives the session only if its owner says so. The store loads on demand.
+    const { savedAlbumCount } = await import('../offline/offline-db');
+    if ((await savedAlbumCount().catch(() => 0)) > 0) setAskingAboutSavedMusic(true);
+    else logout.mutate();
   };
 
   return (
@@ -37,7 +43,7 @@ export function Header() {
         <div className="header-actions">
           {user ? (
             <div className="desktop-only">
-              <AccountMenu user={user} onLogout={logOut} />
+              <AccountMenu user={user} onLogout={() => void logOut()} />
             </div>
           ) : (
             <button type="button" className="button button-primary desktop-only" onClick={showLogin}>
@@ -80,7 +86,7 @@ export function Header() {
                           {link.label}
                         </NavLink>
                       ))}
-                      <button type="button" className="drawer-link drawer-button" onClick={logOut}>
+                      <button type="button" className="drawer-link drawer-button" onClick={() => void logOut()}>
                         Log out
                       </button>
                       <p className="drawer-badge">
@@ -106,6 +112,12 @@ export function Header() {
           </RadixDialog.Root>
         </div>
       </div>
+      <KeepSavedMusicDialog
+        open={askingAboutSavedMusic}
+        onClose={() => setAskingAboutSavedMusic(false)}
+        onLogout={() => logout.mutate()}
+        onRemove={async () => (await import('../offline/offline-db')).removeAllSavedMusic()}
+      />
     </header>
   );
 }

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { LoginDialog } from '../features/accounts/login-dialog';
 import { usePageViews } from '../lib/analytics';
@@ -6,8 +7,12 @@ import { WithPromo } from '../ui/promo-aside';
 import { FlashMessage } from './flash-message';
 import { Footer } from './footer';
 import { Header } from './header';
+import { OfflineBanner } from './offline-banner';
 import { TopLoader } from './top-loader';
 import { UpdatePrompt } from './update-prompt';
+
+// The offline store (Dexie) stays off the first page's path: it loads after the page.
+const OfflineSync = lazy(() => import('../offline/offline-sync').then((m) => ({ default: m.OfflineSync })));
 
 export function Layout() {
   usePageViews();
@@ -18,6 +23,7 @@ export function Layout() {
       </a>
       <TopLoader />
       <Header />
+      <OfflineBanner />
       <main id="main" tabIndex={-1}>
         <FlashMessage />
         <WithPromo>
@@ -28,6 +34,9 @@ export function Layout() {
       <PlayerDock />
       <LoginDialog />
       <UpdatePrompt />
+      <Suspense fallback={null}>
+        <OfflineSync />
+      </Suspense>
       <ScrollRestoration />
     </div>
   );

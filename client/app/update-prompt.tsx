@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Workbox } from 'workbox-window';
+import { usePlayerStore } from '../player/player-store';
 
 /**
  * Registers the service worker and, when a new version has been deployed and is waiting, offers
@@ -22,17 +23,28 @@ export function UpdatePrompt() {
     return () => document.removeEventListener('visibilitychange', check);
   }, []);
 
-  const acceptUpdate = () => {
+  // A reload would cut off the music: an accepted update waits until this tab is not playing.
+  const playingHere = usePlayerStore((state) => state.playing && state.playsHere);
+  const [accepted, setAccepted] = useState(false);
+  useEffect(() => {
+    if (!accepted || playingHere) return;
     // Reload once the waiting worker has taken over, so the page runs the new version's files.
     navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
     workbox.current?.messageSkipWaiting();
-  };
+  }, [accepted, playingHere]);
 
   if (!waiting) return null;
+  if (accepted) {
+    return (
+      <div className="update-prompt" role="status">
+        <p>The new version loads when the music stops.</p>
+      </div>
+    );
+  }
   return (
     <div className="update-prompt" role="status">
       <p>A new version of the site is available.</p>
-      <button type="button" className="button button-primary" onClick={acceptUpdate}>
+      <button type="button" className="button button-primary" onClick={() => setAccepted(true)}>
         Reload
       </button>
       <button type="button" className="button button-ghost" onClick={() => setWaiting(false)}>

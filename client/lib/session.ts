@@ -35,6 +35,31 @@ function storedUser(): User | undefined {
   }
 }
 
+/**
+ * The user kept in localStorage while this device holds their saved music (client/offline), so
+ * an app opened with no network still knows whose music it is. Cleared with the saved music and
+ * at logout.
+ */
+const DEVICE_USER_KEY = 'soundcause-offline-user';
+
+function deviceUser(): User | undefined {
+  try {
+    const parsed = userSchema.safeParse(JSON.parse(localStorage.getItem(DEVICE_USER_KEY) ?? 'null'));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function rememberUserOnDevice(user: User | null) {
+  try {
+    if (user) localStorage.setItem(DEVICE_USER_KEY, JSON.stringify(user));
+    else localStorage.removeItem(DEVICE_USER_KEY);
+  } catch {
+    // Storage disabled: offline, the app asks for a login as it would anyway.
+  }
+}
+
 function store(user: User | null) {
   try {
     if (user) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(user));
@@ -51,6 +76,11 @@ async function fetchUser(): Promise<User | null> {
     return await apiRequest('/api/user', userSchema);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
+    // No network: whoever this tab or device last knew, so saved music still opens.
+    if (!(error instanceof ApiError)) {
+      const known = storedUser() ?? deviceUser();
+      if (known) return known;
+    }
     throw error;
   }
 }
@@ -61,7 +91,7 @@ export const userQueryOptions = queryOptions({
   staleTime: 60_000,
   retry: 1,
   // What this tab knew before a reload, shown until the server confirms it (stale from the start).
-  initialData: () => (hasSignedInHint() ? storedUser() : null),
+  initialData: () => (hasSignedInHint() ? (storedUser() ?? deviceUser()) : null),
   initialDataUpdatedAt: () => (hasSignedInHint() ? 0 : Date.now()),
 });
 
@@ -90,6 +120,7 @@ export const wasJustSignedUp = () => justSignedUp;
 /** Nobody is logged in any more: the user and everything loaded for them go. */
 function loggedOut() {
   setUser(null);
+  rememberUserOnDevice(null);
   queryClient.removeQueries({
     predicate: (query) => query.queryKey[0] !== 'site' && !isUserQuery(query.queryKey),
   });

@@ -78,6 +78,8 @@ describe('featured fundraisers editor in Chromium', () => {
       await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'featured-picker-1280.png') });
     expect(await page.getByRole('option', { name: /Quiet Draft/ }).count()).toBe(0);
     await picker(page, 1).press('ArrowDown');
+    // The option is highlighted (the combobox points at it) before Enter chooses it.
+    await expect.poll(() => picker(page, 1).getAttribute('aria-activedescendant')).toMatch(/-item-0$/);
     await picker(page, 1).press('Enter');
     expect(await picker(page, 1).inputValue()).toBe('Quiet Nocturnes');
     expect(await page.getByText('Please add a fundraiser or delete this row.').count()).toBe(0);

@@ -216,7 +216,7 @@ describe('admin money in Chromium', () => {
       ]) {
         await page.goto(`${server.baseUrl}${address}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
-        await page.locator('.spinner-wrap').waitFor({ state: 'detached' });
+        await expect.poll(() => page.locator('.spinner-wrap').count()).toBe(0);
         expect(await seriousViolations(page), address).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), address).toBeLessThanOrEqual(
           viewport.width,

@@ -111,8 +111,8 @@ describe('Your music in Chromium', () => {
       .locator('table.album-tracks tbody tr')
       .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.innerText.trim())));
     expect(cells).toEqual([
-      ['', '1', 'Track 1', '00:03'],
-      ['', '2', 'Track 2', '00:01'],
+      ['', '1', 'Track 1', '00:03', ''],
+      ['', '2', 'Track 2', '00:01', ''],
     ]);
     await main.getByRole('button', { name: 'Play Track 1' }).waitFor();
     await main.getByRole('button', { name: 'Play Track 2' }).waitFor();

@@ -37,8 +37,9 @@ export function FundraiserPicker({ label, inputId, value, onChange, listedIds, e
   const searchTerm = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS);
   const [wanted, setWanted] = useState(false);
   const search = useQuery({ ...pickerSearchQueryOptions(searchTerm), enabled: wanted });
-  const items: FeaturedItem[] = search.data?.results ?? [];
   const settling = searchTerm !== typed || search.isFetching;
+  // Only answers to what is typed now: a stale list under a new term invites choosing the wrong row.
+  const items: FeaturedItem[] = settling ? [] : (search.data?.results ?? []);
 
   const combobox = useCombobox<FeaturedItem>({
     inputId,

@@ -3,19 +3,22 @@ import type { LibraryTab } from '../../api/library';
 // Where Your music and the album page lead each other: the album link carries the tab and page
 // it came from, so the album's back link returns to the same page (spec part 1 section 2).
 
-export const MUSIC_TABS: readonly LibraryTab[] = ['past-donations', 'user'];
+/** The tabs of Your music: the two library lists and the albums saved on this device. */
+export type MusicTab = LibraryTab | 'saved';
 
-export function isMusicTab(value: string | null | undefined): value is LibraryTab {
+export const MUSIC_TABS: readonly MusicTab[] = ['past-donations', 'user', 'saved'];
+
+export function isMusicTab(value: string | null | undefined): value is MusicTab {
   return MUSIC_TABS.some((tab) => tab === value);
 }
 
 /** A list page of Your music; the first page has no `page` parameter. */
-export function musicListPath(tab: LibraryTab, page: number): string {
+export function musicListPath(tab: MusicTab, page: number): string {
   return `/music/albums/${tab}${page > 0 ? `?page=${page}` : ''}`;
 }
 
 /** The album page, remembering the list it was opened from. */
-export function albumPath(projectSlug: string, from: { tab: LibraryTab; page: number }): string {
+export function albumPath(projectSlug: string, from: { tab: MusicTab; page: number }): string {
   const query = new URLSearchParams({ from: from.tab });
   if (from.page > 0) query.set('page', String(from.page));
   return `/music/album/${encodeURIComponent(projectSlug)}?${query}`;

@@ -1,11 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import type { LibraryAlbumDetail, LibraryTrack, PlayerTrack } from '../../../shared/schemas/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
 import { ApiError } from '../../api/http';
 import { libraryAlbumQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
+import type { SavedTrack } from '../../offline/offline-db';
+import { isTrackSaved, SaveAlbumControl, TrackSaveButton } from '../../offline/save-for-offline';
+import { useOnline } from '../../lib/use-online';
+import { useSavedTracks } from '../../offline/use-offline';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
@@ -77,6 +81,7 @@ function BackLink({ to }: { to: string }) {
 
 function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath: string }) {
   const title = albumTitle(album);
+  const savedTracks = useSavedTracks(album.projectId);
   return (
     <div className="page stack album-page">
       <BackLink to={backPath} />
@@ -107,9 +112,10 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
               </a>
             )}
           </div>
+          {!album.hasV1Tracks && <SaveAlbumControl album={album} savedTracks={savedTracks} />}
         </div>
       </div>
-      {album.hasV1Tracks ? <LegacyTracks album={album} /> : <TrackTable album={album} />}
+      {album.hasV1Tracks ? <LegacyTracks album={album} /> : <TrackTable album={album} savedTracks={savedTracks} />}
     </div>
   );
 }
@@ -139,10 +145,13 @@ function LegacyTracks({ album }: { album: LibraryAlbumDetail }) {
   );
 }
 
-/** The tracks the player can play, as the player takes them: only those with a stream. */
-function toPlayerTracks(album: LibraryAlbumDetail): PlayerTrack[] {
+/**
+ * The tracks the player can play, as the player takes them: those with a stream and, with no
+ * network, those saved on this device (the service worker answers their stream URLs).
+ */
+function toPlayerTracks(album: LibraryAlbumDetail, playable: (track: LibraryTrack) => boolean): PlayerTrack[] {
   return album.tracks
-    .flatMap((track) => (track.src ? [{ ...track, src: track.src }] : []))
+    .flatMap((track) => (track.src && playable(track) ? [{ ...track, src: track.src }] : []))
     .map((track, index) => ({
       src: track.src,
       name: track.name,
@@ -157,9 +166,13 @@ function toPlayerTracks(album: LibraryAlbumDetail): PlayerTrack[] {
     }));
 }
 
-function TrackTable({ album }: { album: LibraryAlbumDetail }) {
+type TrackTableProps = { album: LibraryAlbumDetail; savedTracks: Map<number, SavedTrack> | undefined };
+
+function TrackTable({ album, savedTracks }: TrackTableProps) {
   const headingId = useId();
-  const playerTracks = toPlayerTracks(album);
+  const online = useOnline();
+  const isSaved = (track: LibraryTrack) => isTrackSaved(savedTracks?.get(track.id));
+  const playerTracks = toPlayerTracks(album, (track) => online || isSaved(track));
   const current = usePlayerStore((state) => state.tracklist[state.index]);
   // Playing in another tab shows here as paused: this page's button would take the sound over.
   const playing = usePlayerStore((state) => state.playing && state.playsHere);
@@ -191,6 +204,9 @@ function TrackTable({ album }: { album: LibraryAlbumDetail }) {
               <th scope="col" className="number">
                 Length
               </th>
+              <th scope="col" className="album-track-offline">
+                <span className="visually-hidden">Save for offline</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -204,6 +220,8 @@ function TrackTable({ album }: { album: LibraryAlbumDetail }) {
                   isCurrent={isCurrent}
                   isPlaying={isCurrent && playing}
                   failedToPlay={isCurrent && status === 'error'}
+                  notOnDevice={!online && !isSaved(track)}
+                  saveButton={<TrackSaveButton album={album} track={track} saved={savedTracks?.get(track.id)} />}
                   onPlay={
                     playerIndex < 0
                       ? undefined
@@ -225,11 +243,14 @@ type TrackRowProps = {
   isCurrent: boolean;
   isPlaying: boolean;
   failedToPlay: boolean;
-  /** Absent for a track that has no stream yet. */
+  /** No network, and this track is not saved on the device. */
+  notOnDevice: boolean;
+  saveButton: ReactNode;
+  /** Absent for a track that has no stream yet (or none reachable). */
   onPlay: (() => void) | undefined;
 };
 
-function TrackRow({ track, isCurrent, isPlaying, failedToPlay, onPlay }: TrackRowProps) {
+function TrackRow({ track, isCurrent, isPlaying, failedToPlay, notOnDevice, saveButton, onPlay }: TrackRowProps) {
   const seconds = track.durationSeconds;
   return (
     <tr className={isCurrent ? 'album-track-current' : undefined} aria-current={isCurrent ? 'true' : undefined}>
@@ -255,26 +276,37 @@ function TrackRow({ track, isCurrent, isPlaying, failedToPlay, onPlay }: TrackRo
       <td>
         <span className="album-track-name">{track.name}</span>
         {isPlaying && <span className="visually-hidden"> (now playing)</span>}
-        <TrackNote track={track} failedToPlay={failedToPlay} />
+        <TrackNote track={track} failedToPlay={failedToPlay} notOnDevice={notOnDevice} />
       </td>
       <td className="number">
         {seconds !== null && seconds > 0 && <time dateTime={isoDuration(seconds)}>{formatPlaybackTime(seconds)}</time>}
       </td>
+      <td className="album-track-offline">{saveButton}</td>
     </tr>
   );
 }
 
 /** Why a track cannot be played (yet). */
-function TrackNote({ track, failedToPlay }: { track: LibraryTrack; failedToPlay: boolean }) {
+function TrackNote({
+  track,
+  failedToPlay,
+  notOnDevice,
+}: {
+  track: LibraryTrack;
+  failedToPlay: boolean;
+  notOnDevice: boolean;
+}) {
   const note = failedToPlay
     ? 'This track could not be loaded. Please try again.'
-    : track.status === 'processing'
-      ? 'Processing…'
-      : track.status === 'failed'
-        ? 'Unavailable: this track could not be processed.'
-        : !track.src
-          ? 'Not yet available for streaming.'
-          : null;
+    : notOnDevice && track.src
+      ? 'Not saved on this device.'
+      : track.status === 'processing'
+        ? 'Processing…'
+        : track.status === 'failed'
+          ? 'Unavailable: this track could not be processed.'
+          : !track.src
+            ? 'Not yet available for streaming.'
+            : null;
   if (!note) return null;
   return <span className={`album-track-note${failedToPlay || track.status === 'failed' ? ' error' : ''}`}>{note}</span>;
 }

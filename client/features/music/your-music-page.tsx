@@ -2,21 +2,22 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
-import type { LibraryAlbum } from '../../../shared/schemas/library';
 import { type LibraryTab, libraryListQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Pagination, readPage } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
-import { AlbumCover } from './album-cover';
-import { albumPath, albumTitle, isMusicTab, musicListPath } from './album-links';
+import { albumPath, isMusicTab, type MusicTab, musicListPath } from './album-links';
+import { AlbumTile, dateFormat } from './album-tile';
+import { SavedAlbumList } from './saved-album-list';
 import '../../ui/tile.css';
 import './music.css';
 
-const tabs: { tab: LibraryTab; label: string }[] = [
+const tabs: { tab: MusicTab; label: string }[] = [
   { tab: 'past-donations', label: 'Past donations' },
   { tab: 'user', label: 'Your fundraisers' },
+  { tab: 'saved', label: 'Saved on this device' },
 ];
 
 /** Your music, /music/albums/{tab} (spec part 1 section 2): albums bought, and the user's own. */
@@ -36,7 +37,11 @@ export function YourMusicPage() {
         current={`/music/albums/${tab}`}
       />
       {/* Keyed on the tab: each list starts afresh rather than showing the other's last page. */}
-      <AlbumList key={tab} tab={tab} label={label} page={readPage(searchParams.get('page'))} />
+      {tab === 'saved' ? (
+        <SavedAlbumList label={label} />
+      ) : (
+        <AlbumList key={tab} tab={tab} label={label} page={readPage(searchParams.get('page'))} />
+      )}
     </div>
   );
 }
@@ -60,7 +65,16 @@ function AlbumList({ tab, label, page }: { tab: LibraryTab; label: string; page:
         <ul className="grid album-tiles" role="list">
           {albums.data.results.map((album) => (
             <li key={album.projectId}>
-              <AlbumTile album={album} to={albumPath(album.projectSlug, { tab, page })} tab={tab} />
+              <AlbumTile
+                album={album}
+                to={albumPath(album.projectSlug, { tab, page })}
+                caption={
+                  <>
+                    {tab === 'past-donations' ? 'Donated ' : <span className="visually-hidden">Date </span>}
+                    <time dateTime={album.date}>{dateFormat.format(new Date(album.date))}</time>
+                  </>
+                }
+              />
             </li>
           ))}
         </ul>
@@ -89,33 +103,5 @@ function AlbumList({ tab, label, page }: { tab: LibraryTab; label: string; page:
       )}
       <Pagination page={page} totalPages={totalPages} label={label} />
     </section>
-  );
-}
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-
-/** An album as a card: cover, album, artist and date, all one link to the album page. */
-function AlbumTile({ album, to, tab }: { album: LibraryAlbum; to: string; tab: LibraryTab }) {
-  return (
-    <article className="card tile album-tile">
-      <div className="tile-media">
-        <AlbumCover src={album.image} alt="" />
-        <span className="tile-hover" aria-hidden="true">
-          Listen
-        </span>
-      </div>
-      <div className="tile-body">
-        <h3 className="tile-name">
-          <Link className="tile-link" to={to}>
-            {albumTitle(album)}
-          </Link>
-        </h3>
-        <p className="album-tile-artist">{album.artistName}</p>
-        <p className="album-tile-date">
-          {tab === 'past-donations' ? 'Donated ' : <span className="visually-hidden">Date </span>}
-          <time dateTime={album.date}>{dateFormat.format(new Date(album.date))}</time>
-        </p>
-      </div>
-    </article>
   );
 }

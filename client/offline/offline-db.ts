@@ -1,0 +1,92 @@
+import { Dexie, type EntityTable } from 'dexie';
+import type { LibraryAlbumDetail } from '../../shared/schemas/library';
+
+// Music saved on this device (issue 12; DESIGN.md "offline"): one IndexedDB database that the
+// pages write and the service worker reads, so /api/tracks/{id}/stream answers from the device.
+
+/** 'saving' while a tab downloads it (or will resume it), 'saved' when every track is whole. */
+export type SaveState = 'saving' | 'paused' | 'saved' | 'failed';
+
+export type SavedAlbum = {
+  projectId: number;
+  projectSlug: string;
+  /** Whose library it came from (the account's email, lower case): another account does not see it. */
+  owner: string;
+  /** The album as the library API answered it, for the album page when there is no network. */
+  detail: LibraryAlbumDetail;
+  state: SaveState;
+  /** Why the last attempt stopped, in words for the page. */
+  problem?: string;
+  totalBytes: number;
+  receivedBytes: number;
+  savedAt: number;
+};
+
+export type SavedTrack = {
+  trackId: number;
+  projectId: number;
+  /** The versioned stream URL: the same URL the player asks for. */
+  src: string;
+  /** 0 until the first answer gives the length. */
+  size: number;
+  received: number;
+  contentType: string;
+};
+
+/** A piece of a track's bytes, stored as it arrived, so a broken download resumes where it stopped. */
+export type TrackChunk = { trackId: number; start: number; blob: Blob };
+
+/** Other answers a saved album needs offline: its cover image and its library JSON. */
+export type SavedResponse = { url: string; projectId: number; blob: Blob; contentType: string };
+
+export const offlineDb = new Dexie('soundcause-offline') as Dexie & {
+  albums: EntityTable<SavedAlbum, 'projectId'>;
+  tracks: EntityTable<SavedTrack, 'trackId'>;
+  chunks: EntityTable<TrackChunk, 'trackId'>;
+  responses: EntityTable<SavedResponse, 'url'>;
+};
+
+offlineDb.version(1).stores({
+  albums: 'projectId, projectSlug, owner',
+  tracks: 'trackId, projectId',
+  chunks: '[trackId+start], trackId',
+  responses: 'url, projectId',
+});
+
+/** A track's chunks in order (their Blobs are handles: reading the rows does not read the bytes). */
+export function trackChunks(trackId: number): Promise<TrackChunk[]> {
+  return offlineDb.chunks.where('[trackId+start]').between([trackId, Dexie.minKey], [trackId, Dexie.maxKey]).toArray();
+}
+
+/** Removes an album and everything saved for it. */
+export async function removeSavedAlbum(projectId: number): Promise<void> {
+  await offlineDb.transaction(
+    'rw',
+    [offlineDb.albums, offlineDb.tracks, offlineDb.chunks, offlineDb.responses],
+    async () => {
+      const trackIds = (await offlineDb.tracks.where('projectId').equals(projectId).primaryKeys()) as number[];
+      await offlineDb.chunks.where('trackId').anyOf(trackIds).delete();
+      await offlineDb.tracks.where('projectId').equals(projectId).delete();
+      await offlineDb.responses.where('projectId').equals(projectId).delete();
+      await offlineDb.albums.delete(projectId);
+    },
+  );
+}
+
+/** Removes every saved album. */
+export async function removeAllSavedMusic(): Promise<void> {
+  await offlineDb.transaction('rw', [offlineDb.albums, offlineDb.tracks, offlineDb.chunks, offlineDb.responses], () =>
+    Promise.all([
+      offlineDb.albums.clear(),
+      offlineDb.tracks.clear(),
+      offlineDb.chunks.clear(),
+      offlineDb.responses.clear(),
+    ]),
+  );
+}
+
+/** The key saved albums are filed under for an account. */
+export const deviceOwner = (user: { email: string }) => user.email.toLowerCase();
+
+/** How many albums are saved on this device, whoever saved them. */
+export const savedAlbumCount = () => offlineDb.albums.count();

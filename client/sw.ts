@@ -1,0 +1,76 @@
+/// <reference lib="webworker" />
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { offlineDb, trackChunks } from './offline/offline-db';
+import { chunksComplete, rangedResponse } from './offline/ranged-blob';
+
+// The service worker (issue 12): the app shell from the precache, so the site opens with no
+// network, and the music saved on this device answered at the same URLs the player uses, so
+// playback, Howler and the Media Session need no special case offline.
+
+declare const self: ServiceWorkerGlobalScope;
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+// The first visit is controlled at once, so it already works offline after one load. A new
+// version waits until the page's update prompt says so (client/app/update-prompt.tsx).
+clientsClaim();
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/media\//] }));
+
+/** A saved track's stream, from the device when every byte of that version is there. */
+async function savedStream(request: Request, url: URL): Promise<Response> {
+  const trackId = Number(/^\/api\/tracks\/(\d+)\/stream$/.exec(url.pathname)?.[1]);
+  const track = await offlineDb.tracks.get(trackId).catch(() => undefined);
+  if (track && track.size > 0 && track.received >= track.size && track.src === url.pathname + url.search) {
+    const chunks = await trackChunks(trackId);
+    if (chunksComplete(chunks, track.size)) return rangedResponse(request, chunks, track.size, track.contentType);
+  }
+  return fetch(request);
+}
+
+for (const method of ['GET', 'HEAD'] as const) {
+  registerRoute(
+    ({ url }) => url.origin === self.location.origin && /^\/api\/tracks\/\d+\/stream$/.test(url.pathname),
+    ({ request, url }) => savedStream(request, url),
+    method,
+  );
+}
+
+/** The network's answer, or the saved album's when there is no network. */
+async function albumFromNetworkOrDevice(request: Request, url: URL): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const [, id, slug] = /^\/api\/music-library\/album\/(?:(\d+)|slug\/(.+))$/.exec(url.pathname) ?? [];
+    const album = id
+      ? await offlineDb.albums.get(Number(id))
+      : await offlineDb.albums
+          .where('projectSlug')
+          .equals(decodeURIComponent(slug ?? ''))
+          .first();
+    if (!album) throw error;
+    return Response.json(album.detail, { headers: { 'cache-control': 'private, no-store', 'x-offline': 'saved' } });
+  }
+}
+
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/api/music-library/album/'),
+  ({ request, url }) => albumFromNetworkOrDevice(request, url),
+);
+
+/** A saved album's cover: from the device first (it never changes at that URL). */
+async function savedImage(request: Request, url: URL): Promise<Response> {
+  const saved = await offlineDb.responses.get(url.pathname).catch(() => undefined);
+  if (saved) return new Response(saved.blob, { headers: { 'content-type': saved.contentType } });
+  return fetch(request);
+}
+
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/media/images/'),
+  ({ request, url }) => savedImage(request, url),
+);
