@@ -19,11 +19,8 @@ async function clickToFirstFrame(page: Page, albumUrl: string): Promise<number> 
   await page.goto(albumUrl);
   await page.getByRole('button', { name: 'Play Track 1' }).waitFor();
   await page.evaluate(() => {
-    const timing = globalThis as unknown as { firstFrame?: Promise<number> };
-    // Media events do not bubble, but the capture phase passes the document.
-    timing.firstFrame = new Promise<number>((resolve) =>
-      document.addEventListener('playing', () => resolve(performance.now()), { capture: true, once: true }),
-    );
+    const timing = globalThis as unknown as { firstFrame?: Promise<number>; onFirstFrame?: (at: number) => void };
+    timing.firstFrame = new Promise<number>((resolve) => (timing.onFirstFrame = resolve));
   });
   const clickedAt = await page.evaluate(() => performance.now());
   await page.getByRole('button', { name: 'Play Track 1' }).click();
@@ -56,6 +53,20 @@ export async function benchOfflinePlayback() {
 
   const { context, close } = await launchPersistent();
   try {
+    // Howler's audio elements are never in the document: each one reports its own `playing`.
+    await context.addInitScript(() => {
+      const play = HTMLMediaElement.prototype.play;
+      const watched = new WeakSet<HTMLMediaElement>();
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        if (!watched.has(this)) {
+          watched.add(this);
+          this.addEventListener('playing', () =>
+            (globalThis as unknown as { onFirstFrame?: (at: number) => void }).onFirstFrame?.(performance.now()),
+          );
+        }
+        return play.call(this);
+      };
+    });
     const page = await context.newPage();
     await logIn(page, server.baseUrl, email);
     await page.evaluate(() => navigator.serviceWorker.ready);
