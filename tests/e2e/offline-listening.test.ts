@@ -144,6 +144,11 @@ describe('offline listening', () => {
       await context.setOffline(false);
       await page.getByRole('region', { name: 'Music player' }).getByRole('button', { name: 'Pause' }).click();
       await page.goto(`${server.baseUrl}/music/albums/saved`);
+      await page.getByRole('link', { name: ALBUM }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      if (process.env.SHOT_DIR) {
+        await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'saved-on-device-1280.png'), fullPage: true });
+      }
       await page.getByRole('button', { name: 'Remove all saved music' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Remove all' }).click();
       await page.getByText('No music saved on this device yet.', { exact: false }).waitFor();

@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { analyticsDailyCounts, mailingListSubscribers } from '../../server/db/schema';
 import { launchPersistent, mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
-import { fillForm, newPage, startAppServer, useAppAndBrowser } from '../fixtures/e2e-app';
-import { registerUser, strongPassword, type TestServer } from '../fixtures/test-server';
+import { fillForm, logIn, newPage, startAppServer, useAppAndBrowser } from '../fixtures/e2e-app';
+import { wav } from '../fixtures/audio';
+import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
+import { registerUser, strongPassword, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 let server: TestServer;
 let browser: Browser;
@@ -246,25 +248,43 @@ describe('installable PWA', () => {
     }
   });
 
-  it('offers to reload when a new version is deployed, and reloads into it', async () => {
+  it('offers to reload when a new version is deployed, and waits for the music to stop before it does', async () => {
     // Serve a copy of the build so it can be "redeployed" under the running page.
     const distCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-dist-'));
     fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
     const deployed = await startAppServer({ CLIENT_DIST_DIR: distCopy });
+    const owner = await verifiedUser(deployed, 'update-listener@example.org');
+    const uploads = {
+      cover: await uploadImage(owner),
+      preview: await uploadTrack(owner, wav({ seconds: 2, frequency: 660 }), 'preview.wav'),
+      // Long enough to still be playing when the update is accepted.
+      tracks: [await uploadTrack(owner, wav({ seconds: 60, frequency: 330 }), 'long.wav')],
+    };
+    const album = await createFundraiser(owner, { details: { name: 'Long Listen' }, uploads });
+    await deployed.jobs.drain();
     const { context, close } = await launchPersistent();
     try {
       const page = await context.newPage();
-      await page.goto(deployed.baseUrl);
+      await logIn(page, deployed.baseUrl, 'update-listener@example.org');
       await page.evaluate(() => navigator.serviceWorker.ready);
       expect(await page.getByText('A new version of the site is available.').count()).toBe(0);
+      await page.goto(`${deployed.baseUrl}/music/album/${album.id}`);
+      await page.getByRole('button', { name: 'Play Track 1' }).click();
+      const player = page.getByRole('region', { name: 'Music player' });
+      await player.getByRole('button', { name: 'Pause' }).waitFor();
 
       // A new deploy changes the service worker script.
       const swPath = path.join(distCopy, 'sw.js');
       fs.appendFileSync(swPath, '\n// next release\n');
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
       await page.getByText('A new version of the site is available.').waitFor({ timeout: 20_000 });
-      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Reload' }).click()]);
-      await page.getByRole('heading', { name: 'Music for a cause' }).waitFor();
+      // Accepted while a track plays: nothing reloads until the music stops.
+      await page.getByRole('button', { name: 'Reload' }).click();
+      await page.getByText('The new version loads when the music stops.').waitFor();
+      await page.waitForTimeout(500);
+      expect(await player.getByRole('button', { name: 'Pause' }).count()).toBe(1);
+      await Promise.all([page.waitForEvent('load'), player.getByRole('button', { name: 'Pause' }).click()]);
+      await page.getByRole('heading', { level: 1, name: 'Long Listen' }).waitFor();
       expect(await page.getByText('A new version of the site is available.').count()).toBe(0);
     } finally {
       await close();
