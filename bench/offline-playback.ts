@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { wav } from '../tests/fixtures/audio';
 import { launchPersistent } from '../tests/fixtures/browser';
 import { logIn } from '../tests/fixtures/e2e-app';
-import { createFundraiser, uploadImage, uploadTrack } from '../tests/fixtures/fundraisers';
+import { createFundraiser, uploadListenableMusic } from '../tests/fixtures/fundraisers';
 import { startTestServer, verifiedUser } from '../tests/fixtures/test-server';
 
 // Issue 12, offline listening: the time from a click on Play to the first audio frame (the media
@@ -41,13 +40,8 @@ export async function benchOfflinePlayback() {
   const server = await startTestServer({ CLIENT_DIST_DIR: dist });
   const email = 'bench-offline@example.org';
   const owner = await verifiedUser(server, email);
-  const cover = await uploadImage(owner);
-  const preview = await uploadTrack(owner, wav({ seconds: 2, frequency: 660 }), 'preview.wav');
-  const tracks = [await uploadTrack(owner, wav({ seconds: 180, frequency: 330 }), 'long.wav')];
-  const album = await createFundraiser(owner, {
-    details: { name: 'Bench Album' },
-    uploads: { cover, preview, tracks },
-  });
+  const uploads = await uploadListenableMusic(owner, [180]);
+  const album = await createFundraiser(owner, { details: { name: 'Bench Album' }, uploads });
   await server.jobs.drain();
   const albumUrl = `${server.baseUrl}/music/album/${album.id}`;
 

@@ -1,12 +1,11 @@
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wav } from '../fixtures/audio';
 import { seriousViolations } from '../fixtures/axe';
 import { launchPersistent, mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { logIn, useAppAndBrowser } from '../fixtures/e2e-app';
-import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
+import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
 import { type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // Offline listening in Chromium (issue 12): an album saved on the device plays with no network
@@ -28,16 +27,9 @@ useAppAndBrowser((started) => {
 
 beforeAll(async () => {
   owner = await verifiedUser(server, email);
-  const cover = await uploadImage(owner);
-  const preview = await uploadTrack(owner, wav({ seconds: 2, frequency: 660 }), 'preview.wav');
-  const tracks = [
-    await uploadTrack(owner, wav({ seconds: 12, frequency: 330 }), 'one.wav'),
-    await uploadTrack(owner, wav({ seconds: 10, frequency: 440 }), 'two.wav'),
-    await uploadTrack(owner, wav({ seconds: 8, frequency: 550 }), 'three.wav'),
-  ];
   const album = await createFundraiser(owner, {
     details: { name: ALBUM },
-    uploads: { cover, preview, tracks },
+    uploads: await uploadListenableMusic(owner, [12, 10, 8]),
     publish: true,
   });
   slug = album.urlSlug!;
@@ -232,11 +224,7 @@ describe('offline listening', () => {
   });
 
   it('removes a saved album at the next start once it is no longer in your music', async () => {
-    const uploads = {
-      cover: await uploadImage(owner),
-      preview: await uploadTrack(owner, wav({ seconds: 2, frequency: 700 }), 'preview.wav'),
-      tracks: [await uploadTrack(owner, wav({ seconds: 3, frequency: 300 }), 'short.wav')],
-    };
+    const uploads = await uploadListenableMusic(owner, [3]);
     const leaving = await createFundraiser(owner, { details: { name: 'Soon Gone' }, uploads, publish: true });
     await server.jobs.drain();
     const { page, close } = await controlledPage();

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wav } from '../fixtures/audio';
 import { seriousViolations } from '../fixtures/axe';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { logIn, newContext, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
-import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
+import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // The persistent cross-tab player (issue 5; spec part 1 sections 2 and 4): the owner plays their
@@ -26,17 +25,10 @@ useAppAndBrowser(async (started, launched) => {
 
 beforeAll(async () => {
   const owner = await verifiedUser(server, email);
-  const cover = await uploadImage(owner);
-  const preview = await uploadTrack(owner, wav({ seconds: 2, frequency: 660 }), 'preview.wav');
-  // Long enough to watch time pass and to tell a restart from the previous track.
-  const tracks = [
-    await uploadTrack(owner, wav({ seconds: 12, frequency: 330 }), 'one.wav'),
-    await uploadTrack(owner, wav({ seconds: 10, frequency: 440 }), 'two.wav'),
-    await uploadTrack(owner, wav({ seconds: 8, frequency: 550 }), 'three.wav'),
-  ];
   const album = await createFundraiser(owner, {
     details: { name: ALBUM },
-    uploads: { cover, preview, tracks },
+    // Long enough to watch time pass and to tell a restart from the previous track.
+    uploads: await uploadListenableMusic(owner, [12, 10, 8]),
     publish: true,
   });
   firstTrackId = `/api/tracks/${album.tracksList[0]!.id}/stream`;

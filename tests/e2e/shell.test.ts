@@ -7,8 +7,7 @@ import { analyticsDailyCounts, mailingListSubscribers } from '../../server/db/sc
 import { launchPersistent, mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { fillForm, logIn, newPage, startAppServer, useAppAndBrowser } from '../fixtures/e2e-app';
-import { wav } from '../fixtures/audio';
-import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
+import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
 import { registerUser, strongPassword, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 let server: TestServer;
@@ -254,12 +253,8 @@ describe('installable PWA', () => {
     fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
     const deployed = await startAppServer({ CLIENT_DIST_DIR: distCopy });
     const owner = await verifiedUser(deployed, 'update-listener@example.org');
-    const uploads = {
-      cover: await uploadImage(owner),
-      preview: await uploadTrack(owner, wav({ seconds: 2, frequency: 660 }), 'preview.wav'),
-      // Long enough to still be playing when the update is accepted.
-      tracks: [await uploadTrack(owner, wav({ seconds: 60, frequency: 330 }), 'long.wav')],
-    };
+    // Long enough to still be playing when the update is accepted.
+    const uploads = await uploadListenableMusic(owner, [60]);
     const album = await createFundraiser(owner, { details: { name: 'Long Listen' }, uploads });
     await deployed.jobs.drain();
     const { context, close } = await launchPersistent();

@@ -15,6 +15,7 @@ import { MessageDialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { Spinner } from '../../ui/spinner';
 import { useUpdateFeaturedCharities } from './featured-charities-api';
+import { ReorderControls } from './reorder-controls';
 import './admin.css';
 
 /**
@@ -166,36 +167,15 @@ function FeaturedCharitiesForm({ saved, update, onSave }: FormProps) {
                   <span className="featured-charity-name">{charity.name}</span>
                   <span className="muted">EIN {displayEin(charity.ein)}</span>
                 </span>
-                <span className="featured-charity-actions">
-                  <button
-                    type="button"
-                    id={controlId(idPrefix, charity.ein, 'up')}
-                    className="button button-ghost icon-button"
-                    disabled={index === 0}
-                    onClick={() => move(index, -1)}
-                  >
-                    <span aria-hidden="true">↑</span>
-                    <span className="visually-hidden">Move {charity.name} up</span>
-                  </button>
-                  <button
-                    type="button"
-                    id={controlId(idPrefix, charity.ein, 'down')}
-                    className="button button-ghost icon-button"
-                    disabled={index === list.length - 1}
-                    onClick={() => move(index, 1)}
-                  >
-                    <span aria-hidden="true">↓</span>
-                    <span className="visually-hidden">Move {charity.name} down</span>
-                  </button>
-                  <button
-                    type="button"
-                    id={controlId(idPrefix, charity.ein, 'remove')}
-                    className="button button-ghost featured-charity-remove"
-                    onClick={() => remove(index)}
-                  >
-                    Remove<span className="visually-hidden"> {charity.name}</span>
-                  </button>
-                </span>
+                <ReorderControls
+                  idOf={(control) => controlId(idPrefix, charity.ein, control)}
+                  name={charity.name}
+                  index={index}
+                  count={list.length}
+                  removeLabel="Remove"
+                  onMove={(direction) => move(index, direction)}
+                  onRemove={() => remove(index)}
+                />
               </li>
             ))}
           </ol>

@@ -9,6 +9,7 @@ import { fundraiserTitle } from '../../ui/fundraiser-tile';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { featuredUpdateErrorMessage, useUpdateFeaturedFundraisers } from './featured-fundraisers-api';
 import { type FeaturedItem, FundraiserPicker } from './fundraiser-picker';
+import { ReorderControls } from './reorder-controls';
 import './admin.css';
 
 /**
@@ -183,36 +184,16 @@ function FeaturedFundraisersForm({ saved, update, onSave }: FormProps) {
                   error={showErrors ? rowErrors.get(row.key) : undefined}
                   onChange={(fundraiser) => choose(index, fundraiser)}
                 />
-                <span className="featured-charity-actions featured-fundraiser-actions">
-                  <button
-                    type="button"
-                    id={controlId(idPrefix, row.key, 'up')}
-                    className="button button-ghost icon-button"
-                    disabled={index === 0}
-                    onClick={() => move(index, -1)}
-                  >
-                    <span aria-hidden="true">↑</span>
-                    <span className="visually-hidden">Move {rowName(row, index)} up</span>
-                  </button>
-                  <button
-                    type="button"
-                    id={controlId(idPrefix, row.key, 'down')}
-                    className="button button-ghost icon-button"
-                    disabled={index === rows.length - 1}
-                    onClick={() => move(index, 1)}
-                  >
-                    <span aria-hidden="true">↓</span>
-                    <span className="visually-hidden">Move {rowName(row, index)} down</span>
-                  </button>
-                  <button
-                    type="button"
-                    id={controlId(idPrefix, row.key, 'remove')}
-                    className="button button-ghost featured-charity-remove"
-                    onClick={() => remove(index)}
-                  >
-                    Delete<span className="visually-hidden"> {rowName(row, index)}</span>
-                  </button>
-                </span>
+                <ReorderControls
+                  className="featured-charity-actions featured-fundraiser-actions"
+                  idOf={(control) => controlId(idPrefix, row.key, control)}
+                  name={rowName(row, index)}
+                  index={index}
+                  count={rows.length}
+                  removeLabel="Delete"
+                  onMove={(direction) => move(index, direction)}
+                  onRemove={() => remove(index)}
+                />
               </li>
             );
           })}
