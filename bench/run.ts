@@ -1,5 +1,6 @@
 import { benchArtistSearch } from './artist-search';
 import { benchDonationFulfilment } from './donation-fulfilment';
+import { benchFirstLoadBytes } from './first-load-bytes';
 import { benchFundraiserSearch } from './fundraiser-search';
 import { benchOfflinePlayback } from './offline-playback';
 import { benchRangeThroughput } from './range-throughput';
@@ -20,3 +21,4 @@ await benchZipMemory();
 await benchDonationFulfilment();
 await benchTransactionsCsv();
 await benchOfflinePlayback();
+await benchFirstLoadBytes();

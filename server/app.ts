@@ -18,6 +18,7 @@ import { siteRoutes } from './features/site/routes';
 import { mediaRoutes, uploadRoutes } from './features/uploads/routes';
 import { handleError } from './http/app-errors';
 import { clientAppRoutes, type PageLookup } from './http/client-app';
+import { compressResponses } from './http/compression';
 import type { AppEnv } from './http/context';
 import type { Deps } from './deps';
 import { notFound } from './errors';
@@ -92,6 +93,7 @@ export function createApp(deps: Deps) {
     await next();
   });
   app.use(requestContextMiddleware);
+  app.use(compressResponses);
   app.use(async (c, next) => {
     await next();
     c.header('x-content-type-options', 'nosniff');

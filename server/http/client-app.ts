@@ -94,8 +94,14 @@ export function clientAppRoutes(
     '*',
     serveStatic({
       root: distDir,
+      // The .br and .gz copies made at build time (scripts/precompress.mjs), by Accept-Encoding.
+      precompressed: true,
       onFound: (filePath, c) => {
         c.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
+        // Whichever copy went out, a cache must ask again for a client that accepts another.
+        if (/\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)(?:\.br|\.gz)?$/.test(filePath)) {
+          c.header('vary', 'Accept-Encoding');
+        }
       },
     }),
   );

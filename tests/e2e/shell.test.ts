@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { precompress } from '../../scripts/precompress.mjs';
 import { analyticsDailyCounts, mailingListSubscribers } from '../../server/db/schema';
 import { launchPersistent, mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
@@ -271,6 +272,7 @@ describe('installable PWA', () => {
       // A new deploy changes the service worker script.
       const swPath = path.join(distCopy, 'sw.js');
       fs.appendFileSync(swPath, '\n// next release\n');
+      precompress(distCopy); // as the build does, so the .br/.gz copies are the new worker too
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
       await page.getByText('A new version of the site is available.').waitFor({ timeout: 20_000 });
       // Accepted while a track plays: nothing reloads until the music stops.

@@ -1,0 +1,92 @@
+import zlib from 'node:zlib';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './context';
+
+// Compression of what the server writes itself (issue 13): JSON answers, index.html and the CSV.
+// Built assets are compressed once at build time (scripts/precompress.mjs) and served as they are
+// by client-app.ts. Audio, images and zips are never touched: they are compressed already, and
+// they are served in ranges.
+
+/** Below this a compressed answer saves less than it costs. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/** What is worth compressing: text of every kind the server writes. */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|manifest\+json|xml|problem\+json))/i;
+
+/** Bodies the handlers stream (the CSV): compressed as they pass, never read whole. */
+const STREAMED = /^text\/csv/i;
+
+type Encoding = 'br' | 'gzip';
+
+/** The best encoding the client accepts (q > 0), brotli first. */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const quality = (name: Encoding) => accepted.get(name) ?? accepted.get('*') ?? 0;
+  if (quality('br') > 0) return 'br';
+  if (quality('gzip') > 0) return 'gzip';
+  return undefined;
+}
+
+function compressBuffer(bytes: Buffer, encoding: Encoding): Buffer {
+  // Quality 5 brotli: close to gzip's speed, well ahead of its size, for answers made per request.
+  return encoding === 'br'
+    ? zlib.brotliCompressSync(bytes, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
+      })
+    : zlib.gzipSync(bytes, { level: 6 });
+}
+
+export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const res = c.res;
+  const type = res.headers.get('content-type') ?? '';
+  if (
+    c.req.method === 'HEAD' ||
+    !res.body ||
+    res.status === 206 ||
+    res.status === 204 ||
+    res.status === 304 ||
+    res.headers.has('content-encoding') ||
+    !COMPRESSIBLE.test(type) ||
+    /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get('cache-control') ?? '')
+  ) {
+    return;
+  }
+  const vary = res.headers.get('vary');
+  if (!vary || !/accept-encoding/i.test(vary)) {
+    res.headers.set('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+  }
+  const encoding = chooseEncoding(c.req.header('accept-encoding'));
+  if (!encoding) return;
+
+  // (Hono copies the old answer's headers onto a new one: the encoding's own are set after.)
+  if (STREAMED.test(type)) {
+    // Node's CompressionStream has no brotli; gzip keeps the stream a stream.
+    if (chooseEncoding(c.req.header('accept-encoding')?.replace(/\bbr\b/gi, 'x-none')) !== 'gzip') return;
+    c.res = new Response(res.body.pipeThrough(new CompressionStream('gzip')), res);
+    c.res.headers.delete('content-length');
+    c.res.headers.set('content-encoding', 'gzip');
+    return;
+  }
+
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length < COMPRESS_THRESHOLD_BYTES) {
+    c.res = new Response(bytes, res);
+    return;
+  }
+  const compressed = compressBuffer(bytes, encoding);
+  c.res = new Response(compressed as Uint8Array<ArrayBuffer>, res);
+  c.res.headers.set('content-encoding', encoding);
+  c.res.headers.set('content-length', String(compressed.length));
+  const etag = c.res.headers.get('etag');
+  if (etag && !etag.startsWith('W/')) c.res.headers.set('etag', `W/${etag}`);
+};
