@@ -26,14 +26,28 @@ function hasSignedInHint(): boolean {
   );
 }
 
-function storedUser(): User | undefined {
+/** A user kept in `storage` under `key`; undefined when absent, unreadable or stale in shape. */
+function readUser(storage: () => Storage, key: string): User | undefined {
   try {
-    const parsed = userSchema.safeParse(JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null'));
+    const parsed = userSchema.safeParse(JSON.parse(storage().getItem(key) ?? 'null'));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** Keeps (or forgets) the user in `storage`; storage full or disabled only costs a moment's wait. */
+function writeUser(storage: () => Storage, key: string, user: User | null) {
+  try {
+    if (user) storage().setItem(key, JSON.stringify(user));
+    else storage().removeItem(key);
+  } catch {
+    // Without storage the next load asks the server (offline: the app asks for a login).
+  }
+}
+
+const storedUser = () => readUser(() => sessionStorage, STORAGE_KEY);
+const store = (user: User | null) => writeUser(() => sessionStorage, STORAGE_KEY, user);
 
 /**
  * The user kept in localStorage while this device holds their saved music (client/offline), so
@@ -41,33 +55,8 @@ function storedUser(): User | undefined {
  * at logout.
  */
 const DEVICE_USER_KEY = 'soundcause-offline-user';
-
-function deviceUser(): User | undefined {
-  try {
-    const parsed = userSchema.safeParse(JSON.parse(localStorage.getItem(DEVICE_USER_KEY) ?? 'null'));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function rememberUserOnDevice(user: User | null) {
-  try {
-    if (user) localStorage.setItem(DEVICE_USER_KEY, JSON.stringify(user));
-    else localStorage.removeItem(DEVICE_USER_KEY);
-  } catch {
-    // Storage disabled: offline, the app asks for a login as it would anyway.
-  }
-}
-
-function store(user: User | null) {
-  try {
-    if (user) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(user));
-    else sessionStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // Storage full or disabled: the next load asks the server a moment longer.
-  }
-}
+const deviceUser = () => readUser(() => localStorage, DEVICE_USER_KEY);
+export const rememberUserOnDevice = (user: User | null) => writeUser(() => localStorage, DEVICE_USER_KEY, user);
 
 /** Loads the user; null for a guest (no hint: nothing asked) and on a 401. */
 async function fetchUser(): Promise<User | null> {
