@@ -26,6 +26,9 @@ if (builtAt < Math.max(...sources.map(newestMtime))) {
     stdio: 'inherit',
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  // The .br/.gz copies the server sends to browsers that accept them, as `npm run build` makes.
+  const { precompress } = await import('./precompress.mjs');
+  precompress(path.join(root, 'dist'));
 }
 
 const server = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], { cwd: root, stdio: 'inherit' });
