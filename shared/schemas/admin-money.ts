@@ -76,6 +76,8 @@ export const adminTransactionSchema = z.object({
   amountCents: z.number().int(),
   tipCents: z.number().int(),
   feeCents: z.number().int(),
+  /** What was refunded of the payment (donation + tip) so far; 0 when nothing was. */
+  refundedCents: z.number().int(),
   createdAt: z.string(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
