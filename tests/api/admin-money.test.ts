@@ -11,6 +11,7 @@ import {
   ledgerSchema,
 } from '../../shared/schemas/admin-money';
 import { fundraiserSchema, type Fundraiser } from '../../shared/schemas/fundraisers';
+import { formatDollars } from '../../shared/money';
 import { donate, startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { CANCER_SOCIETY_EIN, createFundraiser, RED_CROSS_EIN, uploadMusic } from '../fixtures/fundraisers';
@@ -29,6 +30,8 @@ import {
 // reconcile to the cent whatever happens in whatever order.
 
 const RED_CROSS = RED_CROSS_EIN.replace('-', '');
+/** One of the bundled charities, given more than $100,000 here. */
+const BIG_CHARITY = '521481896';
 const CANCER_SOCIETY = CANCER_SOCIETY_EIN.replace('-', '');
 
 let server: TestServer;
@@ -193,9 +196,10 @@ describe('disbursements', () => {
     });
     const tooMuch = await initialize(before.outstandingCents + 1, RED_CROSS);
     expect(tooMuch.status).toBe(400);
-    expect(tooMuch.json).toMatchObject({
+    expect(tooMuch.json).toEqual({
       code: 'INCORRECT_DISBURSEMENT_AMOUNT',
       outstandingAmountCents: before.outstandingCents,
+      message: `The outstanding amount ($${formatDollars(before.outstandingCents)}) is less than the amount being disbursed. Please refresh the page and try again.`,
     });
 
     const started = await initialize(before.outstandingCents, RED_CROSS);
@@ -226,7 +230,12 @@ describe('disbursements', () => {
     }
     expect(await summaryOf(RED_CROSS)).toMatchObject({ hasPending: true, outstandingCents: before.outstandingCents });
     const again = await initialize(1, RED_CROSS);
-    expect(again.json).toMatchObject({ code: 'PENDING_DISBURSEMENT' });
+    expect(again.status).toBe(400);
+    expect(again.json).toEqual({
+      code: 'PENDING_DISBURSEMENT',
+      message:
+        'This charity already has a pending disbursement. Please complete or cancel it in the disbursement history first.',
+    });
 
     // The giving site sends the admin back: a wrong secret changes nothing, the right one once.
     const callback = (secret: string, action = 'markComplete') =>
@@ -255,6 +264,73 @@ describe('disbursements', () => {
     const answers = await Promise.all([initialize(owed, CANCER_SOCIETY), initialize(owed, CANCER_SOCIETY)]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
     expect(answers.find((answer) => answer.status === 400)!.json).toMatchObject({ code: 'PENDING_DISBURSEMENT' });
+  });
+
+  it('disburses more than $100,000 in one go to a charity owed that much', async () => {
+    const big = await createFundraiser(owner, {
+      publish: true,
+      uploads: await uploadMusic(owner, 1),
+      charityEin: BIG_CHARITY,
+      details: { name: 'Big Night' },
+    });
+    for (const email of ['whale-1@example.org', 'whale-2@example.org']) {
+      await donate(server, { fundraiserId: big.id, email, donationCents: 6_000_000 });
+    }
+    const owed = (await summaryOf(BIG_CHARITY))!.outstandingCents;
+    expect(owed).toBeGreaterThan(10_000_000);
+    // Still at least a cent, and never more than is owed.
+    expect(fieldErrors((await initialize(0, BIG_CHARITY)).json)).toEqual({
+      amountCents: 'Amount must be at least $0.01',
+    });
+    expect((await initialize(owed + 1, BIG_CHARITY)).json).toMatchObject({ code: 'INCORRECT_DISBURSEMENT_AMOUNT' });
+    const started = await initialize(owed, BIG_CHARITY);
+    expect(started.status, started.text).toBe(200);
+    const { disbursement, redirectUrl } = initializeResponseSchema.parse(started.json);
+    expect(disbursement.amountCents).toBe(owed);
+    expect(new URLSearchParams(new URL(redirectUrl).hash.split('?')[1]).get('amount')).toBe((owed / 100).toFixed(2));
+    // The manual form keeps the spec's $100,000 limit.
+    const manual = await admin.post('/api/admin/disbursements', {
+      json: { ein: BIG_CHARITY, amountCents: owed, notes: '', charityName: 'Big', finalizedAt: '2026-11-01' },
+    });
+    expect(fieldErrors(manual.json)).toEqual({ amountCents: 'Amount cannot exceed $100,000.00' });
+    expect(
+      (await admin.patch(`/api/admin/disbursement/${disbursement.id}`, { json: { status: 'CANCELED' } })).status,
+    ).toBe(200);
+  });
+
+  it('keeps one pending disbursement per charity in the database itself, and says so when it bites', async () => {
+    expect((await summaryOf(BIG_CHARITY))!).toMatchObject({ hasPending: false });
+    // Another writer's PENDING row lands between initialize's check and its insert: a trigger on
+    // the server's own connection makes that moment happen here, every time.
+    server.sqlite.exec(`
+      CREATE TEMP TRIGGER sneak_in_pending BEFORE INSERT ON disbursements
+      WHEN NEW.status = 'PENDING' AND NEW.ein = '${BIG_CHARITY}'
+      BEGIN
+        INSERT INTO disbursements (ein, charity_name, status, source, amount_cents)
+        VALUES (NEW.ein, 'Someone else', 'PENDING', 'elsewhere', 1);
+      END`);
+    let answer;
+    try {
+      answer = await initialize(100, BIG_CHARITY);
+    } finally {
+      server.sqlite.exec('DROP TRIGGER sneak_in_pending');
+    }
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.json).toEqual({
+      code: 'PENDING_DISBURSEMENT',
+      message:
+        'This charity already has a pending disbursement. Please complete or cancel it in the disbursement history first.',
+    });
+    // Nothing of the refused transaction stayed.
+    expect(await summaryOf(BIG_CHARITY)).toMatchObject({ hasPending: false });
+
+    // And the index refuses a second PENDING row whoever writes it.
+    const insertPending = server.sqlite.prepare(
+      "INSERT INTO disbursements (ein, charity_name, status, source, amount_cents) VALUES (?, 'Direct', 'PENDING', 'test', 1)",
+    );
+    const first = insertPending.run(BIG_CHARITY);
+    expect(() => insertPending.run(BIG_CHARITY)).toThrow(/UNIQUE constraint failed: disbursements\.ein/);
+    server.sqlite.prepare("UPDATE disbursements SET status = 'CANCELED' WHERE id = ?").run(first.lastInsertRowid);
   });
 
   it('Complete and Cancel by hand work only on a pending disbursement, and a canceled one pays nothing', async () => {
@@ -306,6 +382,24 @@ describe('disbursements', () => {
     expect(fieldErrors((await manual({ ...valid, amountCents: 0, charityName: ' ' })).json)).toEqual({
       amountCents: 'Amount must be at least $0.01',
       charityName: 'Charity name is required.',
+    });
+    // A day that is not on the calendar is not rolled over into one that is.
+    for (const finalizedAt of ['2026-02-30', '2025-02-29', '2026-04-31', '2026-11-01T24:00:00Z']) {
+      expect(fieldErrors((await manual({ ...valid, finalizedAt })).json), finalizedAt).toEqual({
+        finalizedAt: 'Please enter a valid date.',
+      });
+    }
+    // Not in the future: today is today somewhere up to 14 hours ahead of UTC, and no later.
+    const day = 24 * 60 * 60 * 1000;
+    const dateIn = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 10);
+    expect(fieldErrors((await manual({ ...valid, finalizedAt: dateIn(2 * day) })).json)).toEqual({
+      finalizedAt: 'The date paid cannot be in the future.',
+    });
+    expect(
+      fieldErrors((await manual({ ...valid, finalizedAt: new Date(Date.now() + 60 * 60 * 1000).toISOString() })).json),
+    ).toEqual({ finalizedAt: 'The date paid cannot be in the future.' });
+    expect(fieldErrors((await manual({ ...valid, notes: 'n'.repeat(3001), finalizedAt: '2024-02-29' })).json)).toEqual({
+      notes: 'Notes cannot exceed 3000 character(s).',
     });
     const before = (await summaryOf(CANCER_SOCIETY))!;
     const recorded = await manual(valid);

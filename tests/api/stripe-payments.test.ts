@@ -2,13 +2,14 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { donations, jobs, paymentEvents, purchases } from '../../server/db/schema';
+import { adminTransactionsSchema } from '../../shared/schemas/admin-money';
 import { paymentConfigSchema, transactionSummarySchema } from '../../shared/schemas/donations';
 import { fundraiserSchema, type Fundraiser } from '../../shared/schemas/fundraisers';
 import { libraryAlbumDetailSchema, libraryAlbumListSchema } from '../../shared/schemas/library';
 import { startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { createFundraiser } from '../fixtures/fundraisers';
-import { startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { adminClient, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // The Stripe path (issue 10): the real stripe SDK in the server, pointed by STRIPE_API_URL at a
 // fake Stripe on this machine (tests/fixtures/fake-stripe.ts), and webhooks signed as Stripe signs
@@ -258,6 +259,20 @@ describe('Stripe as the payment provider', () => {
     });
     expect(await totalRaised()).toBe(before + 2000);
     expect(purchasesOf(intent.paymentIntentId)[0]!.revokedAt).toBeNull();
+    // Admins still see the payment, with what was refunded of it, in the list and the CSV.
+    const admin = await adminClient(server);
+    const listed = adminTransactionsSchema
+      .parse((await admin.get('/api/admin/transactions')).json)
+      .results.find((row) => row.email === email);
+    expect(listed).toMatchObject({ amountCents: 4000, tipCents: 1000, feeCents: 175, refundedCents: 2500 });
+    const csv = (await admin.get('/api/admin/transactions/download')).text.split('\r\n');
+    expect(csv[0]!.split(',').at(-1)).toBe('refundedCents');
+    expect(
+      csv
+        .find((line) => line.includes(email))!
+        .split(',')
+        .at(-1),
+    ).toBe('2500');
 
     // The rest: a full refund, and the album goes with it.
     const last = await refund(10_000);
