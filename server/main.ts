@@ -9,7 +9,7 @@ import { cleanupUnusedUploads } from './features/uploads/service';
 import { pruneExpiredSessions } from './infra/security/session-store';
 import { pruneThrottleEvents } from './infra/security/throttle';
 import { trackJobHandlers } from './features/fundraisers/track-processing';
-import { receiptJobHandlers } from './features/donations/service';
+import { donationJobHandlers } from './features/donations/service';
 import { pruneFinishedJobs } from './infra/jobs/queue';
 import { createJobRunner } from './infra/jobs/runner';
 
@@ -34,7 +34,7 @@ const demoAdmin = config.seedDemo ? await seedDemoContent(db, config, media) : u
 const jobs = createJobRunner({
   db,
   logger,
-  handlers: { ...trackJobHandlers(deps), ...receiptJobHandlers(deps) },
+  handlers: { ...trackJobHandlers(deps), ...donationJobHandlers(deps) },
   workers: config.jobWorkers,
 });
 await jobs.start();

@@ -319,7 +319,7 @@ export const fundraiserTracks = sqliteTable(
 /**
  * Payments: donations to fundraisers, and gifts to the platform itself (the support page: no
  * fundraiser, a tip only). A row is made with its payment intent and fulfilled exactly once
- * (server/features/donations/fulfilment.ts). The charity and the fundraiser's minimum are copied
+ * (fulfilPayment in server/features/donations/service.ts). The charity and the fundraiser's minimum are copied
  * in when the donation is made: what was given to whom, and what of it was tax-deductible, does
  * not change when the fundraiser does later. Only succeeded donations count.
  */
@@ -345,13 +345,24 @@ export const donations = sqliteTable(
     minimumCents: integer('minimum_cents').notNull().default(0),
     charityEin: text('charity_ein'),
     charityName: text('charity_name'),
+    /** 'refunded' is a full refund (the purchase goes with it); a partial one stays 'succeeded'. */
     status: text('status', { enum: ['pending', 'succeeded', 'failed', 'refunded'] })
       .notNull()
       .default('pending'),
-    /** The processor's fee for the whole payment, known once it succeeded. */
+    /**
+     * The processor's fee for the whole payment: known once it succeeded, or a little later when
+     * Stripe has not settled the charge yet (the donation-fee job fills it in).
+     */
     feeCents: integer('fee_cents'),
-    /** The charity's share of that fee, in proportion to donation / (donation + tip). */
+    /**
+     * The charity's share of that fee: the fee of the donation it keeps, at the payment's rate
+     * (features/donations/money.ts). Null while the fee is unknown.
+     */
     charityFeeCents: integer('charity_fee_cents'),
+    /** What the processor has refunded of the payment (donation + tip) so far: Stripe's cumulative figure. */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** The donation's part of that refund (features/donations/money.ts), which leaves the charity's figures. */
+    charityRefundedCents: integer('charity_refunded_cents').notNull().default(0),
     succeededAt: timestamp('succeeded_at'),
     refundedAt: timestamp('refunded_at'),
     receiptSentAt: timestamp('receipt_sent_at'),

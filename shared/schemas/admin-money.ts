@@ -27,6 +27,7 @@ export const adminMoneyMessages = {
   amountRequired: messages.required('Amount'),
   ein: 'Please enter a valid EIN (9 digits, like 12-3456789).',
   finalizedAt: 'Please enter a valid date.',
+  finalizedAtFuture: 'The date paid cannot be in the future.',
   pendingDisbursement:
     'This charity already has a pending disbursement. Please complete or cancel it in the disbursement history first.',
   incorrectAmount: (outstandingCents: number) =>
@@ -57,11 +58,14 @@ const einField = z
     return ein;
   });
 
-const amountCentsField = z
+/** At least a cent; the giving site's disbursements have no other limit than what is outstanding. */
+const positiveCentsField = z
   .number({ error: adminMoneyMessages.amountRequired })
   .int(adminMoneyMessages.amountRequired)
-  .min(disbursementLimits.minCents, adminMoneyMessages.amountMin)
-  .max(disbursementLimits.maxCents, adminMoneyMessages.amountMax);
+  .min(disbursementLimits.minCents, adminMoneyMessages.amountMin);
+
+/** A manual disbursement's amount: 1 cent to $100,000 (spec part 2 section 9). */
+const amountCentsField = positiveCentsField.max(disbursementLimits.maxCents, adminMoneyMessages.amountMax);
 
 /** GET /api/admin/transactions: one succeeded donation, newest payment first. */
 export const adminTransactionSchema = z.object({
@@ -76,6 +80,8 @@ export const adminTransactionSchema = z.object({
   amountCents: z.number().int(),
   tipCents: z.number().int(),
   feeCents: z.number().int(),
+  /** What was refunded of the payment (donation + tip) so far; 0 when nothing was. */
+  refundedCents: z.number().int(),
   createdAt: z.string(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
@@ -109,8 +115,13 @@ export const disbursementSchema = z.object({
 export type Disbursement = z.infer<typeof disbursementSchema>;
 export const disbursementHistorySchema = listEnvelope(disbursementSchema);
 
-/** POST /api/admin/disbursement/initialize. */
-export const initializeDisbursementSchema = z.object({ amountCents: amountCentsField, ein: einField });
+/**
+ * POST /api/admin/disbursement/initialize. No $100,000 cap: the spec gives it for manual
+ * disbursements, and the Disburse button pays the whole outstanding amount, so a cap would leave
+ * a charity owed more than that with no way to be paid. The server checks it is at most what is
+ * outstanding.
+ */
+export const initializeDisbursementSchema = z.object({ amountCents: positiveCentsField, ein: einField });
 export const initializeResponseSchema = z.object({
   disbursement: disbursementSchema,
   callbackSecret: z.string(),
@@ -134,6 +145,36 @@ export const disbursementCallbackSchema = z.object({
     .max(disbursementLimits.callbackSecretMax, messages.max('Callback secret', disbursementLimits.callbackSecretMax)),
 });
 
+const isoDateTime = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * A date that exists on the calendar: Date.parse rolls 2026-02-30 over to March 2nd, which would
+ * record (and show on the public ledger) a day nobody entered.
+ */
+function isCalendarDate(value: string) {
+  const match = isoDateTime.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    !Number.isNaN(Date.parse(value))
+  );
+}
+
+/**
+ * Not in the future. A date alone may be today wherever the admin is: the earliest time zone
+ * (UTC+14) is 14 hours ahead, so its today, read as midnight UTC, is at most now + 14 hours. A
+ * date and time is a moment: a few minutes of clock difference at most.
+ */
+function isNotFuture(value: string) {
+  const aheadMs = value.includes('T') ? 5 * 60 * 1000 : 14 * 60 * 60 * 1000;
+  return Date.parse(value) <= Date.now() + aheadMs;
+}
+
 /** POST /api/admin/disbursements: money already paid, recorded COMPLETE with source MANUAL. */
 export const manualDisbursementSchema = z.object({
   ein: einField,
@@ -144,15 +185,11 @@ export const manualDisbursementSchema = z.object({
     .trim()
     .min(1, messages.required('Charity name'))
     .max(disbursementLimits.charityNameMax, messages.max('Charity name', disbursementLimits.charityNameMax)),
-  /** An ISO date (2026-11-01), or a date and time with its offset. */
+  /** An ISO date (2026-11-01), or a date and time with its offset: a real one, not in the future. */
   finalizedAt: z
     .string({ error: adminMoneyMessages.finalizedAt })
-    .refine(
-      (value) =>
-        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) &&
-        !Number.isNaN(Date.parse(value)),
-      adminMoneyMessages.finalizedAt,
-    ),
+    .refine(isCalendarDate, { message: adminMoneyMessages.finalizedAt, abort: true })
+    .refine(isNotFuture, adminMoneyMessages.finalizedAtFuture),
 });
 export type ManualDisbursementInput = z.input<typeof manualDisbursementSchema>;
 

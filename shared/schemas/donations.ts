@@ -22,6 +22,8 @@ export const donationMessages = {
   tipMax: messages.moneyMax('Tip', formatDollars(donationLimits.maxCents)),
   tipNegative: messages.moneyNegative('Tip'),
   tipRequired: 'Please choose a tip amount (can be zero)',
+  /** Amounts travel as integer cents; only a broken client sends anything else. */
+  wholeCents: (label: 'Donation' | 'Tip') => `${label} must be a whole number of cents.`,
   platformGiftMin: messages.moneyMin('Tip', formatDollars(donationLimits.platformGiftMinCents)),
   platformGiftNoDonation: 'A gift to the platform has no donation amount, only a tip.',
   hint: (minimumCents: number) => `Must be $${formatDollars(minimumCents)} or more`,
@@ -34,10 +36,10 @@ export const donationMessages = {
   displayFailed: 'Unable to display transaction information',
 } as const;
 
-const cents = (label: 'Donation' | 'Tip', negative: string, max: string) =>
+const cents = (label: 'Donation' | 'Tip', missing: string, negative: string, max: string) =>
   z
-    .number({ error: messages.required(label) })
-    .int(messages.required(label))
+    .number({ error: missing })
+    .int(donationMessages.wholeCents(label))
     .min(0, negative)
     .max(donationLimits.maxCents, max);
 
@@ -46,8 +48,14 @@ export const paymentIntentRequestSchema = z
   .object({
     name: requiredText('Name', donationLimits.nameMax),
     email: emailField,
-    donationCents: cents('Donation', donationMessages.donationNegative, donationMessages.donationMax),
-    tipCents: cents('Tip', donationMessages.tipNegative, donationMessages.tipMax),
+    donationCents: cents(
+      'Donation',
+      messages.required('Donation'),
+      donationMessages.donationNegative,
+      donationMessages.donationMax,
+    ),
+    // No tip chosen (spec part 2 section 4, Tip selection): the spec's own words.
+    tipCents: cents('Tip', donationMessages.tipRequired, donationMessages.tipNegative, donationMessages.tipMax),
     projectId: z.number().int().positive().nullable(),
   })
   .superRefine((input, ctx) => {

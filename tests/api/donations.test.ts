@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { donations, jobs, purchases } from '../../server/db/schema';
@@ -70,6 +71,14 @@ describe('POST /api/transactions/create-payment-intent', () => {
     });
     expect(await errorsOf({ tipCents: 10_000_001 })).toEqual({ tipCents: 'Tip cannot exceed $100,000.00' });
     expect(await errorsOf({ tipCents: -5 })).toEqual({ tipCents: 'Tip cannot be negative' });
+    // No tip chosen: the spec's message, as the donate page says it.
+    expect(await errorsOf({ tipCents: undefined })).toEqual({ tipCents: 'Please choose a tip amount (can be zero)' });
+    expect(await errorsOf({ tipCents: null })).toEqual({ tipCents: 'Please choose a tip amount (can be zero)' });
+    expect(await errorsOf({ donationCents: undefined })).toEqual({ donationCents: 'Donation is required.' });
+    expect(await errorsOf({ donationCents: 550.5, tipCents: 0.25 })).toEqual({
+      donationCents: 'Donation must be a whole number of cents.',
+      tipCents: 'Tip must be a whole number of cents.',
+    });
     // Bounds are inclusive.
     for (const donationCents of [500, 10_000_000]) {
       const answer = await client.post(
@@ -248,6 +257,60 @@ describe('paying with the test provider', () => {
       expiry: 'Expiry must be a month and year, like 12/34.',
       cvc: 'CVC must have 3 or 4 digits.',
     });
+  });
+
+  it('retries the receipt when mail fails and sends it once, with a link that works for 30 days', async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const email = uniqueEmail('mail-down');
+    const intent = await donate(server, { fundraiserId: fundraiser.id, email });
+    const donation = donationOf(intent.paymentIntentId);
+    const purchase = () => server.db.select().from(purchases).where(eq(purchases.donationId, donation.id)).get()!;
+    const receiptJob = () =>
+      server.db
+        .select()
+        .from(jobs)
+        .all()
+        .find((job) => job.kind === 'donation-receipt' && JSON.parse(job.payload).donationId === donation.id)!;
+
+    // The mail can't go: where the outbox mailer writes is a file, not a folder.
+    const outbox = server.config.outboxDir;
+    fs.renameSync(outbox, `${outbox}-away`);
+    fs.writeFileSync(outbox, 'not a folder');
+    try {
+      await server.jobs.drain();
+    } finally {
+      fs.rmSync(outbox);
+      fs.renameSync(`${outbox}-away`, outbox);
+    }
+    expect(receiptJob()).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(donationOf(intent.paymentIntentId).receiptSentAt).toBeNull();
+    expect(server.outbox.messages(email)).toHaveLength(0);
+    const firstLinkHash = purchase().downloadTokenHash;
+
+    await server.jobs.drain({ skipBackoff: true });
+    await server.jobs.drain({ skipBackoff: true });
+    expect(receiptJob()).toMatchObject({ status: 'done', attempts: 2 });
+    const receipts = server.outbox.messages(email);
+    expect(receipts).toHaveLength(1);
+    // The attempt that failed made a link nobody got; the one in the email replaced it.
+    expect(purchase().downloadTokenHash).not.toBe(firstLinkHash);
+    const token = receipts[0]!.replace(/=\r?\n/g, '').match(/\/purchases\/([A-Za-z0-9_-]{43})/)![1]!;
+    const guest = server.client();
+    expect((await guest.get(`/api/purchases/${token}`)).status).toBe(200);
+    const expiresAt = purchase().downloadExpiresAt!.getTime();
+    expect(Math.abs(expiresAt - Date.now() - 30 * 24 * 60 * 60 * 1000)).toBeLessThan(60_000);
+
+    // Thirty days on, the link is refused (the album stays in Your music for an account).
+    server.db
+      .update(purchases)
+      .set({ downloadExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(purchases.donationId, donation.id))
+      .run();
+    expect((await guest.get(`/api/purchases/${token}`)).status).toBe(404);
+    expect((await guest.get(`/api/purchases/${token}/download`)).status).toBe(404);
+    const buyer = await verifiedUser(server, email);
+    const library = (await buyer.get('/api/music-library/purchases')).json as { results: { projectId: number }[] };
+    expect(library.results.map((album) => album.projectId)).toEqual([fundraiser.id]);
   });
 
   it("remembers a logged-in donor's account on the donation", async () => {

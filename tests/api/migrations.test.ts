@@ -42,4 +42,64 @@ describe('migrations', () => {
     expect(applied.n).toBe(journal.entries.length);
     sqlite.close();
   });
+
+  it('carries donations into refunded amounts: full refunds as refunded in full, fee-less payments as fee-free', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-upgrade-')), 'old.db');
+    const old = new Database(file);
+    const before = journal.entries.findIndex((entry) => entry.tag.endsWith('_partial_refunds'));
+    expect(before).toBeGreaterThan(0);
+    migrate(drizzle(old), { migrationsFolder: firstMigrations(before) });
+    const insert = old.prepare(
+      `INSERT INTO donations (payment_intent_id, email, name, amount_cents, tip_cents, status, fee_cents, charity_fee_cents)
+       VALUES (?, 'fan@example.org', 'Fan', 1000, 250, ?, ?, ?)`,
+    );
+    insert.run('refunded', 'refunded', 58, 46);
+    insert.run('paid-long-ago', 'succeeded', null, null);
+    insert.run('paid', 'succeeded', 58, 46);
+    insert.run('never-paid', 'pending', null, null);
+    old.close();
+
+    const { sqlite } = openDatabase(file);
+    const rows = sqlite
+      .prepare(
+        'SELECT payment_intent_id AS id, status, fee_cents, charity_fee_cents, refunded_cents, charity_refunded_cents FROM donations ORDER BY rowid',
+      )
+      .all();
+    expect(rows).toEqual([
+      // Only full refunds were recorded before: all of it back, and no fee for the charity.
+      {
+        id: 'refunded',
+        status: 'refunded',
+        fee_cents: 58,
+        charity_fee_cents: 0,
+        refunded_cents: 1250,
+        charity_refunded_cents: 1000,
+      },
+      {
+        id: 'paid-long-ago',
+        status: 'succeeded',
+        fee_cents: 0,
+        charity_fee_cents: 0,
+        refunded_cents: 0,
+        charity_refunded_cents: 0,
+      },
+      {
+        id: 'paid',
+        status: 'succeeded',
+        fee_cents: 58,
+        charity_fee_cents: 46,
+        refunded_cents: 0,
+        charity_refunded_cents: 0,
+      },
+      {
+        id: 'never-paid',
+        status: 'pending',
+        fee_cents: null,
+        charity_fee_cents: null,
+        refunded_cents: 0,
+        charity_refunded_cents: 0,
+      },
+    ]);
+    sqlite.close();
+  });
 });

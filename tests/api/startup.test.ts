@@ -1,5 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,7 +27,7 @@ async function startServer(env: Record<string, string>) {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = output.match(/running at (http:\/\/localhost:\d+)/);
+      const match = output.match(/running at (https?:\/\/\S+)/);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -43,6 +45,15 @@ async function stop(child: ChildProcess) {
     child.once('exit', resolve);
     child.kill('SIGTERM');
   });
+}
+
+/** A port nothing listens on just now. */
+async function freePort() {
+  const probe = net.createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-start-'));
@@ -113,6 +124,60 @@ describe('server start-up', () => {
     expect(result.stderr).toContain('PUBLIC_URL is required in production.');
     expect(result.stderr).toContain('SMTP_URL is required in production.');
   });
+
+  it(
+    'refuses to start in production on the test provider: all three Stripe keys or nothing',
+    { timeout: 90_000 },
+    async () => {
+      const production = {
+        NODE_ENV: 'production',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        PUBLIC_URL: 'https://music.example.org',
+        SMTP_URL: 'smtp://127.0.0.1:9',
+        MAIL_FROM: 'Soundcause <hello@music.example.org>',
+        STRIPE_SECRET_KEY: '',
+        STRIPE_PUBLISHABLE_KEY: '',
+        STRIPE_WEBHOOK_SECRET: '',
+      };
+      const run = (env: Record<string, string>) =>
+        promisify(execFile)(tsx, ['server/main.ts'], {
+          env: { ...process.env, DATA_DIR: tempDir(), ...production, ...env },
+          // A server that starts after all is stopped rather than left running.
+          timeout: 20_000,
+        }).catch((error: { code: number; stderr: string }) => error);
+
+      // Everything else a production server needs is there: only the payment provider is missing.
+      const noKeys = await run({});
+      expect('code' in noKeys && noKeys.code).not.toBe(0);
+      expect(noKeys.stderr).toContain('Stripe keys are required in production (the test provider takes no money).');
+      expect(noKeys.stderr).not.toMatch(/PUBLIC_URL|SMTP_URL|MAIL_FROM/);
+
+      const oneKey = await run({ STRIPE_SECRET_KEY: 'sk_live_only' });
+      expect('code' in oneKey && oneKey.code).not.toBe(0);
+      expect(oneKey.stderr).toContain(
+        'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET must be set together.',
+      );
+
+      // With the three keys the same configuration starts (Stripe is not called until a donation).
+      // It names its PUBLIC_URL, so it listens on a port chosen here.
+      const port = await freePort();
+      const started = await startServer({
+        DATA_DIR: tempDir(),
+        ...production,
+        PORT: String(port),
+        STRIPE_SECRET_KEY: 'sk_live_x',
+        STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      });
+      expect(started.url).toBe('https://music.example.org');
+      const client = new TestClient(`http://127.0.0.1:${port}`);
+      expect((await client.get('/api/payments/config')).json).toEqual({
+        provider: 'stripe',
+        publishableKey: 'pk_live_x',
+      });
+    },
+  );
 });
 
 describe('admin CLI', () => {

@@ -148,6 +148,14 @@ describe('admin money in Chromium', () => {
     });
     const { disbursement } = initializeResponseSchema.parse(started.json);
     const page = await adminPage();
+    // Recording money by hand meanwhile could pay the same money twice: the form says so.
+    await page.goto(`${server.baseUrl}/admin/disbursements/new?ein=131788491`);
+    const warning = page.getByRole('status').filter({ hasText: 'A disbursement is pending for this charity' });
+    await warning.getByText('has not been completed or canceled yet', { exact: false }).waitFor();
+    expect(await warning.getByRole('link', { name: 'disbursement history' }).getAttribute('href')).toBe(
+      '/admin/disbursements?ein=131788491',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
     await page.goto(`${server.baseUrl}/admin/disbursements`);
     const charity = row(page, 'American Cancer Society');
     await charity.getByText('Pending').waitFor();
@@ -164,6 +172,18 @@ describe('admin money in Chromium', () => {
       (await admin.patch(`/api/admin/disbursement/${disbursement.id}`, { json: { status: 'COMPLETE' } })).status,
     ).toBe(409);
     expect(await charity.getByRole('button', { name: /^Disburse/ }).isDisabled()).toBe(false);
+    // Nothing pending any more: no warning on the manual form.
+    await page.goto(`${server.baseUrl}/admin/disbursements/new?ein=131788491`);
+    await page.getByText(/Outstanding for American Cancer Society/).waitFor();
+    expect(await page.getByText('A disbursement is pending for this charity').count()).toBe(0);
+  });
+
+  it('links the public ledger from the footer of every page', async () => {
+    const { page } = await newPage(browser, mobileViewport);
+    await page.goto(`${server.baseUrl}/about`);
+    await page.locator('footer').getByRole('link', { name: 'Where the money goes' }).click();
+    await page.waitForURL(`${server.baseUrl}/where-the-money-goes`);
+    await page.getByRole('heading', { level: 1, name: 'Where the money goes' }).waitFor();
   });
 
   it('records a manual disbursement with the spec limits', async () => {

@@ -7,7 +7,7 @@ import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { payWithTestCard, startDonation } from '../fixtures/donations';
-import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
 import { TEST_CARDS } from '../../shared/schemas/donations';
@@ -144,6 +144,83 @@ describe('donating in Chromium', () => {
       await player.getByRole('button', { name: 'Pause', exact: true }).waitFor();
     });
   }
+
+  it('fills in a logged-in fan, keeps the form through edit, and comes back to the path it left from', async () => {
+    const email = 'member-fan@example.org';
+    await verifiedUser(server, email);
+    const { page } = await newPage(browser);
+    await logIn(page, server.baseUrl, email);
+    // By id rather than by slug: the payment returns to this page's path + '/success'.
+    await page.goto(`${server.baseUrl}/projects/${album.id}/donate`);
+    await page.getByRole('heading', { level: 1, name: 'Donate to a fundraiser' }).waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Test User');
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(email);
+
+    await page.getByLabel('Donation', { exact: true }).fill('12.34');
+    await page.getByRole('button', { name: '10%' }).click();
+    expect(await summaryOf(page).innerText()).toMatch(/Tip\s+\$1\.23\s+Total\s+\$13\.57/);
+    await page.getByRole('button', { name: '30%' }).click();
+    expect(await summaryOf(page).innerText()).toMatch(/Tip\s+\$3\.70\s+Total\s+\$16\.04/);
+    await page.getByRole('button', { name: 'Custom' }).click();
+    await page.getByLabel('Custom tip').fill('2.5');
+    expect(await summaryOf(page).innerText()).toMatch(/Tip\s+\$2\.50\s+Total\s+\$14\.84/);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Payment' }).waitFor();
+    expect(await page.locator('.donation-payer').innerText()).toBe(`Test User · ${email}`);
+
+    // 'edit' goes back to the first step with everything as it was.
+    await page.getByRole('button', { name: 'edit' }).click();
+    expect(await page.getByLabel('Donation', { exact: true }).inputValue()).toBe('12.34');
+    expect(await page.getByRole('button', { name: 'Custom' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByLabel('Custom tip').inputValue()).toBe('2.5');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Test User');
+    await page.getByLabel('Donation', { exact: true }).fill('20');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await payWith(page, TEST_CARDS.succeeds);
+
+    await page.waitForURL(`**/projects/${album.id}/donate/success?payment_intent=*`);
+    const summary = page.locator('.donation-success-summary');
+    await summary.waitFor();
+    expect(await summary.innerText()).toMatch(/Donation\s+\$20\.00\s+Tip\s+\$2\.50/);
+    // A member has an account already: Your music, not a sign-up.
+    expect(await page.getByRole('link', { name: 'Create an account' }).count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'What next' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Go to Your music' }).click();
+    await page.waitForURL('**/music/albums/past-donations');
+    await page.locator('main').getByRole('link', { name: 'Songs for the Shelter' }).waitFor();
+  });
+
+  it('says when the summary cannot be had: 4 tries 2, 4 and 6 s apart on 404, at once on anything else', async () => {
+    const { page } = await newPage(browser);
+    allowConsoleErrors(page, /status of (404|500) .*\/api\/transactions\/query/);
+    const asked: number[] = [];
+    let status = 404;
+    await page.route('**/api/transactions/query?*', (route) => {
+      asked.push(Date.now());
+      return route.fulfill({
+        status,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'OTHER', message: status === 404 ? 'Payment not found.' : 'It broke.' }),
+      });
+    });
+    await page.goto(`${server.baseUrl}/projects/${album.urlSlug}/donate/success?payment_intent=pi_not_yet`);
+    // While the summary is looked for (and after), the thanks are for a donation to a fundraiser.
+    await page.getByText('The music is yours: we have emailed you a link to download it.').waitFor();
+    await page.getByRole('alert').getByText('Unable to fetch transaction details.').waitFor({ timeout: 30_000 });
+    expect(asked).toHaveLength(4);
+    const gaps = asked.slice(1).map((at, i) => at - asked[i]!);
+    gaps.forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual((i + 1) * 2000 - 50);
+      expect(gap).toBeLessThan((i + 1) * 2000 + 2000);
+    });
+    await page.getByText('The music is yours: we have emailed you a link to download it.').waitFor();
+
+    status = 500;
+    asked.length = 0;
+    await page.goto(`${server.baseUrl}/projects/${album.urlSlug}/donate/success?payment_intent=pi_broken`);
+    await page.getByRole('alert').getByText('Unable to display transaction information').waitFor();
+    expect(asked).toHaveLength(1);
+  });
 
   it('says a declined card was declined, and takes another', async () => {
     const { page } = await newPage(browser);

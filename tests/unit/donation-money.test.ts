@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charityFeeShare } from '../../server/features/donations/money';
+import { charityFeeShare, charityFigures, charityRefundShare } from '../../server/features/donations/money';
 import { estimatedFeeCents } from '../../server/infra/payments/provider';
 import { formatDollars, taxDeductibleCents, tipForPreset } from '../../shared/money';
 import { donationLimits, donationMessages, paymentIntentRequestSchema } from '../../shared/schemas/donations';
@@ -48,6 +48,72 @@ describe('fees', () => {
         expect(charity).toBeLessThanOrEqual(fee);
         if (tip === 0 && donation > 0) expect(charity).toBe(fee);
       }),
+    );
+  });
+});
+
+describe('refunds', () => {
+  it('give back donation and tip in proportion, the donation all of it on a full refund', () => {
+    expect(charityRefundShare(1000, 4000, 1000)).toBe(800);
+    expect(charityRefundShare(5000, 4000, 1000)).toBe(4000);
+    expect(charityRefundShare(9999, 4000, 1000)).toBe(4000);
+    expect(charityRefundShare(500, 1000, 0)).toBe(500);
+    expect(charityRefundShare(300, 0, 500)).toBe(0);
+    expect(charityRefundShare(1, 1, 2)).toBe(0); // 0.33…
+    expect(charityRefundShare(0, 1000, 100)).toBe(0);
+  });
+
+  it('leave the charity the fee of what it kept, at the payment rate; nothing after a full refund', () => {
+    // No refund: the proportional share of the whole fee.
+    expect(charityFigures({ amountCents: 2500, tipCents: 500, feeCents: 96, refundedCents: 0 })).toEqual({
+      charityRefundedCents: 0,
+      charityFeeCents: 80,
+    });
+    // $10 of $50 back: the charity keeps $32.00 and its fee 175 × 3200 / 5000.
+    expect(charityFigures({ amountCents: 4000, tipCents: 1000, feeCents: 175, refundedCents: 1000 })).toEqual({
+      charityRefundedCents: 800,
+      charityFeeCents: 112,
+    });
+    expect(charityFigures({ amountCents: 4000, tipCents: 1000, feeCents: 175, refundedCents: 5000 })).toEqual({
+      charityRefundedCents: 4000,
+      charityFeeCents: 0,
+    });
+    expect(charityFigures({ amountCents: 4000, tipCents: 0, feeCents: null, refundedCents: 100 })).toEqual({
+      charityRefundedCents: 100,
+      charityFeeCents: null,
+    });
+  });
+
+  it('never give the charity less than nothing, and keep every figure whole and in bounds', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: donationLimits.maxCents }),
+        fc.integer({ min: 0, max: donationLimits.maxCents }),
+        fc.integer({ min: 0, max: 2 * donationLimits.maxCents }),
+        fc.double({ min: 0, max: 0.2, noNaN: true }),
+        (donation, tip, refunded, feeRate) => {
+          fc.pre(donation + tip > 0);
+          const payment = donation + tip;
+          const fee = Math.round(payment * feeRate);
+          const figures = charityFigures({
+            amountCents: donation,
+            tipCents: tip,
+            feeCents: fee,
+            refundedCents: refunded,
+          });
+          const kept = donation - figures.charityRefundedCents;
+          expect(Number.isInteger(figures.charityRefundedCents)).toBe(true);
+          expect(figures.charityRefundedCents).toBeGreaterThanOrEqual(0);
+          expect(figures.charityRefundedCents).toBeLessThanOrEqual(Math.min(donation, refunded));
+          // The tip's part is the rest, within the tip.
+          expect(Math.min(refunded, payment) - figures.charityRefundedCents).toBeLessThanOrEqual(tip);
+          expect(figures.charityFeeCents).toBeGreaterThanOrEqual(0);
+          expect(figures.charityFeeCents).toBeLessThanOrEqual(charityFeeShare(fee, donation, tip));
+          // What the charity keeps after its fee is never below zero (fees are below the payment).
+          expect(kept - figures.charityFeeCents!).toBeGreaterThanOrEqual(0);
+          if (refunded >= payment) expect(figures).toEqual({ charityRefundedCents: donation, charityFeeCents: 0 });
+        },
+      ),
     );
   });
 });

@@ -21,7 +21,12 @@ const fields = ['ein', 'charityName', 'amountCents', 'finalizedAt', 'notes'] as 
 type Field = (typeof fields)[number];
 type Errors = Partial<Record<Field, string>>;
 
-const todayInUtc = () => new Date().toISOString().slice(0, 10);
+/** Today's date where the admin is: the date input's own terms (the server allows any zone's today). */
+function localToday() {
+  const now = new Date();
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+}
 
 export function ManualDisbursementPage() {
   usePageTitle('Record a manual disbursement');
@@ -32,7 +37,7 @@ export function ManualDisbursementPage() {
   const [ein, setEin] = useState(searchParams.get('ein') ?? '');
   const [charityName, setCharityName] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
-  const [finalizedAt, setFinalizedAt] = useState(todayInUtc);
+  const [finalizedAt, setFinalizedAt] = useState(localToday);
   const [notes, setNotes] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const record = useRecordManualDisbursement();
@@ -114,6 +119,16 @@ export function ManualDisbursementPage() {
             Outstanding for {known.charityName}: <strong>{formatCents(known.outstandingCents)}</strong>
           </p>
         )}
+        {known?.hasPending && (
+          // Recording the same money twice would pay it twice on the books (and on the ledger)
+          // once the giving site's disbursement completes: say so, and let the admin decide.
+          <Alert tone="warning" title="A disbursement is pending for this charity">
+            A disbursement to {known.charityName} through the giving site has not been completed or canceled yet. If
+            this payment is that money, complete or cancel the pending one in the{' '}
+            <Link to={`/admin/disbursements?ein=${known.ein}`}>disbursement history</Link> instead of recording it here,
+            or it will count twice.
+          </Alert>
+        )}
         <FormField
           id={`${id}-charityName`}
           label="Charity name"
@@ -136,6 +151,7 @@ export function ManualDisbursementPage() {
           id={`${id}-finalizedAt`}
           label="Date paid"
           type="date"
+          max={localToday()}
           value={finalizedAt}
           error={errors.finalizedAt}
           onChange={(event) => setFinalizedAt(event.target.value)}

@@ -7,6 +7,7 @@ import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
 import { formatEin } from '../../../shared/schemas/charities';
 import { errorMessage } from '../../api/http';
 import { safeWebsite } from '../../lib/links';
+import { useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Pagination, readPage } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
@@ -20,6 +21,7 @@ import './admin-money.css';
  */
 export function TransactionsAdmin() {
   const headingId = useId();
+  const { siteName } = useSite();
   const [searchParams] = useSearchParams();
   const page = readPage(searchParams.get('page'));
   const transactions = useQuery(transactionsQueryOptions(page));
@@ -72,7 +74,7 @@ export function TransactionsAdmin() {
                       </td>
                       <td>
                         {row.organizationName === null ? (
-                          <span className="admin-muted">Soundcause (a gift to the site)</span>
+                          <span className="admin-muted">{siteName} (a gift to the site)</span>
                         ) : website ? (
                           <a href={website} target="_blank" rel="noreferrer">
                             {row.organizationName}
@@ -93,7 +95,14 @@ export function TransactionsAdmin() {
                       </td>
                       <td>{row.name}</td>
                       <td>{row.email}</td>
-                      <td className="number">{formatCents(row.amountCents)}</td>
+                      <td className="number">
+                        {formatCents(row.amountCents)}
+                        {row.refundedCents > 0 && (
+                          <span className="admin-muted admin-refunded">
+                            {formatCents(row.refundedCents)} of the payment refunded
+                          </span>
+                        )}
+                      </td>
                       <td className="number">{formatCents(row.tipCents)}</td>
                     </tr>
                   );

@@ -60,7 +60,6 @@ export function DonatePage() {
       </div>
       <DonationForm
         target={{ kind: 'fundraiser', projectId: fundraiser.id, minimumCents: fundraiser.minimumDonation }}
-        successPath={`${fundraiserPath(fundraiser)}/donate/success`}
       />
     </div>
   );

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { messages } from '../../../shared/messages';
 import { formatCents, parseDollarsToCents, TIP_PRESETS, tipForPreset } from '../../../shared/money';
 import { donationLimits, donationMessages, type PaymentIntentRequest } from '../../../shared/schemas/donations';
@@ -39,8 +39,12 @@ function readMoney(label: 'Donation' | 'Tip', text: string): { cents: number } |
   return { cents };
 }
 
-export function DonationForm({ target, successPath }: { target: DonationTarget; successPath: string }) {
+export function DonationForm({ target }: { target: DonationTarget }) {
   const user = useUser();
+  // Spec part 2 section 4, Payment: the payment returns to the current page's path + '/success'
+  // (/projects/{id}/donate comes back to /projects/{id}/donate/success, whichever the donor used).
+  const { pathname } = useLocation();
+  const successPath = `${pathname.replace(/\/+$/, '')}/success`;
   const id = useId();
   const isPlatform = target.kind === 'platform';
   const [step, setStep] = useState<0 | 1>(0);

@@ -54,8 +54,9 @@ export function DonationSuccessPage() {
     <div className="page narrow stack donation-success">
       {config.data?.provider === 'test' && <TestModeBanner>This was a test payment.</TestModeBanner>}
       <h1>Thank you!</h1>
+      {/* From the address, not the summary: it shows while the summary loads, and if it never does. */}
       <p className="lead">
-        {data?.project
+        {projectSlugOrId
           ? 'Your donation has been received. The music is yours: we have emailed you a link to download it.'
           : 'Your gift has been received. Thank you for keeping the site running.'}
       </p>

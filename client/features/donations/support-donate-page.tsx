@@ -16,7 +16,7 @@ export function SupportDonatePage() {
       </p>
       <h1>Donate to {siteName}</h1>
       <p className="lead">Your gift pays for the servers and the card fees, so every donation reaches its charity.</p>
-      <DonationForm target={{ kind: 'platform' }} successPath="/support/donate/success" />
+      <DonationForm target={{ kind: 'platform' }} />
     </div>
   );
 }

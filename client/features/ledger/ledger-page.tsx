@@ -157,13 +157,14 @@ function HowItWorks({ siteName }: { siteName: string }) {
       <h2 id={headingId}>How the figures work</h2>
       <ul className="ledger-notes">
         <li>
-          <strong>Given by fans</strong> counts every successful donation, less any that were refunded. Tips that fans
-          add for {siteName} are not in it: they keep the site running.
+          <strong>Given by fans</strong> counts every successful donation, less what was refunded of it (a partial
+          refund is shared with the tip in proportion). Tips that fans add for {siteName} are not in it: they keep the
+          site running. A payment shows here once the card processor has told us its fee.
         </li>
         <li>
           <strong>After card fees</strong> takes away the charity&rsquo;s share of the card processor&rsquo;s fee on
           each payment: a small percentage plus a few cents, shared with the tip in proportion when a fan adds one.
-          {siteName} itself takes nothing.
+          {siteName} pays the fee on refunded money, not the charity, and takes nothing itself.
         </li>
         <li>
           <strong>Paid to the charity</strong> is what has reached the charity, most often as a bank donation through a

@@ -8,7 +8,7 @@ import type { DisbursementTotals, DonationTotals } from './queries';
 export type CharityBalance = {
   ein: string;
   charityName: string;
-  /** Succeeded, unrefunded donations (tips are the platform's). */
+  /** Succeeded donations less the charity's part of any refund of them (tips are the platform's). */
   donatedCents: number;
   /** donated − the charity's share of the processor's fees. */
   afterFeesDonatedCents: number;
@@ -21,7 +21,10 @@ export type CharityBalance = {
 };
 
 export function charityBalance(donated: DonationTotals | undefined, paid: DisbursementTotals | undefined, ein: string) {
-  const donatedCents = donated?.donatedCents ?? 0;
+  // A partial refund gives back donation and tip in proportion (donations/money.ts): the
+  // donation's part leaves the charity's money here, and its fee share is already that of the
+  // part it kept. A full refund leaves the donation out altogether.
+  const donatedCents = (donated?.donatedCents ?? 0) - (donated?.refundedCents ?? 0);
   const afterFeesDonatedCents = donatedCents - (donated?.charityFeeCents ?? 0);
   const disbursedCents = paid?.completedCents ?? 0;
   return {

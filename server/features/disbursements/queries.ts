@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { disbursements, donations } from '../../db/schema';
 
@@ -7,8 +7,17 @@ import { disbursements, donations } from '../../db/schema';
 
 export type DisbursementRow = typeof disbursements.$inferSelect;
 
-/** What succeeded, unrefunded donations gave each charity, and the charity's share of the fees. */
-export type DonationTotals = { ein: string; charityName: string; donatedCents: number; charityFeeCents: number };
+/**
+ * What succeeded donations gave each charity: the donations as made, the charity's part of what
+ * was refunded of them since (balances.ts takes it off), and the charity's share of the fees.
+ */
+export type DonationTotals = {
+  ein: string;
+  charityName: string;
+  donatedCents: number;
+  refundedCents: number;
+  charityFeeCents: number;
+};
 
 /** What each charity has been paid, and whether a payment is under way. */
 export type DisbursementTotals = {
@@ -21,18 +30,23 @@ export type DisbursementTotals = {
 
 export function donationTotals(db: Db, ein?: string): DonationTotals[] {
   // SQLite takes the bare charity_name from the row holding max(id): the newest donation's name.
+  // A payment whose fee Stripe has not told yet (donations' fee job) counts once it has: without
+  // the fee its after-fees figure is not known, and an outstanding amount counted without it
+  // could be paid out before the fee took its part.
   return db
     .select({
       ein: sql<string>`${donations.charityEin}`,
       charityName: sql<string>`${donations.charityName}`,
       newest: sql`max(${donations.id})`,
       donatedCents: sql<number>`sum(${donations.amountCents})`,
-      charityFeeCents: sql<number>`sum(coalesce(${donations.charityFeeCents}, 0))`,
+      refundedCents: sql<number>`sum(${donations.charityRefundedCents})`,
+      charityFeeCents: sql<number>`sum(${donations.charityFeeCents})`,
     })
     .from(donations)
     .where(
       and(
         eq(donations.status, 'succeeded'),
+        isNotNull(donations.feeCents),
         ein === undefined ? sql`${donations.charityEin} is not null` : eq(donations.charityEin, ein),
       ),
     )

@@ -21,7 +21,9 @@ function present(row: AdminTransactionRow): AdminTransaction {
     email: row.email,
     amountCents: row.amountCents,
     tipCents: row.tipCents,
+    // 0 until Stripe has told the fee (the donations' fee job records it).
     feeCents: row.feeCents ?? 0,
+    refundedCents: row.refundedCents,
     // Succeeded rows always have the moment they succeeded; the fallback keeps the type honest.
     createdAt: (row.succeededAt ?? new Date(0)).toISOString(),
   };
@@ -47,6 +49,7 @@ export const TRANSACTIONS_CSV_HEADER = [
   'feeCents',
   'amount',
   'tip',
+  'refundedCents',
 ] as const;
 
 /** Rows read from the database per page of the CSV: small enough to stay flat, big enough to be quick. */
@@ -74,6 +77,7 @@ function* transactionPages(deps: Deps): Generator<CsvValue[][]> {
         transaction.feeCents,
         plainDollars(transaction.amountCents),
         plainDollars(transaction.tipCents),
+        transaction.refundedCents,
       ];
     });
     const last = rows[rows.length - 1]!;

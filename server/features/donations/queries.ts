@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { charities, donations, fundraisers, paymentEvents, purchases } from '../../db/schema';
 
@@ -28,15 +28,49 @@ export function markFailed(db: Db, id: number, at: Date): boolean {
   );
 }
 
-/** A refund: the money leaves the totals, whatever the donation's state was. */
-export function markRefunded(db: Db, id: number, at: Date): boolean {
+/** Gives the row its intent, once the provider made it (createPaymentIntent). */
+export function assignIntent(db: Db, id: number, paymentIntentId: string) {
+  db.update(donations).set({ paymentIntentId }).where(eq(donations.id, id)).run();
+}
+
+/** A row whose intent could not be made: nothing was paid, nothing points at it. */
+export function deleteDonation(db: Db, id: number) {
+  db.delete(donations).where(eq(donations.id, id)).run();
+}
+
+/**
+ * A refund, whole or partial: the payment's cumulative refunded amount and the charity's figures
+ * made from it (money.ts). Only ever grows, so a repeated or late event cannot undo a later one.
+ * A full refund marks the donation refunded whatever its state was; a partial one leaves the
+ * state as it is. True when the row changed.
+ */
+export function recordRefund(
+  db: Db,
+  id: number,
+  refund: { refundedCents: number; charityRefundedCents: number; charityFeeCents: number | null; full: boolean },
+  at: Date,
+): boolean {
   return (
     db
       .update(donations)
-      .set({ status: 'refunded', refundedAt: at, updatedAt: at })
-      .where(and(eq(donations.id, id), sql`${donations.status} <> 'refunded'`))
+      .set({
+        refundedCents: refund.refundedCents,
+        charityRefundedCents: refund.charityRefundedCents,
+        charityFeeCents: refund.charityFeeCents,
+        ...(refund.full ? { status: 'refunded' as const, refundedAt: at } : {}),
+        updatedAt: at,
+      })
+      .where(and(eq(donations.id, id), lt(donations.refundedCents, refund.refundedCents)))
       .run().changes === 1
   );
+}
+
+/** The fee of a payment fulfilled before the processor knew it; set once. */
+export function recordFee(db: Db, id: number, feeCents: number, charityFeeCents: number) {
+  db.update(donations)
+    .set({ feeCents, charityFeeCents, updatedAt: new Date() })
+    .where(and(eq(donations.id, id), isNull(donations.feeCents)))
+    .run();
 }
 
 export function markReceiptSent(db: Db, id: number, at: Date) {
@@ -91,8 +125,9 @@ function prepareFulfilment(db: Db) {
       .where(eq(donations.paymentIntentId, sql.placeholder('paymentIntentId')))
       .prepare(),
     /**
-     * Marks a pending (or failed, then paid with another card) donation succeeded with its fees;
-     * answers the row when this call did it, nothing when it was already succeeded or refunded.
+     * Marks a pending (or failed, then paid with another card) donation succeeded with its fees
+     * (null while the processor does not know them yet); answers the row when this call did it,
+     * nothing when it was already succeeded or refunded in full.
      */
     markSucceeded: db
       .update(donations)
@@ -143,6 +178,7 @@ const adminTransactionColumns = {
   amountCents: donations.amountCents,
   tipCents: donations.tipCents,
   feeCents: donations.feeCents,
+  refundedCents: donations.refundedCents,
 };
 
 function adminTransactions(db: Db) {
@@ -158,7 +194,10 @@ export type AdminTransactionRow = ReturnType<typeof adminTransactionsAfter>[numb
 
 const newestPaymentFirst = [desc(donations.succeededAt), desc(donations.id)];
 
-/** Succeeded payments, newest first, a page at a time (DESIGN.md: refunded and unpaid ones are not transactions). */
+/**
+ * Succeeded payments, newest first, a page at a time (DESIGN.md: refunded and unpaid ones are not
+ * transactions; a partly refunded one still is, with what was refunded).
+ */
 export function listAdminTransactions(db: Db, limit: number, offset: number) {
   const results = adminTransactions(db)
     .where(eq(donations.status, 'succeeded'))

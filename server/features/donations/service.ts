@@ -10,7 +10,7 @@ import { randomToken, sha256 } from '../../infra/security/tokens';
 import { type AlbumDownload, purchasedAlbumDownload } from '../fundraisers/album-media';
 import { donationTarget } from '../fundraisers/service';
 import { receiptEmail } from './emails';
-import { charityFeeShare } from './money';
+import { charityFeeShare, charityFigures } from './money';
 import * as queries from './queries';
 import type { DonationRow } from './queries';
 
@@ -21,6 +21,11 @@ import type { DonationRow } from './queries';
 const say = { notFound: 'Fundraiser not found.', paymentNotFound: 'Payment not found.' } as const;
 
 export const RECEIPT_JOB = 'donation-receipt';
+/** Records the processor's fee of a payment that succeeded before the processor knew it. */
+export const FEE_JOB = 'donation-fee';
+
+/** The intent id of a donation row whose intent is being made (createPaymentIntent). */
+const UNASSIGNED_INTENT = 'unassigned_';
 
 /** How long a receipt's download link works. */
 const DOWNLOAD_LINK_MS = 30 * 24 * 60 * 60 * 1000;
@@ -40,15 +45,11 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
   if (target && input.donationCents < target.minimumCents) {
     throw new FormError([{ field: 'donationCents', message: donationMessages.minimum(target.minimumCents) }]);
   }
-  const intent = await deps.payments.createIntent(input.donationCents + input.tipCents, {
-    transactionId: '',
-    projectId: target ? String(target.id) : '',
-    donationCents: String(input.donationCents),
-    tipCents: String(input.tipCents),
-  });
-  queries.insertDonation(deps.db, {
+  // The row comes first, so the intent can carry its id (a payment in Stripe's dashboard leads to
+  // its donation); it holds a placeholder for the intent id until the intent exists.
+  const donation = queries.insertDonation(deps.db, {
     fundraiserId: target?.id ?? null,
-    paymentIntentId: intent.id,
+    paymentIntentId: `${UNASSIGNED_INTENT}${randomToken()}`,
     provider: deps.payments.kind,
     userId: session?.user.id ?? null,
     email: input.email,
@@ -59,6 +60,20 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
     charityEin: target?.charityEin ?? null,
     charityName: target?.charityName ?? null,
   });
+  let intent;
+  try {
+    intent = await deps.payments.createIntent(input.donationCents + input.tipCents, {
+      transactionId: String(donation.id),
+      ...(target ? { projectId: String(target.id) } : {}),
+      donationCents: String(input.donationCents),
+      tipCents: String(input.tipCents),
+    });
+  } catch (error) {
+    // No intent, no payment: the row would only ever be a pending donation nobody can pay.
+    queries.deleteDonation(deps.db, donation.id);
+    throw error;
+  }
+  queries.assignIntent(deps.db, donation.id, intent.id);
   return { clientSecret: intent.clientSecret, paymentIntentId: intent.id };
 }
 
@@ -68,6 +83,10 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
  * donation succeeded, records the purchase and queues the receipt. A second caller finds the
  * donation succeeded and changes nothing. `event` makes it a webhook's work, recorded in the same
  * transaction, so a redelivered event is recognised. Answers the donation as it now stands.
+ *
+ * A fee Stripe does not know yet does not hold the donor up: the album and the receipt are theirs
+ * at once, and the fee job records the fee when Stripe has it (until then the payment stays out
+ * of its charity's figures, which need the fee; see disbursements/queries.ts).
  */
 export async function fulfilPayment(
   deps: Deps,
@@ -87,11 +106,14 @@ export async function fulfilPayment(
   return deps.db.transaction((tx) => {
     if (event && !queries.recordEvent(tx, event.id, event.type)) return queries.findDonation(tx, donation.id);
     const now = new Date();
-    const charityFeeCents = charityFeeShare(feeCents, donation.amountCents, donation.tipCents);
-    // The prepared statements run on the same connection, so inside this transaction.
+    // Read again inside the transaction: a refund may have come while Stripe was asked.
+    // (The prepared statements run on the same connection, so inside this transaction.)
+    const current = statements.byIntent.get({ paymentIntentId }) ?? donation;
+    const { charityFeeCents } = charityFigures({ ...current, feeCents });
     const succeeded = statements.markSucceeded.get({ id: donation.id, feeCents, charityFeeCents, at: now.getTime() });
     // Someone else fulfilled it meanwhile (or a refund came first): theirs is the row.
     if (!succeeded) return queries.findDonation(tx, donation.id);
+    if (feeCents === null) enqueue(tx, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
     if (donation.fundraiserId !== null) {
       statements.insertPurchase.run({
         donationId: donation.id,
@@ -108,7 +130,9 @@ export async function fulfilPayment(
 /**
  * A webhook's event (its signature already checked). Each event is handled once; events may come
  * twice, at once and in any order: a failure never undoes a success, and a refund stands
- * whatever comes after it.
+ * whatever comes after it. Refunds carry the charge's cumulative refunded amount: the largest
+ * one seen counts (never a sum), so a repeated or late event changes nothing. Only a full refund
+ * takes the album away; a partial one takes its part of the money out of the figures.
  */
 export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUrl: string) {
   if (event.type === 'other') {
@@ -126,8 +150,15 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUr
     const now = new Date();
     if (event.type === 'payment_intent.payment_failed') {
       queries.markFailed(tx, donation.id, now);
-    } else if (queries.markRefunded(tx, donation.id, now)) {
-      // The album goes with the money.
+      return;
+    }
+    const paymentCents = donation.amountCents + donation.tipCents;
+    const refundedCents = event.full ? paymentCents : Math.min(event.refundedCents, paymentCents);
+    if (refundedCents <= donation.refundedCents) return;
+    const full = refundedCents === paymentCents;
+    const figures = charityFigures({ ...donation, refundedCents });
+    // The album goes with the money, when all of it went.
+    if (queries.recordRefund(tx, donation.id, { refundedCents, ...figures, full }, now) && full) {
       queries.revokePurchase(tx, donation.id, now);
     }
   });
@@ -206,6 +237,9 @@ export function purchaseDownload(deps: Deps, token: string): Promise<AlbumDownlo
   return purchasedAlbumDownload(deps, purchaseOfLink(deps, token).fundraiserId);
 }
 
+/** The fee job's attempts: 30 s, 1, 2, 4 … minutes apart, then hourly: about half a day in all. */
+const FEE_ATTEMPTS = 20;
+
 type ReceiptPayload = { donationId: number; siteUrl: string };
 
 function parseReceiptPayload(payload: unknown): ReceiptPayload {
@@ -216,13 +250,43 @@ function parseReceiptPayload(payload: unknown): ReceiptPayload {
   return { donationId: value.donationId, siteUrl: value.siteUrl };
 }
 
+function parseFeePayload(payload: unknown): { donationId: number } {
+  const value = payload as { donationId?: unknown } | null;
+  if (!value || typeof value.donationId !== 'number') throw new PermanentJobError('fee job without a donation');
+  return { donationId: value.donationId };
+}
+
 /**
- * The receipt job: queued by fulfilment in its transaction (so a fulfilled payment always gets
- * one), retried when mail fails. Each attempt makes a fresh download link, so no link is ever
- * stored in plain text; the one in the email that arrives is the one that works.
+ * The donations feature's jobs. The receipt: queued by fulfilment in its transaction (so a
+ * fulfilled payment always gets one), retried when mail fails. Each attempt makes a fresh download
+ * link, so no link is ever stored in plain text; the one in the email that arrives is the one that
+ * works. The fee: queued by fulfilment when Stripe had not settled the charge yet, asking again
+ * until it has.
  */
-export function receiptJobHandlers(deps: Deps): Record<string, JobHandler> {
+export function donationJobHandlers(deps: Deps): Record<string, JobHandler> {
   return {
+    [FEE_JOB]: {
+      async run(payload) {
+        const { donationId } = parseFeePayload(payload);
+        const donation = queries.findDonation(deps.db, donationId);
+        if (!donation) throw new PermanentJobError(`donation ${donationId} is gone`);
+        if (donation.feeCents !== null) return;
+        const state = await deps.payments.retrieveIntent(donation.paymentIntentId);
+        if (state.status !== 'succeeded' || state.feeCents === null) {
+          throw new Error(`the fee of payment ${donation.paymentIntentId} is not known yet`);
+        }
+        const feeCents = state.feeCents;
+        deps.db.transaction((tx) => {
+          // Read again: a refund may have come while Stripe was asked.
+          const current = queries.findDonation(tx, donationId);
+          if (!current || current.feeCents !== null) return;
+          queries.recordFee(tx, donationId, feeCents, charityFigures({ ...current, feeCents }).charityFeeCents!);
+        });
+      },
+      giveUp(payload, error) {
+        deps.logger.error({ err: error, payload }, 'a payment fee was never known: its charity figures leave it out');
+      },
+    },
     [RECEIPT_JOB]: {
       async run(payload) {
         const { donationId, siteUrl } = parseReceiptPayload(payload);

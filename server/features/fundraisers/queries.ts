@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { donations, featuredFundraisers, fundraisers, fundraiserSlugHistory, fundraiserTracks } from '../../db/schema';
 
@@ -166,11 +166,18 @@ export function replaceTracks(
   return { added, removed };
 }
 
-/** Succeeded donations per fundraiser: the total raised (donations only: tips are the platform's) and their count. */
+/**
+ * Succeeded donations per fundraiser: the total raised (donations only: tips are the platform's;
+ * less the donation's part of any partial refund) and their count.
+ */
 export function donationTotals(db: Db, ids: number[]) {
   if (ids.length === 0) return new Map<number, { total: number; count: number }>();
   const rows = db
-    .select({ id: donations.fundraiserId, total: sum(donations.amountCents), n: count() })
+    .select({
+      id: donations.fundraiserId,
+      total: sql<number>`sum(${donations.amountCents} - ${donations.charityRefundedCents})`,
+      n: count(),
+    })
     .from(donations)
     .where(and(inArray(donations.fundraiserId, ids), eq(donations.status, 'succeeded')))
     .groupBy(donations.fundraiserId)

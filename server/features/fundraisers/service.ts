@@ -106,11 +106,12 @@ export function listTransactions(deps: Deps, session: Session, id: number, page:
   const row = manageable(deps, session, id);
   const found = queries.listDonations(deps.db, row.id, pageSize, page * pageSize);
   return {
+    // What stayed paid: a partial refund took its parts of donation and tip back.
     results: found.results.map((donation) => ({
       name: donation.name,
       email: donation.email,
-      amountCents: donation.amountCents,
-      tipCents: donation.tipCents,
+      amountCents: donation.amountCents - donation.charityRefundedCents,
+      tipCents: donation.tipCents - (donation.refundedCents - donation.charityRefundedCents),
       createdAt: donation.createdAt.toISOString(),
       updatedAt: donation.updatedAt.toISOString(),
     })),

@@ -48,15 +48,20 @@ export function stripeProvider(keys: StripeKeys): StripeProvider {
       }
       const charge = intent.latest_charge;
       const balance = typeof charge === 'object' && charge ? charge.balance_transaction : null;
-      // Stripe has always set the balance transaction of a succeeded card charge; without it the
-      // fee is unknown, and fulfilment must wait rather than record a wrong one.
-      if (!balance || typeof balance !== 'object')
-        throw new Error(`Stripe intent ${id} has no balance transaction yet`);
+      // Stripe may settle a charge (its balance transaction, so its fee) after the intent
+      // succeeded. The payment is made all the same: fulfilment goes ahead, and the fee is
+      // recorded when Stripe knows it rather than guessed.
+      if (!balance || typeof balance !== 'object') return { status: 'succeeded', feeCents: null };
       return { status: 'succeeded', feeCents: balance.fee };
     },
     verifyWebhook(rawBody, signature) {
       const event = stripe.webhooks.constructEvent(rawBody, signature, keys.webhookSecret);
-      const object = event.data.object as { id?: string; payment_intent?: string | { id: string } | null };
+      const object = event.data.object as {
+        id?: string;
+        payment_intent?: string | { id: string } | null;
+        amount_refunded?: number;
+        refunded?: boolean;
+      };
       switch (event.type) {
         case 'payment_intent.succeeded':
         case 'payment_intent.payment_failed':
@@ -64,8 +69,13 @@ export function stripeProvider(keys: StripeKeys): StripeProvider {
         case 'charge.refunded': {
           const intent = object.payment_intent;
           const paymentIntentId = typeof intent === 'string' ? intent : intent?.id;
-          if (paymentIntentId) return { id: event.id, type: event.type, paymentIntentId };
-          return { id: event.id, type: 'other', paymentIntentId: null };
+          if (!paymentIntentId) return { id: event.id, type: 'other', paymentIntentId: null };
+          // Sent for partial refunds too: `refunded` is true only once the whole charge is.
+          const full = object.refunded === true;
+          const refunded = object.amount_refunded;
+          const refundedCents =
+            typeof refunded === 'number' && Number.isSafeInteger(refunded) && refunded > 0 ? refunded : 0;
+          return { id: event.id, type: event.type, paymentIntentId, refundedCents, full };
         }
         default:
           return { id: event.id, type: 'other', paymentIntentId: null };
