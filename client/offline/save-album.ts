@@ -272,7 +272,9 @@ export async function retrySave(projectId: number) {
 
 /**
  * Access ends when it should (issue 12): each saved album of `owner` is asked for again; one that
- * is no longer theirs (refunded, deleted) is removed, one whose tracks changed is saved again.
+ * is no longer theirs (refunded, deleted: the library answers 404) is removed, one whose tracks
+ * changed is saved again. Call it only once the server has confirmed `owner`'s session
+ * (offline-sync.tsx); a 401 stops it and keeps everything.
  */
 export async function syncSavedAlbums(owner: string) {
   if (!navigator.onLine) return;
@@ -283,7 +285,11 @@ export async function syncSavedAlbums(owner: string) {
     );
     // Offline after all (no answer, or the service worker's saved copy): try again next time.
     if (!response || response.headers.get('x-offline')) return;
-    if ([401, 403, 404].includes(response.status)) {
+    // The session ended (a password changed elsewhere): that says nothing about the albums.
+    if (response.status === 401) return;
+    // The library's answer for an album that is not the caller's (refunded, deleted): only then
+    // does the music leave the device.
+    if (response.status === 404) {
       await removeFromDevice(album.projectId);
       continue;
     }

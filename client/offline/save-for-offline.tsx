@@ -160,9 +160,9 @@ export function TrackSaveButton({
   );
 }
 
-/** What the saved music takes on this device and what is left. */
-export function StorageMeter() {
-  const figures = useStorageFigures();
+/** What `owner`'s saved music takes on this device and what is left. */
+export function StorageMeter({ owner }: { owner: string | undefined }) {
+  const figures = useStorageFigures(owner);
   const labelId = useId();
   if (!figures) return null;
   const { savedBytes, usageBytes, quotaBytes } = figures;
