@@ -4,7 +4,8 @@ import { useUser } from '../lib/session';
 import { deviceOwner, type SavedTrack } from './offline-db';
 import { removeFromDevice, removeTrackFromDevice, retrySave, runSave, saveForOffline } from './save-album';
 import { useOnline } from '../lib/use-online';
-import { formatBytes, useSavedAlbum, useStorageFigures } from './use-offline';
+import { formatBytes } from '../lib/format-bytes';
+import { useSavedAlbum, useStorageFigures } from './use-offline';
 import './offline.css';
 
 // The album page's offline controls (issue 12; DESIGN.md: the control is named "Save for offline"
