@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
 import { fundraiserTracks } from '../server/db/schema';
-import { parseRange } from '../server/http/send-file';
+import { parseRange } from '../shared/http-range';
 import { newRenditionName } from '../server/infra/storage/media';
 import { mp3Frames } from '../tests/fixtures/audio';
 import { createFundraiser } from '../tests/fixtures/fundraisers';
@@ -64,7 +64,7 @@ async function run(
   return { requests: total, bytes, seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
-/** The comparison server: node:http, fs.createReadStream and send-file's own parseRange. */
+/** The comparison server: node:http, fs.createReadStream and the server's own parseRange. */
 function bareFileServer(file: string) {
   return http.createServer((req, res) => {
     const size = fs.statSync(file).size;

@@ -2,12 +2,14 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { offlineDb, trackChunks } from './offline/offline-db';
+import { offlineDb, savedAlbumForDeviceUser, trackChunks } from './offline/offline-db';
 import { chunksComplete, rangedResponse } from './offline/ranged-blob';
 
 // The service worker (issue 12): the app shell from the precache, so the site opens with no
 // network, and the music saved on this device answered at the same URLs the player uses, so
-// playback, Howler and the Media Session need no special case offline.
+// playback, Howler and the Media Session need no special case offline. Saved music is answered
+// only to the account that saved it (offline-db.ts, DeviceUser): on a shared device another
+// account, or a guest after "Keep and log out", gets the network's answer, as if nothing were saved.
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -27,8 +29,13 @@ async function savedStream(request: Request, url: URL): Promise<Response> {
   const trackId = Number(/^\/api\/tracks\/(\d+)\/stream$/.exec(url.pathname)?.[1]);
   const track = await offlineDb.tracks.get(trackId).catch(() => undefined);
   if (track && track.size > 0 && track.received >= track.size && track.src === url.pathname + url.search) {
-    const chunks = await trackChunks(trackId);
-    if (chunksComplete(chunks, track.size)) return rangedResponse(request, chunks, track.size, track.contentType);
+    const [album, chunks] = await Promise.all([
+      savedAlbumForDeviceUser((albums) => albums.get(track.projectId)).catch(() => undefined),
+      trackChunks(trackId),
+    ]);
+    if (album && chunksComplete(chunks, track.size)) {
+      return rangedResponse(request, chunks, track.size, track.contentType);
+    }
   }
   return fetch(request);
 }
@@ -41,20 +48,42 @@ for (const method of ['GET', 'HEAD'] as const) {
   );
 }
 
-/** The network's answer, or the saved album's when there is no network. */
+/**
+ * How long a saved album's page waits for the network before it opens from the device: a
+ * connection that carries nothing ('lie-fi') must not keep it spinning.
+ */
+const SAVED_ALBUM_NETWORK_WAIT_MS = 3000;
+
+/** The saved album a library URL names (by id or by slug), if this account saved it. */
+function savedAlbumAt(url: URL) {
+  const [, id, slug] = /^\/api\/music-library\/album\/(?:(\d+)|slug\/(.+))$/.exec(url.pathname) ?? [];
+  if (!id && !slug) return Promise.resolve(undefined);
+  return savedAlbumForDeviceUser((albums) =>
+    id ? albums.get(Number(id)) : albums.where('projectSlug').equals(decodeURIComponent(slug!)).first(),
+  ).catch(() => undefined);
+}
+
+/**
+ * The network's answer, fresh (new tracks, a refund), when it comes soon; the saved album's when
+ * there is no network or it does not answer in time. DESIGN.md: the album page opens offline
+ * without calling the network.
+ */
 async function albumFromNetworkOrDevice(request: Request, url: URL): Promise<Response> {
+  const saved = await savedAlbumAt(url);
+  if (!saved) return fetch(request);
+  const fromDevice = () =>
+    Response.json(saved.detail, { headers: { 'cache-control': 'private, no-store', 'x-offline': 'saved' } });
+  if (!self.navigator.onLine) return fromDevice();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), SAVED_ALBUM_NETWORK_WAIT_MS);
+  });
   try {
-    return await fetch(request);
-  } catch (error) {
-    const [, id, slug] = /^\/api\/music-library\/album\/(?:(\d+)|slug\/(.+))$/.exec(url.pathname) ?? [];
-    const album = id
-      ? await offlineDb.albums.get(Number(id))
-      : await offlineDb.albums
-          .where('projectSlug')
-          .equals(decodeURIComponent(slug ?? ''))
-          .first();
-    if (!album) throw error;
-    return Response.json(album.detail, { headers: { 'cache-control': 'private, no-store', 'x-offline': 'saved' } });
+    return (await Promise.race([fetch(request), late])) ?? fromDevice();
+  } catch {
+    return fromDevice();
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -21,8 +21,8 @@ export function Header() {
   const logOut = async () => {
     setDrawerOpen(false);
     // Saved music outlives the session only if its owner says so. The store loads on demand.
-    const { savedAlbumCount } = await import('../offline/offline-db');
-    if ((await savedAlbumCount().catch(() => 0)) > 0) setAskingAboutSavedMusic(true);
+    const { deviceOwner, savedAlbumCount } = await import('../offline/offline-db');
+    if (user && (await savedAlbumCount(deviceOwner(user)).catch(() => 0)) > 0) setAskingAboutSavedMusic(true);
     else logout.mutate();
   };
 
@@ -116,7 +116,10 @@ export function Header() {
         open={askingAboutSavedMusic}
         onClose={() => setAskingAboutSavedMusic(false)}
         onLogout={() => logout.mutate()}
-        onRemove={async () => (await import('../offline/offline-db')).removeAllSavedMusic()}
+        onRemove={async () => {
+          const { deviceOwner, removeSavedMusicOf } = await import('../offline/offline-db');
+          if (user) await removeSavedMusicOf(deviceOwner(user));
+        }}
       />
     </header>
   );

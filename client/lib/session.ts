@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { okSchema } from '../../shared/api';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
@@ -58,13 +58,39 @@ const DEVICE_USER_KEY = 'soundcause-offline-user';
 const deviceUser = () => readUser(() => localStorage, DEVICE_USER_KEY);
 export const rememberUserOnDevice = (user: User | null) => writeUser(() => localStorage, DEVICE_USER_KEY, user);
 
+/**
+ * The address of the user the server itself vouched for in this page load (GET /api/user, a
+ * login, a sign-up, a profile change), as opposed to the stored copy that paints the header at
+ * once or stands in with no network. Only the server's word may take saved music off the device
+ * (client/offline): a session that ended elsewhere must not read as "none of this is yours".
+ */
+let confirmedEmail: string | null = null;
+const confirmationListeners = new Set<() => void>();
+
+function confirmUser(user: User | null) {
+  const email = user ? user.email.toLowerCase() : null;
+  if (email === confirmedEmail) return;
+  confirmedEmail = email;
+  for (const listener of confirmationListeners) listener();
+}
+
+function onConfirmation(listener: () => void) {
+  confirmationListeners.add(listener);
+  return () => confirmationListeners.delete(listener);
+}
+
 /** Loads the user; null for a guest (no hint: nothing asked) and on a 401. */
 async function fetchUser(): Promise<User | null> {
   if (!hasSignedInHint()) return null;
   try {
-    return await apiRequest('/api/user', userSchema);
+    const user = await apiRequest('/api/user', userSchema);
+    confirmUser(user);
+    return user;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
+    if (error instanceof ApiError && error.status === 401) {
+      confirmUser(null);
+      return null;
+    }
     // No network: whoever this tab or device last knew, so saved music still opens.
     if (!(error instanceof ApiError)) {
       const known = storedUser() ?? deviceUser();
@@ -97,6 +123,8 @@ let justSignedUp = false;
 export function setUser(user: User | null, options: { signedUp?: boolean } = {}) {
   justSignedUp = Boolean(user && options.signedUp);
   if (user) leftFrom = null;
+  // Every caller passes the server's answer (a login, a sign-up, a profile change) or null.
+  confirmUser(user);
   queryClient.setQueryData(sessionKeys.user, user);
 }
 
@@ -122,6 +150,17 @@ setLoggedOutListener(() => {
 
 export function useUser(): User | null {
   return useQuery(userQueryOptions).data ?? null;
+}
+
+/** The logged-in user once the server has confirmed the session in this page load; null until then. */
+export function useConfirmedUser(): User | null {
+  const user = useUser();
+  const email = useSyncExternalStore(
+    onConfirmation,
+    () => confirmedEmail,
+    () => null,
+  );
+  return user && user.email.toLowerCase() === email ? user : null;
 }
 
 /**

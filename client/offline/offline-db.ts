@@ -39,11 +39,19 @@ export type TrackChunk = { trackId: number; start: number; blob: Blob };
 /** Other answers a saved album needs offline: its cover image and its library JSON. */
 export type SavedResponse = { url: string; projectId: number; blob: Blob; contentType: string };
 
+/**
+ * Who uses the app on this device now, as the pages know it (client/offline/offline-sync.tsx
+ * keeps it current): the service worker, which cannot see the session, serves saved music to the
+ * account that saved it and to nobody else (a shared phone, or "Keep and log out").
+ */
+export type DeviceUser = { key: 'owner'; owner: string | null };
+
 export const offlineDb = new Dexie('soundcause-offline') as Dexie & {
   albums: EntityTable<SavedAlbum, 'projectId'>;
   tracks: EntityTable<SavedTrack, 'trackId'>;
   chunks: EntityTable<TrackChunk, 'trackId'>;
   responses: EntityTable<SavedResponse, 'url'>;
+  device: EntityTable<DeviceUser, 'key'>;
 };
 
 offlineDb.version(1).stores({
@@ -52,6 +60,7 @@ offlineDb.version(1).stores({
   chunks: '[trackId+start], trackId',
   responses: 'url, projectId',
 });
+offlineDb.version(2).stores({ device: 'key' });
 
 /** A track's chunks in order (their Blobs are handles: reading the rows does not read the bytes). */
 export function trackChunks(trackId: number): Promise<TrackChunk[]> {
@@ -73,20 +82,36 @@ export async function removeSavedAlbum(projectId: number): Promise<void> {
   );
 }
 
-/** Removes every saved album. */
-export async function removeAllSavedMusic(): Promise<void> {
-  await offlineDb.transaction('rw', [offlineDb.albums, offlineDb.tracks, offlineDb.chunks, offlineDb.responses], () =>
-    Promise.all([
-      offlineDb.albums.clear(),
-      offlineDb.tracks.clear(),
-      offlineDb.chunks.clear(),
-      offlineDb.responses.clear(),
-    ]),
+/** Removes every album `owner` saved on this device; other accounts' saved music stays. */
+export async function removeSavedMusicOf(owner: string): Promise<void> {
+  await offlineDb.transaction(
+    'rw',
+    [offlineDb.albums, offlineDb.tracks, offlineDb.chunks, offlineDb.responses],
+    async () => {
+      const projectIds = await offlineDb.albums.where('owner').equals(owner).primaryKeys();
+      for (const projectId of projectIds) await removeSavedAlbum(projectId);
+    },
   );
 }
 
 /** The key saved albums are filed under for an account. */
 export const deviceOwner = (user: { email: string }) => user.email.toLowerCase();
 
-/** How many albums are saved on this device, whoever saved them. */
-export const savedAlbumCount = () => offlineDb.albums.count();
+/** How many albums `owner` saved on this device. */
+export const savedAlbumCount = (owner: string) => offlineDb.albums.where('owner').equals(owner).count();
+
+/** Records who uses the app on this device now (null: nobody is logged in). */
+export async function setDeviceUser(owner: string | null): Promise<void> {
+  const current = await offlineDb.device.get('owner');
+  if (current?.owner !== owner) await offlineDb.device.put({ key: 'owner', owner });
+}
+
+/** The saved album, if the account using the device now is the one that saved it. */
+export async function savedAlbumForDeviceUser(
+  find: (albums: typeof offlineDb.albums) => Promise<SavedAlbum | undefined>,
+): Promise<SavedAlbum | undefined> {
+  return offlineDb.transaction('r', [offlineDb.albums, offlineDb.device], async () => {
+    const [album, user] = await Promise.all([find(offlineDb.albums), offlineDb.device.get('owner')]);
+    return album && user?.owner && album.owner === user.owner ? album : undefined;
+  });
+}

@@ -1,27 +1,44 @@
 import { useEffect } from 'react';
-import { rememberUserOnDevice, useUser } from '../lib/session';
-import { deviceOwner } from './offline-db';
+import { rememberUserOnDevice, reloadUser, useConfirmedUser, useUser } from '../lib/session';
+import { deviceOwner, setDeviceUser } from './offline-db';
 import { resumeSaves, syncSavedAlbums } from './save-album';
 import { useOnline } from '../lib/use-online';
 import { useSavedAlbums } from './use-offline';
 
 /**
- * Keeps the saved music in step (issue 12): on start and whenever the connection comes back, the
- * logged-in user's saved albums are checked against their library (a refunded or deleted purchase
- * goes) and unfinished saves continue. While this device holds their music, it also remembers who
- * they are, so Your music opens with no network after the app was closed.
+ * Keeps the saved music in step (issue 12): once the server has confirmed the session, and
+ * whenever the connection comes back, the user's saved albums are checked against their library
+ * (a refunded or deleted purchase goes) and unfinished saves continue. A user known only from
+ * storage (a reload before GET /api/user answers, no network, a session ended elsewhere) changes
+ * nothing on the device. While this device holds their music it also remembers who they are, so
+ * Your music opens with no network after the app was closed.
  */
 export function OfflineSync() {
   const user = useUser();
+  const confirmed = useConfirmedUser();
   const online = useOnline();
   const owner = user ? deviceOwner(user) : undefined;
+  const confirmedOwner = confirmed ? deviceOwner(confirmed) : undefined;
   const saved = useSavedAlbums(owner);
   const hasSavedMusic = (saved?.length ?? 0) > 0;
 
+  // The service worker serves saved music to this account only.
   useEffect(() => {
-    if (!owner || !online) return;
-    void syncSavedAlbums(owner).then(() => resumeSaves(owner));
-  }, [owner, online]);
+    void setDeviceUser(owner ?? null).catch(() => undefined);
+  }, [owner]);
+
+  // Back online after starting without a network: ask the server who this is (a request already
+  // on its way is shared, not repeated).
+  useEffect(() => {
+    if (online && owner && !confirmedOwner) void reloadUser().catch(() => undefined);
+  }, [online, owner, confirmedOwner]);
+
+  useEffect(() => {
+    if (!confirmedOwner || !online) return;
+    void syncSavedAlbums(confirmedOwner)
+      .catch(() => undefined)
+      .then(() => resumeSaves(confirmedOwner));
+  }, [confirmedOwner, online]);
 
   useEffect(() => {
     if (saved === undefined) return;

@@ -1,41 +1,26 @@
+import { type ByteRange, parseRange } from '../../shared/http-range';
+
 // HTTP Range over a track stored as chunks of Blob (issue 12): the service worker answers the
-// player's requests from the device with the same status codes and headers the server gives, and
-// never reads a whole file: the answer is a Blob made of slices of the stored ones.
-
-export type ByteRange = { start: number; end: number };
-
-/**
- * What a Range header asks of a `size`-byte file: the whole file (null), one range (end
- * inclusive), or 'unsatisfiable' (416). Like the server (server/http/send-file.ts), several ranges
- * or a malformed header get the whole file.
- */
-export function parseRange(header: string | null, size: number): ByteRange | null | 'unsatisfiable' {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match) return null;
-  const [, first = '', last = ''] = match;
-  if (first === '' && last === '') return null;
-  if (first === '') {
-    // A suffix: the last N bytes.
-    const length = Number(last);
-    if (length === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - length), end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
-}
+// player's requests from the device with the same status codes and headers the server gives (one
+// parser for both: shared/http-range.ts), and never reads a whole file: the answer is a Blob made
+// of slices of the stored ones.
 
 type Chunk = { start: number; blob: Blob };
 
-/** Bytes start..end (inclusive) of the file the chunks make up, as slices of them. */
+/**
+ * Bytes start..end (inclusive) of the file the chunks make up, as slices of them. Chunks may
+ * overlap (two tabs that saved the same bytes): each byte is taken once, from the first chunk
+ * that has it.
+ */
 export function sliceChunks(chunks: readonly Chunk[], { start, end }: ByteRange): Blob {
   const parts: Blob[] = [];
-  for (const chunk of chunks) {
+  let next = start; // the first byte not taken yet
+  for (const chunk of [...chunks].sort((a, b) => a.start - b.start)) {
+    if (next > end) break;
     const chunkEnd = chunk.start + chunk.blob.size; // exclusive
-    if (chunkEnd <= start || chunk.start > end) continue;
-    parts.push(chunk.blob.slice(Math.max(0, start - chunk.start), Math.min(chunk.blob.size, end + 1 - chunk.start)));
+    if (chunkEnd <= next || chunk.start > next) continue;
+    parts.push(chunk.blob.slice(next - chunk.start, Math.min(chunk.blob.size, end + 1 - chunk.start)));
+    next = Math.min(chunkEnd, end + 1);
   }
   return new Blob(parts);
 }
@@ -62,7 +47,10 @@ export function rangedResponse(
     'accept-ranges': 'bytes',
     'cache-control': 'private, no-store',
   });
-  const range = parseRange(request.headers.get('range'), size);
+  // Like the server: Range is for GET only (RFC 9110 section 14.2), so HEAD gives the whole length.
+  const header = request.method === 'GET' ? request.headers.get('range') : null;
+  const parsed = header === null ? 'ignore' : parseRange(header, size);
+  const range = parsed === 'ignore' ? null : parsed;
   if (range === 'unsatisfiable') {
     headers.set('content-range', `bytes */${size}`);
     return new Response(null, { status: 416, headers });

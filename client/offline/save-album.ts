@@ -1,3 +1,4 @@
+import { Dexie } from 'dexie';
 import type { LibraryAlbumDetail } from '../../shared/schemas/library';
 import { type SavedAlbum, type SavedTrack, offlineDb, removeSavedAlbum, trackChunks } from './offline-db';
 import { chunksComplete } from './ranged-blob';
@@ -5,27 +6,56 @@ import { chunksComplete } from './ranged-blob';
 // Saving albums for offline listening (issue 12). A save runs in one tab at a time (a Web Lock per
 // album), writes each track's bytes as they arrive in pieces of about 1 MB, and keeps its progress
 // in IndexedDB, so every tab shows it and any tab can pick up a save that stopped: after a dropped
-// connection it asks for the rest with a Range request and nothing is downloaded twice.
+// connection it asks for the rest with a Range request and nothing is downloaded twice. Tracks
+// added while a save runs (another track, then the whole album) are downloaded by that save or,
+// if it has just finished, by the next holder of the lock: no track is left waiting.
 
 const PIECE_BYTES = 1024 * 1024;
 
 const problems = {
   offline: 'Waiting for the connection to continue.',
   noAccess: 'This album is no longer in your music.',
+  loggedOut: 'Log in again to continue saving.',
   failed: 'Saving stopped. Please try again.',
   storageFull: 'There is not enough storage on this device.',
 };
 
 class SaveStopped extends Error {}
+
 class HttpRefusal extends Error {
   constructor(readonly status: number) {
     super(`answered ${status}`);
   }
 }
 
-/** Asks the browser once to keep saved music when storage runs low (it may say no). */
+/**
+ * A full disk. Dexie turns IndexedDB's errors into its own (Dexie.QuotaExceededError, not a
+ * DOMException), and a write that fails inside a transaction comes out as the transaction's
+ * AbortError with the quota error as its `inner` cause.
+ */
+function isQuotaError(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if ((cause as { name?: unknown }).name === Dexie.errnames.QuotaExceeded) return true;
+    cause = (cause as { inner?: unknown; cause?: unknown }).inner ?? (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+const PERSIST_ASKED_KEY = 'soundcause-offline-persist-asked';
+
+/**
+ * Asks the browser, at the first save on this device, to keep saved music when storage runs low.
+ * Only once: Firefox asks the user, and a "no" is an answer, not something to nag about.
+ */
 async function askToPersist() {
-  if (!navigator.storage?.persist || (await navigator.storage.persisted?.())) return;
+  if (!navigator.storage?.persist) return;
+  try {
+    if (localStorage.getItem(PERSIST_ASKED_KEY)) return;
+    localStorage.setItem(PERSIST_ASKED_KEY, String(Date.now()));
+  } catch {
+    // No storage to remember it in: asking again is the lesser harm.
+  }
+  if (await navigator.storage.persisted?.()) return;
   await navigator.storage.persist().catch(() => false);
 }
 
@@ -113,37 +143,49 @@ async function setState(projectId: number, state: SavedAlbum['state'], problem?:
 }
 
 /**
- * Downloads what is missing of a saving album, unless another tab already is: the lock is held
- * for the whole save, so a tab that closes lets the next one take over.
+ * Downloads what is missing of a saving album. One tab downloads an album at a time: the lock is
+ * held for the whole save, and a request for it waits its turn rather than giving up, so a save
+ * asked for while another runs (here or in another tab), or a tab that closes mid-save, is
+ * carried on by the next holder.
  */
 export async function runSave(projectId: number): Promise<void> {
-  if (!('locks' in navigator)) return downloadAlbum(projectId);
-  await navigator.locks.request(`soundcause-offline-save-${projectId}`, { ifAvailable: true }, async (lock) => {
-    if (lock) await downloadAlbum(projectId);
-  });
+  if (!('locks' in navigator)) {
+    // Without Web Locks, at least this tab never runs two downloads of one album at once.
+    if (!running.has(projectId)) await downloadAlbum(projectId);
+    return;
+  }
+  await navigator.locks.request(`soundcause-offline-save-${projectId}`, () => downloadAlbum(projectId));
 }
+
+const isUnfinished = (track: SavedTrack) => track.size === 0 || track.received < track.size;
 
 async function downloadAlbum(projectId: number) {
   const controller = new AbortController();
   running.set(projectId, controller);
   try {
-    const album = await offlineDb.albums.get(projectId);
-    if (!album) return;
-    if (album.state !== 'saving') await setState(projectId, 'saving');
-    await saveCover(album, controller.signal);
-    const tracks = await offlineDb.tracks.where('projectId').equals(projectId).toArray();
-    // Sizes first (HEAD is cheap), so the album's progress is true from the start.
-    for (const track of tracks) if (track.size === 0) await learnSize(track, controller.signal);
-    await recount(projectId);
-    const order = new Map(album.detail.tracks.map((track) => [track.id, track.index]));
-    tracks.sort((a, b) => (order.get(a.trackId) ?? 0) - (order.get(b.trackId) ?? 0));
-    for (const track of tracks) await downloadTrack(track.trackId, controller.signal);
+    // Until nothing is left to download: tracks added meanwhile are read on the next pass.
+    for (;;) {
+      const album = await offlineDb.albums.get(projectId);
+      if (!album) return;
+      const tracks = (await offlineDb.tracks.where('projectId').equals(projectId).toArray()).filter(isUnfinished);
+      if (tracks.length === 0) break;
+      if (album.state !== 'saving') await setState(projectId, 'saving');
+      await saveCover(album, controller.signal);
+      // Sizes first (HEAD is cheap), so the album's progress is true from the start.
+      for (const track of tracks) if (track.size === 0) await learnSize(track, controller.signal);
+      await recount(projectId);
+      const order = new Map(album.detail.tracks.map((track) => [track.id, track.index]));
+      tracks.sort((a, b) => (order.get(a.trackId) ?? 0) - (order.get(b.trackId) ?? 0));
+      for (const track of tracks) await downloadTrack(track.trackId, controller.signal);
+    }
     await recount(projectId);
   } catch (error) {
     if (error instanceof SaveStopped || controller.signal.aborted) return;
     if (error instanceof HttpRefusal) {
-      await setState(projectId, 'failed', [401, 403, 404].includes(error.status) ? problems.noAccess : problems.failed);
-    } else if (error instanceof DOMException && error.name === 'QuotaExceededError') {
+      // A session that ended is not a lost album: the save waits for the next login.
+      if (error.status === 401) await setState(projectId, 'paused', problems.loggedOut);
+      else await setState(projectId, 'failed', [403, 404].includes(error.status) ? problems.noAccess : problems.failed);
+    } else if (isQuotaError(error)) {
       await setState(projectId, 'failed', problems.storageFull);
     } else if (!navigator.onLine || error instanceof TypeError) {
       // A dropped connection: resumeSaves() continues when it comes back.
@@ -232,10 +274,13 @@ async function downloadTrack(trackId: number, signal: AbortSignal) {
       buffered += value.byteLength;
       if (buffered >= PIECE_BYTES) await flush();
     }
-  } finally {
+  } catch (error) {
     // Keep what arrived before a drop or a cancel: a resume asks only for the rest.
     await flush().catch(() => undefined);
+    throw error;
   }
+  // The last piece's write may fail in its own right (a full disk): that is the save's failure.
+  await flush();
   const saved = await offlineDb.tracks.get(trackId);
   if (saved && !chunksComplete(await trackChunks(trackId), saved.size)) throw new TypeError('incomplete');
 }
@@ -272,7 +317,9 @@ export async function retrySave(projectId: number) {
 
 /**
  * Access ends when it should (issue 12): each saved album of `owner` is asked for again; one that
- * is no longer theirs (refunded, deleted) is removed, one whose tracks changed is saved again.
+ * is no longer theirs (refunded, deleted: the library answers 404) is removed, one whose tracks
+ * changed is saved again. Call it only once the server has confirmed `owner`'s session
+ * (offline-sync.tsx); a 401 stops it and keeps everything.
  */
 export async function syncSavedAlbums(owner: string) {
   if (!navigator.onLine) return;
@@ -283,7 +330,11 @@ export async function syncSavedAlbums(owner: string) {
     );
     // Offline after all (no answer, or the service worker's saved copy): try again next time.
     if (!response || response.headers.get('x-offline')) return;
-    if ([401, 403, 404].includes(response.status)) {
+    // The session ended (a password changed elsewhere): that says nothing about the albums.
+    if (response.status === 401) return;
+    // The library's answer for an album that is not the caller's (refunded, deleted): only then
+    // does the music leave the device.
+    if (response.status === 404) {
       await removeFromDevice(album.projectId);
       continue;
     }

@@ -4,7 +4,9 @@ import { useUser } from '../lib/session';
 import { deviceOwner, type SavedTrack } from './offline-db';
 import { removeFromDevice, removeTrackFromDevice, retrySave, runSave, saveForOffline } from './save-album';
 import { useOnline } from '../lib/use-online';
-import { formatBytes, useSavedAlbum, useStorageFigures } from './use-offline';
+import { NetworkButton, offlineReason } from '../ui/needs-network';
+import { formatBytes } from '../lib/format-bytes';
+import { useSavedAlbum, useStorageFigures } from './use-offline';
 import './offline.css';
 
 // The album page's offline controls (issue 12; DESIGN.md: the control is named "Save for offline"
@@ -36,15 +38,13 @@ export function SaveAlbumControl({
 
   const savedCount = tracks.filter((track) => isTrackSaved(savedTracks.get(track.id))).length;
   const saveAll = () => void saveForOffline(album, deviceOwner(user));
-  const offlineReason = <p className="offline-note">Connect to the internet to save this album.</p>;
 
   if (!saved) {
     return (
       <div className="offline-control">
-        <button type="button" className="button button-secondary" onClick={saveAll} disabled={!online}>
+        <NetworkButton action="save this album" type="button" className="button button-secondary" onClick={saveAll}>
           <DownloadIcon /> Save for offline
-        </button>
-        {!online && offlineReason}
+        </NetworkButton>
       </div>
     );
   }
@@ -60,9 +60,14 @@ export function SaveAlbumControl({
         </p>
         <div className="actions">
           {partial && (
-            <button type="button" className="button button-secondary" onClick={saveAll} disabled={!online}>
+            <NetworkButton
+              action="save the other tracks"
+              type="button"
+              className="button button-secondary"
+              onClick={saveAll}
+            >
               Save all tracks
-            </button>
+            </NetworkButton>
           )}
           <button type="button" className="button button-ghost" onClick={() => void removeFromDevice(album.projectId)}>
             Remove from this device
@@ -90,14 +95,14 @@ export function SaveAlbumControl({
       />
       <div className="actions">
         {saved.state === 'failed' && (
-          <button
+          <NetworkButton
+            action="save this album"
             type="button"
             className="button button-secondary"
             onClick={() => void retrySave(album.projectId)}
-            disabled={!online}
           >
             Try again
-          </button>
+          </NetworkButton>
         )}
         {saved.state === 'paused' && online && (
           <button type="button" className="button button-secondary" onClick={() => void runSave(album.projectId)}>
@@ -153,16 +158,16 @@ export function TrackSaveButton({
       onClick={() => void saveForOffline(album, deviceOwner(user), [track.id])}
       disabled={!online}
       aria-label={`Save ${track.name} for offline`}
-      title={online ? 'Save for offline' : 'Connect to the internet to save this track'}
+      title={online ? 'Save for offline' : offlineReason('save this track')}
     >
       <DownloadIcon />
     </button>
   );
 }
 
-/** What the saved music takes on this device and what is left. */
-export function StorageMeter() {
-  const figures = useStorageFigures();
+/** What `owner`'s saved music takes on this device and what is left. */
+export function StorageMeter({ owner }: { owner: string | undefined }) {
+  const figures = useStorageFigures(owner);
   const labelId = useId();
   if (!figures) return null;
   const { savedBytes, usageBytes, quotaBytes } = figures;

@@ -1,24 +1,38 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
-import { offlineDb, type SavedAlbum, type SavedTrack } from './offline-db';
+import { useUser } from '../lib/session';
+import { deviceOwner, offlineDb, type SavedAlbum, type SavedTrack } from './offline-db';
 
 // What pages read of the offline store. Dexie's live queries follow changes made in any tab, so a
 // save started in one tab shows its progress in all of them.
 
-/** The saved album, null when it is not saved, undefined while the store is read. */
+/**
+ * The album as saved on this device by the logged-in account; null when it is not saved (or
+ * another account saved it), undefined while the store is read.
+ */
 export function useSavedAlbum(projectId: number): SavedAlbum | null | undefined {
-  return useLiveQuery(async () => (await offlineDb.albums.get(projectId)) ?? null, [projectId]);
+  const owner = useDeviceOwner();
+  return useLiveQuery(async () => {
+    const album = await offlineDb.albums.get(projectId);
+    return album && album.owner === owner ? album : null;
+  }, [projectId, owner]);
 }
 
-/** The album's saved (or saving) tracks by track id. */
+/** The album's saved (or saving) tracks by track id, when the logged-in account saved it. */
 export function useSavedTracks(projectId: number): Map<number, SavedTrack> | undefined {
-  return useLiveQuery(
-    async () =>
-      new Map(
-        (await offlineDb.tracks.where('projectId').equals(projectId).toArray()).map((track) => [track.trackId, track]),
-      ),
-    [projectId],
-  );
+  const owner = useDeviceOwner();
+  return useLiveQuery(async () => {
+    const album = await offlineDb.albums.get(projectId);
+    if (!album || album.owner !== owner) return new Map<number, SavedTrack>();
+    const tracks = await offlineDb.tracks.where('projectId').equals(projectId).toArray();
+    return new Map(tracks.map((track) => [track.trackId, track]));
+  }, [projectId, owner]);
+}
+
+/** The key the logged-in account's saved music is filed under. */
+function useDeviceOwner(): string | undefined {
+  const user = useUser();
+  return user ? deviceOwner(user) : undefined;
 }
 
 /** The albums `owner` saved on this device, most recently saved first. */
@@ -34,11 +48,17 @@ export function useSavedAlbums(owner: string | undefined): SavedAlbum[] | undefi
 
 export type StorageFigures = { savedBytes: number; usageBytes?: number; quotaBytes?: number };
 
-/** What the saved music takes, and what the browser says is used and left, kept current. */
-export function useStorageFigures(): StorageFigures | undefined {
+/** What `owner`'s saved music takes, and what the browser says is used and left, kept current. */
+export function useStorageFigures(owner: string | undefined): StorageFigures | undefined {
   const savedBytes = useLiveQuery(
-    async () => (await offlineDb.albums.toArray()).reduce((sum, album) => sum + album.receivedBytes, 0),
-    [],
+    async () =>
+      owner === undefined
+        ? 0
+        : (await offlineDb.albums.where('owner').equals(owner).toArray()).reduce(
+            (sum, album) => sum + album.receivedBytes,
+            0,
+          ),
+    [owner],
   );
   const [estimate, setEstimate] = useState<StorageEstimate>();
   useEffect(() => {
@@ -53,17 +73,4 @@ export function useStorageFigures(): StorageFigures | undefined {
   }, [savedBytes]);
   if (savedBytes === undefined) return undefined;
   return { savedBytes, usageBytes: estimate?.usage, quotaBytes: estimate?.quota };
-}
-
-/** 1.2 MB, 340 KB, 2.1 GB: sizes as people read them. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }

@@ -1,6 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { Alert } from './alert';
+import { NetworkButton } from './needs-network';
 
 type DialogProps = {
   open: boolean;
@@ -67,6 +68,8 @@ type DeleteDialogProps = {
   confirmLabel: string;
   pending: boolean;
   onConfirm: () => void;
+  /** What the deletion is, for "Connect to the internet to …", when the server does it. */
+  needsNetwork?: string;
 };
 
 /** Asks before deleting something for good: Cancel, or the danger button ('Deleting...' while it runs). */
@@ -79,7 +82,15 @@ export function DeleteDialog({
   confirmLabel,
   pending,
   onConfirm,
+  needsNetwork,
 }: DeleteDialogProps) {
+  const confirmProps = {
+    type: 'button',
+    className: 'button button-danger',
+    disabled: pending,
+    onClick: onConfirm,
+    children: pending ? 'Deleting...' : confirmLabel,
+  } as const;
   return (
     <Dialog open={open} onOpenChange={(next) => !next && onClose()} title={title} className="dialog-narrow">
       <div className="dialog-body stack">
@@ -89,9 +100,7 @@ export function DeleteDialog({
           <button type="button" className="button button-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="button button-danger" disabled={pending} onClick={onConfirm}>
-            {pending ? 'Deleting...' : confirmLabel}
-          </button>
+          {needsNetwork ? <NetworkButton action={needsNetwork} {...confirmProps} /> : <button {...confirmProps} />}
         </div>
       </div>
     </Dialog>

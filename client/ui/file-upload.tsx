@@ -2,6 +2,7 @@ import { UPLOAD_LIMITS_MB } from '../../shared/constants';
 import { UploadFrame, UploadProgressRow } from './upload-frame';
 import { uploadMessages } from '../../shared/schemas/uploads';
 import { type UploadKind, useFileUpload } from './use-file-upload';
+import { NetworkButton } from './needs-network';
 import './file-upload.css';
 
 // An audio file field for the fundraiser forms (spec part 2 sections 4 and 5): a .wav or .mp3
@@ -76,7 +77,8 @@ export function FileUpload({
             ) : (
               <p>{compact ? 'Drop a WAV or MP3 file here, or' : 'Drag and drop a WAV or MP3 file here, or'}</p>
             )}
-            <button
+            <NetworkButton
+              action="upload files"
               ref={chooseRef}
               type="button"
               className="button button-secondary"
@@ -85,7 +87,7 @@ export function FileUpload({
               onClick={chooseFile}
             >
               {currentFile ? 'Replace file' : 'Choose a file'}
-            </button>
+            </NetworkButton>
           </>
         )
       }

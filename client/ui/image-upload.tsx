@@ -3,6 +3,7 @@ import { UploadFrame, UploadProgressRow } from './upload-frame';
 import { UploadedPicture } from './uploaded-picture';
 import { uploadMessages } from '../../shared/schemas/uploads';
 import { type UploadKind, useFileUpload } from './use-file-upload';
+import { NetworkButton } from './needs-network';
 import './image-upload.css';
 
 // The image upload field (spec part 1 sections 4 and 5, issue 3): file picker or drag and drop,
@@ -74,7 +75,8 @@ export function ImageUpload({
                     {drag === 'valid' ? 'Drop the image to upload it' : 'Drag and drop a JPEG or PNG image here, or'}
                   </p>
                 )}
-                <button
+                <NetworkButton
+                  action="upload files"
                   ref={chooseRef}
                   type="button"
                   className="button button-secondary"
@@ -82,7 +84,7 @@ export function ImageUpload({
                   onClick={chooseFile}
                 >
                   {imageId ? 'Choose another image' : 'Choose an image'}
-                </button>
+                </NetworkButton>
               </>
             )}
           </div>

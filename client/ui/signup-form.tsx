@@ -12,6 +12,7 @@ import { MessageDialog } from './dialog';
 import { FormField } from './form-field';
 import { NewPasswordFields } from './new-password-fields';
 import { applyServerFormErrors, useZodForm } from './use-zod-form';
+import { NetworkButton } from './needs-network';
 
 const fields = ['firstName', 'lastName', 'email', 'password', 'confirmPassword'] as const;
 
@@ -57,13 +58,14 @@ export function SignUpForm({ loginFrom, onRegistered, actionsClassName }: SignUp
   });
   const { errors } = form.formState;
   const submit = (
-    <button
+    <NetworkButton
+      action="create an account"
       type="submit"
       className={`button button-primary${actionsClassName ? '' : ' button-block'}`}
       disabled={register.isPending}
     >
       {register.isPending ? 'Creating account...' : 'Create account'}
-    </button>
+    </NetworkButton>
   );
 
   return (

@@ -2,6 +2,7 @@ import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from 'r
 import { messages } from '../../shared/messages';
 import { uploadMessages, uploadResultSchema } from '../../shared/schemas/uploads';
 import { sendWithProgress, toApiError, UploadCancelled, UploadRequestError } from '../api/xhr-upload';
+import { offlineReason } from './needs-network';
 
 // What every upload field shares (spec part 1 sections 4 and 5, part 2 section 4 'Uploads'): a
 // file picker or drag and drop, checks before sending, progress in percent, cancel, and the
@@ -113,7 +114,8 @@ export function useFileUpload({ kind, onUploaded, onUploadingChange, buttonRef }
   useKeepDroppedFiles();
 
   async function upload(file: File) {
-    const problem = checkFile(kind, file);
+    // A file dropped with no connection (the picker button is disabled then): say why nothing happens.
+    const problem = navigator.onLine ? checkFile(kind, file) : offlineReason('upload files');
     if (problem) {
       setUploadError(problem);
       return;

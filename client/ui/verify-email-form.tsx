@@ -5,6 +5,7 @@ import { ApiError, apiRequest, errorMessage } from '../api/http';
 import { Alert } from './alert';
 import { VerificationCodeField } from './account-fields';
 import { useZodForm } from './use-zod-form';
+import { NetworkButton } from './needs-network';
 
 type VerifyEmailFormProps = {
   email: string;
@@ -35,13 +36,14 @@ export function VerifyEmailForm({ email, onVerified, actionsClassName }: VerifyE
     mutationFn: () => apiRequest('/api/send-email-verification', okSchema, { method: 'POST' }),
   });
   const submit = (
-    <button
+    <NetworkButton
+      action="verify your email"
       type="submit"
       className={`button button-primary${actionsClassName ? '' : ' button-block'}`}
       disabled={verify.isPending}
     >
       {verify.isPending ? 'Verifying...' : 'Verify email'}
-    </button>
+    </NetworkButton>
   );
 
   return (
@@ -60,14 +62,15 @@ export function VerifyEmailForm({ email, onVerified, actionsClassName }: VerifyE
       </form>
       <div className="resend">
         <p>Didn't get the email? Check your spam folder, or ask for a new code.</p>
-        <button
+        <NetworkButton
+          action="get a new code"
           type="button"
           className="button button-secondary"
           onClick={() => resend.mutate()}
           disabled={resend.isPending}
         >
           Send a new code
-        </button>
+        </NetworkButton>
         <div aria-live="polite">
           {resend.isPending && <p>Sending email...</p>}
           {resend.isSuccess && <Alert tone="success">Verification code sent! Please check your inbox</Alert>}

@@ -8,7 +8,7 @@ import { fundraiserSchema, type Fundraiser } from '../../shared/schemas/fundrais
 import { libraryAlbumDetailSchema, libraryAlbumListSchema } from '../../shared/schemas/library';
 import { startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
-import { createFundraiser } from '../fixtures/fundraisers';
+import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
 import { adminClient, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // The Stripe path (issue 10): the real stripe SDK in the server, pointed by STRIPE_API_URL at a
@@ -369,6 +369,28 @@ describe('Stripe as the payment provider', () => {
     // A success redelivered after the refund does not bring it back.
     expect((await deliver(fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(200);
     expect(donationOf(intent.paymentIntentId).status).toBe('refunded');
+  });
+
+  it("takes a refunded album out of the buyer's music: the library answers 404 and the stream is refused", async () => {
+    // What a device's sync relies on to remove saved music (issue 12): the library's 404.
+    const owner = await verifiedUser(server, uniqueEmail('refund-owner'));
+    const album = await createFundraiser(owner, { uploads: await uploadListenableMusic(owner, [2]), publish: true });
+    await server.jobs.drain();
+    const email = uniqueEmail('refund-buyer');
+    const buyer = await verifiedUser(server, email);
+    const intent = await startDonation(server, { fundraiserId: album.id, email });
+    fake.succeed(intent.paymentIntentId, 52);
+    expect((await deliver(fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(200);
+
+    const bought = await buyer.get(`/api/music-library/album/${album.id}`);
+    expect(bought.status, bought.text).toBe(200);
+    const src = libraryAlbumDetailSchema.parse(bought.json).tracks[0]!.src!;
+    expect((await buyer.get(src, { headers: { range: 'bytes=0-0' } })).status).toBe(206);
+
+    expect((await deliver(fake.event('charge.refunded', intent.paymentIntentId))).status).toBe(200);
+    expect((await buyer.get(`/api/music-library/album/${album.id}`)).status).toBe(404);
+    expect((await buyer.get(`/api/music-library/album/slug/${album.urlSlug}`)).status).toBe(404);
+    expect((await buyer.get(src, { headers: { range: 'bytes=0-0' } })).status).toBe(403);
   });
 
   it('ends in the same state whatever order the events arrive in, partial refunds included, and the total is the sum of what stayed paid', async () => {

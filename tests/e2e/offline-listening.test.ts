@@ -1,16 +1,18 @@
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../../client/lib/format-bytes';
 import { seriousViolations } from '../fixtures/axe';
-import { launchPersistent, mobileViewport } from '../fixtures/browser';
+import { mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
-import { logIn, useAppAndBrowser } from '../fixtures/e2e-app';
+import { useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
+import { controlledPage as openControlledPage, goOffline, savedBytes, storeRows } from '../fixtures/offline';
 import { type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // Offline listening in Chromium (issue 12): an album saved on the device plays with no network
 // from Your music → Saved on this device, through the service worker at the same stream URLs
-// (seeking means 206 slices of the stored bytes), the next track follows and the Media Session
+// (a range of the stored bytes is a 206 slice), the next track follows and the Media Session
 // names it; the storage meter shows the bytes and removing frees them; a save cut off by the
 // network going away resumes with a Range request when it comes back, nothing downloaded twice.
 
@@ -37,19 +39,8 @@ beforeAll(async () => {
   await server.jobs.drain();
 });
 
-/** A persistent profile (service workers need one), logged in, its page controlled by the worker. */
-async function controlledPage(viewport = { width: 1280, height: 800 }) {
-  const launched = await launchPersistent(viewport);
-  const page = await launched.context.newPage();
-  await logIn(page, server.baseUrl, email);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
-    }
-  });
-  return { page, ...launched };
-}
+const controlledPage = (viewport?: { width: number; height: number }) =>
+  openControlledPage(server.baseUrl, email, viewport);
 
 type HowlLike = { _src: string | string[]; playing: () => boolean; seek: (to?: number) => number };
 
@@ -63,27 +54,13 @@ const playingAt = (page: Page) =>
 const nowPlaying = (page: Page) =>
   page.getByRole('region', { name: 'Music player' }).locator('.player-title').textContent();
 
-async function savedBytes(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('soundcause-offline');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('chunks').objectStore('chunks').getAll();
-          all.onsuccess = () => {
-            resolve((all.result as { blob: Blob }[]).reduce((sum, chunk) => sum + chunk.blob.size, 0));
-            open.result.close();
-          };
-        };
-      }),
-  );
-}
-
-async function goOffline(context: BrowserContext, page: Page) {
-  // Chromium's emulation fails what still reaches for the network: the page view and site settings.
-  allowConsoleErrors(page, /ERR_INTERNET_DISCONNECTED/, /ERR_FAILED .*\/api\/tracks\/\d+\/stream/);
-  await context.setOffline(true);
+/** Bytes start..end of a stream as the server sends them. */
+async function serverBytes(src: string, start: number, end: number): Promise<number[]> {
+  const response = await fetch(`${server.baseUrl}${src}`, {
+    headers: { cookie: owner.cookieHeader(), range: `bytes=${start}-${end}` },
+  });
+  expect(response.status).toBe(206);
+  return [...new Uint8Array(await response.arrayBuffer())];
 }
 
 describe('offline listening', () => {
@@ -111,9 +88,29 @@ describe('offline listening', () => {
       // its requests fail: the page cannot tell, but the service worker answers what is saved.)
       await page.goto(`${server.baseUrl}/music`);
       await page.getByRole('link', { name: 'Saved on this device' }).click();
-      await page.getByText(/Saved music uses \d/).waitFor();
+      // The meter gives the saved bytes, and what the browser says is left.
+      const meter = page.locator('.storage-meter p');
+      await expect.poll(() => meter.locator('strong').textContent()).toBe(formatBytes(bytes));
+      expect(await meter.textContent()).toMatch(/ · \d+(\.\d)? [KMGT]B left on this device$/);
       await page.getByRole('link', { name: ALBUM }).click();
       await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+
+      // A range from the middle of a saved track comes from the worker (there is no network) as a
+      // 206 slice of the stored bytes, the same bytes the server sends.
+      const first = (await storeRows<{ trackId: number; src: string; size: number }>(page, 'tracks')).find(
+        (track) => track.trackId === trackIds[0],
+      )!;
+      const slice = await page.evaluate(async (src) => {
+        const response = await fetch(src, { headers: { range: 'bytes=100000-100999' } });
+        return {
+          status: response.status,
+          contentRange: response.headers.get('content-range'),
+          bytes: [...new Uint8Array(await response.arrayBuffer())],
+        };
+      }, first.src);
+      expect(slice.status).toBe(206);
+      expect(slice.contentRange).toBe(`bytes 100000-100999/${first.size}`);
+      expect(slice.bytes).toEqual(await serverBytes(first.src, 100_000, 100_999));
 
       await page.getByRole('button', { name: 'Play Track 1' }).click();
       await expect.poll(() => nowPlaying(page), { timeout: 10_000 }).toBe('Track 1');

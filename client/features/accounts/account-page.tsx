@@ -11,6 +11,7 @@ import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { DeleteAccountSection } from './delete-account';
 import { EmailSection } from './email-change';
 import { ProfileForm } from './profile-form';
+import { NetworkButton } from '../../ui/needs-network';
 
 /** Account details (spec part 1 section 2, and issue 9): name, email, password, deleting the account. */
 export function AccountPage() {
@@ -67,9 +68,14 @@ function ChangePasswordForm() {
           errors={{ password: errors.password?.message, confirmPassword: errors.confirmPassword?.message }}
         />
         <div className="actions">
-          <button type="submit" className="button button-primary" disabled={change.isPending}>
+          <NetworkButton
+            action="change your password"
+            type="submit"
+            className="button button-primary"
+            disabled={change.isPending}
+          >
             {change.isPending ? 'Saving...' : 'Change password'}
-          </button>
+          </NetworkButton>
         </div>
       </form>
     </section>

@@ -6,6 +6,7 @@ import { Dialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { useDeleteAccount } from './account-api';
+import { NetworkButton } from '../../ui/needs-network';
 
 /**
  * Deleting the account (issue 9), with the password asked again. What goes and what stays is said
@@ -65,9 +66,14 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
           <button type="button" className="button button-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button-danger" disabled={remove.isPending}>
+          <NetworkButton
+            action="delete your account"
+            type="submit"
+            className="button button-danger"
+            disabled={remove.isPending}
+          >
             {remove.isPending ? 'Deleting...' : 'Delete my account'}
-          </button>
+          </NetworkButton>
         </div>
       </form>
     </Dialog>

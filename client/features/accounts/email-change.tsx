@@ -12,6 +12,7 @@ import {
   useConfirmEmailChange,
   useRequestEmailChange,
 } from './account-api';
+import { NetworkButton } from '../../ui/needs-network';
 
 /**
  * The account's email address and changing it (issue 9): the new address must be proven with a
@@ -102,9 +103,14 @@ function RequestEmailChange({ onCancel }: { onCancel: () => void }) {
         {...form.register('password')}
       />
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={request.isPending}>
+        <NetworkButton
+          action="change your email address"
+          type="submit"
+          className="button button-primary"
+          disabled={request.isPending}
+        >
           {request.isPending ? 'Sending code...' : 'Send code'}
-        </button>
+        </NetworkButton>
         <button type="button" className="button button-ghost" onClick={onCancel}>
           Cancel
         </button>
@@ -138,17 +144,23 @@ function ConfirmEmailChange({ newEmail, onConfirmed }: { newEmail: string; onCon
       <VerificationCodeField register={form.register} errors={form.formState.errors} />
       {cancel.isError && <Alert tone="error">{errorMessage(cancel.error, 'Something went wrong!')}</Alert>}
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={confirm.isPending}>
+        <NetworkButton
+          action="confirm your new address"
+          type="submit"
+          className="button button-primary"
+          disabled={confirm.isPending}
+        >
           {confirm.isPending ? 'Confirming...' : 'Confirm new address'}
-        </button>
-        <button
+        </NetworkButton>
+        <NetworkButton
+          action="keep your current address"
           type="button"
           className="button button-ghost"
           disabled={cancel.isPending}
           onClick={() => cancel.mutate()}
         >
           Keep my current address
-        </button>
+        </NetworkButton>
       </div>
     </form>
   );

@@ -5,6 +5,7 @@ import { ApiError, apiRequest } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
+import { NetworkButton } from '../../ui/needs-network';
 
 /** The forgot-password view: an email, Cancel and Send email (spec part 1 section 2). */
 export function ForgotPasswordForm({ onCancel, defaultEmail = '' }: { onCancel: () => void; defaultEmail?: string }) {
@@ -44,9 +45,14 @@ export function ForgotPasswordForm({ onCancel, defaultEmail = '' }: { onCancel: 
         <button type="button" className="button button-ghost" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="button button-primary" disabled={request.isPending}>
+        <NetworkButton
+          action="send the reset link"
+          type="submit"
+          className="button button-primary"
+          disabled={request.isPending}
+        >
           {request.isPending ? 'Sending...' : 'Send email'}
-        </button>
+        </NetworkButton>
       </div>
     </form>
   );

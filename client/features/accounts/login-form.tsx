@@ -6,6 +6,7 @@ import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useLogin } from '../../lib/session';
+import { NetworkButton } from '../../ui/needs-network';
 
 function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 401) return serverMessages.incorrectLogin;
@@ -50,9 +51,14 @@ export function LoginForm({ onForgotPassword, onCreateAccount, onSuccess, from }
       <button type="button" className="link-button" onClick={onForgotPassword}>
         Forgot password?
       </button>
-      <button type="submit" className="button button-primary button-block" disabled={login.isPending}>
+      <NetworkButton
+        action="log in"
+        type="submit"
+        className="button button-primary button-block"
+        disabled={login.isPending}
+      >
         {login.isPending ? 'Logging in...' : 'Log in'}
-      </button>
+      </NetworkButton>
       <p className="form-footer">
         New here?{' '}
         <Link to="/signup" state={{ from }} onClick={onCreateAccount}>

@@ -4,6 +4,7 @@ import { Alert } from '../../ui/alert';
 import { NameFields } from '../../ui/account-fields';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { useUpdateProfile } from './account-api';
+import { NetworkButton } from '../../ui/needs-network';
 
 /** First and last name, saved with PATCH /api/user (issue 9). */
 export function ProfileForm({ user }: { user: User }) {
@@ -29,9 +30,14 @@ export function ProfileForm({ user }: { user: User }) {
         )}
         <NameFields register={form.register} errors={form.formState.errors} />
         <div className="actions">
-          <button type="submit" className="button button-primary" disabled={update.isPending || !isDirty}>
+          <NetworkButton
+            action="save your name"
+            type="submit"
+            className="button button-primary"
+            disabled={update.isPending || !isDirty}
+          >
             {update.isPending ? 'Saving...' : 'Save name'}
-          </button>
+          </NetworkButton>
         </div>
       </form>
     </section>

@@ -11,6 +11,7 @@ import { useLogin } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { useLoginDialog } from './login-dialog-store';
 import type { resetTokenLoader } from './reset-token-loader';
+import { NetworkButton } from '../../ui/needs-network';
 
 export function ResetPasswordPage() {
   usePageTitle('Reset password');
@@ -90,13 +91,14 @@ function ResetForm({ email, token }: { email: string; token: string }) {
         confirmPassword={form.register('confirmPassword')}
         errors={{ password: errors.password?.message, confirmPassword: errors.confirmPassword?.message }}
       />
-      <button
+      <NetworkButton
+        action="save your new password"
         type="submit"
         className="button button-primary button-block"
         disabled={reset.isPending || login.isPending}
       >
         {reset.isPending || login.isPending ? 'Saving...' : 'Save new password'}
-      </button>
+      </NetworkButton>
     </form>
   );
 }

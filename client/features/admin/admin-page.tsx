@@ -7,6 +7,7 @@ import { FeaturedCharitiesAdmin } from './featured-charities';
 import { FeaturedFundraisersAdmin } from './featured-fundraisers';
 import { ManualDisbursementPage } from './manual-disbursement-page';
 import { TransactionsAdmin } from './transactions';
+import { NetworkLink } from '../../ui/needs-network';
 
 // Spec part 2 section 2 (Admin area): /admin and any sub-path show the tabs, the one named by the
 // last path segment selected (Transactions otherwise); /admin/disbursements/new is the manual
@@ -39,9 +40,14 @@ function AdminTabs() {
       <div className="page-heading">
         <h1>Admin dashboard</h1>
         {/* Footer signups are stored here (DESIGN.md section 2); the export belongs to no tab. */}
-        <a className="button button-secondary" href="/api/admin/mailing-list.csv" download>
+        <NetworkLink
+          action="download the list"
+          className="button button-secondary"
+          href="/api/admin/mailing-list.csv"
+          download
+        >
           Download mailing list (CSV)
-        </a>
+        </NetworkLink>
       </div>
       <TabLinks
         label="Admin sections"

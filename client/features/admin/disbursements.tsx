@@ -18,6 +18,7 @@ import {
   useUpdateDisbursementStatus,
 } from './admin-money-api';
 import { dateFormat, dateTimeFormat } from './admin-format';
+import { NetworkButton } from '../../ui/needs-network';
 import './admin-money.css';
 
 /**
@@ -152,7 +153,8 @@ function DisburseDialog({ summary, onClose }: { summary: DisbursementSummary; on
           <button type="button" className="button button-ghost" disabled={leaving} onClick={onClose}>
             Cancel
           </button>
-          <button
+          <NetworkButton
+            action="start the disbursement"
             type="button"
             className="button button-primary"
             disabled={initialize.isPending || leaving}
@@ -164,7 +166,7 @@ function DisburseDialog({ summary, onClose }: { summary: DisbursementSummary; on
             }
           >
             {initialize.isPending || leaving ? 'Opening the giving site...' : 'Continue to the giving site'}
-          </button>
+          </NetworkButton>
         </div>
       </div>
     </Dialog>
@@ -304,14 +306,15 @@ function EndDisbursementDialog({
           <button type="button" className="button button-ghost" onClick={onClose}>
             Go back
           </button>
-          <button
+          <NetworkButton
+            action="update the disbursement"
             type="button"
             className={`button ${completing ? 'button-primary' : 'button-danger'}`}
             disabled={update.isPending}
             onClick={() => update.mutate({ id: row.id, status }, { onSuccess: onClose })}
           >
             {update.isPending ? 'Saving...' : completing ? 'Mark complete' : 'Cancel disbursement'}
-          </button>
+          </NetworkButton>
         </div>
       </div>
     </Dialog>

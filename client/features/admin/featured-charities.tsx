@@ -16,6 +16,7 @@ import { FormField } from '../../ui/form-field';
 import { Spinner } from '../../ui/spinner';
 import { useUpdateFeaturedCharities } from './featured-charities-api';
 import { ReorderControls } from './reorder-controls';
+import { NetworkButton } from '../../ui/needs-network';
 import './admin.css';
 
 /**
@@ -190,9 +191,14 @@ function FeaturedCharitiesForm({ saved, update, onSave }: FormProps) {
           </Alert>
         )}
         <p className="actions">
-          <button type="submit" className="button button-primary" disabled={!changed || update.isPending}>
+          <NetworkButton
+            action="save the featured charities"
+            type="submit"
+            className="button button-primary"
+            disabled={!changed || update.isPending}
+          >
             {update.isPending ? 'Saving...' : 'Save featured charities'}
-          </button>
+          </NetworkButton>
           <button
             type="button"
             className="button button-secondary"

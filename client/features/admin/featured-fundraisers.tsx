@@ -10,6 +10,7 @@ import { UploadedPicture } from '../../ui/uploaded-picture';
 import { featuredUpdateErrorMessage, useUpdateFeaturedFundraisers } from './featured-fundraisers-api';
 import { type FeaturedItem, FundraiserPicker } from './fundraiser-picker';
 import { ReorderControls } from './reorder-controls';
+import { NetworkButton } from '../../ui/needs-network';
 import './admin.css';
 
 /**
@@ -210,9 +211,14 @@ function FeaturedFundraisersForm({ saved, update, onSave }: FormProps) {
       {showErrors && listError && <Alert tone="error">{listError}</Alert>}
       {update.isError && <Alert tone="error">{featuredUpdateErrorMessage(update.error)}</Alert>}
       <p className="actions">
-        <button type="submit" className="button button-primary" disabled={!changed || update.isPending}>
+        <NetworkButton
+          action="save the featured fundraisers"
+          type="submit"
+          className="button button-primary"
+          disabled={!changed || update.isPending}
+        >
           {update.isPending ? 'Saving...' : 'Save featured fundraisers'}
-        </button>
+        </NetworkButton>
         <button
           type="button"
           className="button button-secondary"

@@ -11,6 +11,7 @@ import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { FormField, TextareaField } from '../../ui/form-field';
 import { summariesQueryOptions, useRecordManualDisbursement } from './admin-money-api';
+import { NetworkButton } from '../../ui/needs-network';
 import './admin-money.css';
 
 // /admin/disbursements/new (spec part 2 sections 2, 3 and 5, Manual disbursement): money already
@@ -166,9 +167,14 @@ export function ManualDisbursementPage() {
           onChange={(event) => setNotes(event.target.value)}
         />
         <div className="actions">
-          <button type="submit" className="button button-primary" disabled={record.isPending}>
+          <NetworkButton
+            action="record the disbursement"
+            type="submit"
+            className="button button-primary"
+            disabled={record.isPending}
+          >
             {record.isPending ? 'Saving...' : 'Record disbursement'}
-          </button>
+          </NetworkButton>
           <Link className="button button-ghost" to="/admin/disbursements">
             Cancel
           </Link>

@@ -13,6 +13,7 @@ import { Pagination, readPage } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { dateTimeFormat } from './admin-format';
 import { transactionsQueryOptions } from './admin-money-api';
+import { NetworkLink } from '../../ui/needs-network';
 import './admin-money.css';
 
 /**
@@ -31,9 +32,14 @@ export function TransactionsAdmin() {
     <div className="stack">
       <div className="admin-toolbar">
         <h2 id={headingId}>Transactions</h2>
-        <a className="button button-secondary" href="/api/admin/transactions/download" download>
+        <NetworkLink
+          action="download the transactions"
+          className="button button-secondary"
+          href="/api/admin/transactions/download"
+          download
+        >
           Download all (CSV)
-        </a>
+        </NetworkLink>
       </div>
       {transactions.isPending ? (
         <Spinner label="Loading transactions" />

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { ARTIST_FIELDS, ArtistFields, type ArtistFormValues } from '../../ui/artist-fields';
 import { describeFailure, type FormFailure, FormFailureDialog } from '../../ui/form-failure-dialog';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
+import { NetworkButton } from '../../ui/needs-network';
 
 type ArtistFormProps<TOutput extends FieldValues> = {
   /** createArtistSchema or updateArtistSchema: the same schema the server checks. */
@@ -49,9 +50,14 @@ export function ArtistForm<TOutput extends FieldValues>({
       <form className="form artist-form" noValidate onSubmit={form.handleSubmit(save)}>
         <ArtistFields currentImage={currentImage} onUploadingChange={setUploading} />
         <div className="actions">
-          <button type="submit" className="button button-primary" disabled={uploading || isSubmitting}>
+          <NetworkButton
+            action="save the artist"
+            type="submit"
+            className="button button-primary"
+            disabled={uploading || isSubmitting}
+          >
             {isSubmitting ? pendingLabel : submitLabel}
-          </button>
+          </NetworkButton>
           <Link className="button button-ghost" to={cancelTo}>
             Cancel
           </Link>

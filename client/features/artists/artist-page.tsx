@@ -15,6 +15,7 @@ import { userArtistsQueryOptions } from '../../api/artists';
 import { artistByIdQueryOptions, artistBySlugQueryOptions, usePublishArtist } from './api';
 import { ArtistNotFound } from './artist-not-found';
 import { DeleteArtistDialog } from './delete-artist-dialog';
+import { NetworkButton } from '../../ui/needs-network';
 import './artists.css';
 
 /** The public artist page, /artists/{artistSlugOrId} (spec part 1 section 2). */
@@ -197,9 +198,15 @@ function DraftNotice({ artist, editPath, canPublish, publishing, onPublish }: Dr
         canPublish && (
           <div className="artist-publish-prompt">
             <p>Ready for fans? Publish it to make it public and searchable.</p>
-            <button type="button" className="button button-primary" disabled={publishing} onClick={onPublish}>
+            <NetworkButton
+              action="publish"
+              type="button"
+              className="button button-primary"
+              disabled={publishing}
+              onClick={onPublish}
+            >
               {publishing ? 'Publishing...' : 'Publish'}
-            </button>
+            </NetworkButton>
           </div>
         )
       ) : (

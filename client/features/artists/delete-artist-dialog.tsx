@@ -24,6 +24,7 @@ export function DeleteArtistDialog({ artist, onClose, onDeleted }: DeleteArtistD
       error={remove.isError ? 'Something went wrong! Unable to delete this artist.' : undefined}
       confirmLabel="Delete artist"
       pending={remove.isPending}
+      needsNetwork="delete this artist"
       onConfirm={() =>
         artist &&
         remove.mutate(artist, {

@@ -13,6 +13,7 @@ import { Spinner } from '../../ui/spinner';
 import { paymentConfigQueryOptions, returningPaymentQueryOptions, useCreatePaymentIntent } from './donations-api';
 import { TestCardForm } from './test-card-form';
 import { TestModeBanner } from './test-mode-banner';
+import { NetworkButton } from '../../ui/needs-network';
 
 // The donation form (spec part 2 sections 2, 4 and 5): step 0 who gives what, step 1 the payment,
 // with the shopping summary beside both. The same flow gives to a fundraiser (the donate page) and
@@ -249,9 +250,14 @@ export function DonationForm({ target }: { target: DonationTarget }) {
               </fieldset>
             )}
             <div className="actions">
-              <button type="submit" className="button button-primary" disabled={createIntent.isPending}>
+              <NetworkButton
+                action="donate"
+                type="submit"
+                className="button button-primary"
+                disabled={createIntent.isPending}
+              >
                 {createIntent.isPending ? 'Please wait...' : 'Next'}
-              </button>
+              </NetworkButton>
             </div>
           </form>
         ) : (

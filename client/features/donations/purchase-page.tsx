@@ -8,6 +8,7 @@ import { Spinner } from '../../ui/spinner';
 import { purchaseLinkQueryOptions } from './donations-api';
 import './donations.css';
 import { isNotFound } from '../../api/http';
+import { NetworkLink } from '../../ui/needs-network';
 
 // /purchases/{token}: the receipt's link (DESIGN.md "Contract details for money"): the album,
 // 'Download songs', and an invitation to create an account to stream it.
@@ -55,9 +56,14 @@ export function PurchasePage() {
         </div>
       </div>
       <p>
-        <a className="button button-primary" href={`/api/purchases/${encodeURIComponent(token)}/download`} download>
+        <NetworkLink
+          action="download the songs"
+          className="button button-primary"
+          href={`/api/purchases/${encodeURIComponent(token)}/download`}
+          download
+        >
           Download songs
-        </a>
+        </NetworkLink>
       </p>
       <p className="field-hint">
         This link works until {new Date(expiresAt).toLocaleDateString('en-US', { dateStyle: 'long' })}.

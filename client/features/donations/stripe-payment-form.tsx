@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { donationMessages } from '../../../shared/schemas/donations';
 import { Alert } from '../../ui/alert';
 import { stripeFor } from './stripe-loader';
+import { NetworkButton } from '../../ui/needs-network';
 
 // Stripe's Payment Element (spec part 2 section 4, Payment), loaded only on the payment step.
 // Confirmation returns to the current page path plus '/success' (successPath).
@@ -54,9 +55,14 @@ function PaymentForm({ successPath }: { successPath: string }) {
       {message && <Alert tone="error">{message}</Alert>}
       <PaymentElement onLoadError={() => setLoadFailed(true)} />
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={!stripe || !elements || paying}>
+        <NetworkButton
+          action="pay"
+          type="submit"
+          className="button button-primary"
+          disabled={!stripe || !elements || paying}
+        >
           {paying ? 'Paying...' : 'Pay now'}
-        </button>
+        </NetworkButton>
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useConfirmTestPayment } from './donations-api';
 import { TestModeBanner } from './test-mode-banner';
+import { NetworkButton } from '../../ui/needs-network';
 
 // The built-in test provider's card form (DESIGN.md section 2): card number, expiry and CVC,
 // formatted as they are typed, with the test cards shown. No real money moves.
@@ -122,9 +123,9 @@ export function TestCardForm({ clientSecret, successPath }: { clientSecret: stri
         </ul>
       </div>
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={confirm.isPending}>
+        <NetworkButton action="pay" type="submit" className="button button-primary" disabled={confirm.isPending}>
           {confirm.isPending ? 'Paying...' : 'Pay now'}
-        </button>
+        </NetworkButton>
       </div>
     </form>
   );

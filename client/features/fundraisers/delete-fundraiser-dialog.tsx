@@ -54,6 +54,7 @@ export function DeleteFundraiserDialog({ fundraiser, open, onClose, onDeleted }:
       error={remove.isError ? 'Something went wrong! Unable to delete this project.' : undefined}
       confirmLabel="Delete fundraiser"
       pending={remove.isPending}
+      needsNetwork="delete this fundraiser"
       onConfirm={() =>
         remove.mutate(fundraiser.id, {
           onSuccess: () => {

@@ -45,6 +45,7 @@ import {
 import { SlowSubmitOverlay } from './slow-submit-overlay';
 import './fundraisers-form.css';
 import { isNotFound } from '../../api/http';
+import { NetworkButton } from '../../ui/needs-network';
 
 // The fundraiser edit page, /fundraisers/user/{projectId}/edit (spec part 2 sections 2, 4 and 8):
 // the streaming form (JSON), or for legacy v1 fundraisers the v1 form (multipart, with the album
@@ -281,9 +282,14 @@ function EditActions({
         <Link className="button button-ghost" to={`/fundraisers/user/${fundraiserId}`}>
           Cancel
         </Link>
-        <button type="submit" className="button button-primary" disabled={uploading || sending}>
+        <NetworkButton
+          action="save your changes"
+          type="submit"
+          className="button button-primary"
+          disabled={uploading || sending}
+        >
           {sending ? 'Saving...' : 'Save changes'}
-        </button>
+        </NetworkButton>
       </div>
       {uploading && <p className="field-hint">Please wait for the uploads to finish.</p>}
     </>

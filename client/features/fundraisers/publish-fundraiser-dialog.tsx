@@ -9,6 +9,7 @@ import { trackEvent } from '../../lib/analytics';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { fundraiserTitle } from '../../ui/fundraiser-tile';
+import { NetworkButton } from '../../ui/needs-network';
 
 // Publishing a fundraiser (spec part 2 section 4, 'Publish dialog'; section 8 for the failure text).
 
@@ -108,14 +109,15 @@ export function PublishFundraiserDialog({ fundraiser, open, onClose, onPublished
                 Next
               </button>
             ) : (
-              <button
+              <NetworkButton
+                action="publish"
                 type="button"
                 className="button button-primary"
                 disabled={publish.isPending}
                 onClick={() => submit(false)}
               >
                 {publish.isPending ? 'Publishing...' : 'Yes, publish!'}
-              </button>
+              </NetworkButton>
             )}
           </div>
         </div>
@@ -147,14 +149,15 @@ export function PublishFundraiserDialog({ fundraiser, open, onClose, onPublished
               Back
             </button>
             {artist.isPublishable ? (
-              <button
+              <NetworkButton
+                action="publish"
                 type="button"
                 className="button button-primary"
                 disabled={publish.isPending}
                 onClick={() => submit(true)}
               >
                 {publish.isPending ? 'Publishing...' : 'Yes, publish both!'}
-              </button>
+              </NetworkButton>
             ) : (
               <Link className="button button-primary" to={`/artists/user/${artist.id}/edit`}>
                 Finish creating the artist

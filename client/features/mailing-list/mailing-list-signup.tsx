@@ -4,6 +4,7 @@ import { mailingListSignupSchema } from '../../../shared/schemas/accounts';
 import { apiRequest, errorMessage } from '../../api/http';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
+import { NetworkButton } from '../../ui/needs-network';
 
 /** Footer signup for the updates list (stored by the server, forwarded when configured). */
 export function MailingListSignup() {
@@ -27,9 +28,9 @@ export function MailingListSignup() {
         error={form.formState.errors.email?.message}
         {...form.register('email')}
       />
-      <button type="submit" className="button button-secondary" disabled={subscribe.isPending}>
+      <NetworkButton action="sign up" type="submit" className="button button-secondary" disabled={subscribe.isPending}>
         {subscribe.isPending ? 'Signing up...' : 'Sign up'}
-      </button>
+      </NetworkButton>
       <p className="mailing-list-status" role="status">
         {subscribe.isSuccess && 'Thanks! You are on the list.'}
         {subscribe.isError && errorMessage(subscribe.error, 'Something went wrong! Please try again.')}

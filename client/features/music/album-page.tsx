@@ -17,6 +17,7 @@ import { readPage } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { AlbumCover } from './album-cover';
 import { albumTitle, isMusicTab, musicListPath } from './album-links';
+import { NetworkLink } from '../../ui/needs-network';
 import './music.css';
 
 /** While a track is being processed the page looks again this often, so it turns playable by itself. */
@@ -107,9 +108,14 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
             )}
             {album.tracksZipLink && (
               // A plain link: the browser saves the zip as it streams, nothing is held in the page.
-              <a className="button button-primary" href={album.tracksZipLink} download>
+              <NetworkLink
+                action="download the songs"
+                className="button button-primary"
+                href={album.tracksZipLink}
+                download
+              >
                 Download songs
-              </a>
+              </NetworkLink>
             )}
           </div>
           {!album.hasV1Tracks && <SaveAlbumControl album={album} savedTracks={savedTracks} />}

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { deviceOwner, removeAllSavedMusic, type SavedAlbum } from '../../offline/offline-db';
+import { deviceOwner, removeSavedMusicOf, type SavedAlbum } from '../../offline/offline-db';
 import { StorageMeter } from '../../offline/save-for-offline';
 import { useSavedAlbums } from '../../offline/use-offline';
 import { useUser } from '../../lib/session';
@@ -16,7 +16,8 @@ import { AlbumTile, dateFormat } from './album-tile';
 export function SavedAlbumList({ label }: { label: string }) {
   const headingId = useId();
   const user = useUser();
-  const albums = useSavedAlbums(user ? deviceOwner(user) : undefined);
+  const owner = user ? deviceOwner(user) : undefined;
+  const albums = useSavedAlbums(owner);
   const [confirming, setConfirming] = useState(false);
 
   return (
@@ -24,7 +25,7 @@ export function SavedAlbumList({ label }: { label: string }) {
       <h2 id={headingId} className="visually-hidden">
         {label}
       </h2>
-      <StorageMeter />
+      <StorageMeter owner={owner} />
       {albums === undefined ? (
         <Spinner label="Loading saved music" />
       ) : albums.length === 0 ? (
@@ -64,7 +65,7 @@ export function SavedAlbumList({ label }: { label: string }) {
         pending={false}
         onConfirm={() => {
           setConfirming(false);
-          void removeAllSavedMusic();
+          if (owner) void removeSavedMusicOf(owner);
         }}
       >
         <p>The albums stay in your music; they just won't play on this device without a connection.</p>

@@ -16,6 +16,7 @@ import { useCreateArtist } from '../fundraiser-form-api';
 import { useSaveDraft, useSubmitOnce } from './use-save-draft';
 import type { WizardData } from './wizard-store';
 import { WIZARD_BASE } from './wizard-steps';
+import { NetworkButton } from '../../../ui/needs-network';
 
 /**
  * 'About you or your band' (spec part 2 section 2): pick one of the user's artists (one is chosen
@@ -141,14 +142,15 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
       </p>
       <div aria-live="polite">{missing && <p className="field-error">Please choose an artist first.</p>}</div>
       <div className="wizard-actions">
-        <button
+        <NetworkButton
+          action="continue"
           type="button"
           className="button button-primary"
           disabled={saving}
           onClick={() => (selected === null ? setMissing(true) : void proceed(selected))}
         >
           {saving ? 'Saving...' : 'Next'}
-        </button>
+        </NetworkButton>
       </div>
       {failureDialog}
     </>
@@ -193,9 +195,14 @@ function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promis
           descriptionRows={6}
         />
         <div className="wizard-actions">
-          <button type="submit" className="button button-primary" disabled={uploading || isSubmitting}>
+          <NetworkButton
+            action="create the artist"
+            type="submit"
+            className="button button-primary"
+            disabled={uploading || isSubmitting}
+          >
             {isSubmitting ? 'Creating artist...' : 'Create artist and continue'}
-          </button>
+          </NetworkButton>
         </div>
       </form>
       <FormFailureDialog

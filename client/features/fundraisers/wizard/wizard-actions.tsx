@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { WIZARD_BASE, type StepPath } from './wizard-steps';
+import { NetworkButton } from '../../../ui/needs-network';
 
 /** A step's footer: back to the step before, and the step's submit button. */
 export function WizardActions({
@@ -20,9 +21,14 @@ export function WizardActions({
       <Link className="button button-ghost" to={`${WIZARD_BASE}/${back}`}>
         ← Back
       </Link>
-      <button type="submit" className="button button-primary" disabled={pending || disabled}>
+      <NetworkButton
+        action="save this step"
+        type="submit"
+        className="button button-primary"
+        disabled={pending || disabled}
+      >
         {pending ? pendingLabel : label}
-      </button>
+      </NetworkButton>
     </div>
   );
 }

@@ -1,0 +1,99 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../fixtures/axe';
+import { allowConsoleErrors } from '../fixtures/console-errors';
+import { useAppAndBrowser } from '../fixtures/e2e-app';
+import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
+import { controlledPage, goOffline } from '../fixtures/offline';
+import { type TestServer, verifiedUser } from '../fixtures/test-server';
+
+// Pages that need the network say so plainly with none (issue 12): what only the server can do
+// is disabled with the reason beside it (client/ui/needs-network.tsx), and a page whose data
+// cannot load says that it needs a connection instead of spinning. Each page is opened online
+// and the connection then goes away, as on a phone (Chromium's emulation leaves a document
+// loaded offline thinking it is online).
+
+let server: TestServer;
+const email = 'offline-pages@example.org';
+let slug = '';
+
+useAppAndBrowser((started) => {
+  server = started;
+});
+
+beforeAll(async () => {
+  const owner = await verifiedUser(server, email);
+  const album = await createFundraiser(owner, {
+    details: { name: 'Connected Songs' },
+    uploads: await uploadListenableMusic(owner, [3]),
+    publish: true,
+  });
+  slug = album.urlSlug!;
+  await server.jobs.drain();
+});
+
+const reason = (page: Page, action: string) =>
+  page.getByText(`You’re offline. Connect to the internet to ${action}.`, { exact: true });
+
+describe('pages that need the network, offline', () => {
+  it('disables what only the server can do, with the reason, and says a page needs a connection', async () => {
+    const { page, context, close } = await controlledPage(server.baseUrl, email);
+    try {
+      // The album page: the zip download needs the server; saving needs it too.
+      await page.goto(`${server.baseUrl}/music/album/${slug}`);
+      const download = page.getByRole('link', { name: 'Download songs' });
+      expect(await download.getAttribute('href')).toMatch(/^\/api\/fundraisers\/\d+\/download$/);
+      await goOffline(context, page);
+      await reason(page, 'download the songs').waitFor();
+      expect(await download.getAttribute('aria-disabled')).toBe('true');
+      expect(await download.getAttribute('href')).toBeNull();
+      expect(await page.getByRole('button', { name: 'Save for offline' }).isDisabled()).toBe(true);
+      await reason(page, 'save this album').waitFor();
+      // The footer's mailing list signs up through the server too.
+      expect(await page.getByRole('button', { name: 'Sign up', exact: true }).isDisabled()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      // Back online, the page asks for the album again. Chromium's emulation gives the service
+      // worker its network back a moment after the page hears it is online: the first try may
+      // fail, and the query's retry answers.
+      allowConsoleErrors(page, /ERR_FAILED .*\/api\/music-library\/album\/slug\//);
+      await context.setOffline(false);
+      await expect.poll(() => download.getAttribute('href')).toMatch(/\/download$/);
+      expect(await reason(page, 'download the songs').count()).toBe(0);
+
+      // The account page's forms.
+      await page.goto(`${server.baseUrl}/user`);
+      const change = page.getByRole('button', { name: 'Change password' });
+      await change.waitFor();
+      await goOffline(context, page);
+      await reason(page, 'change your password').waitFor();
+      expect(await change.isDisabled()).toBe(true);
+      expect(await change.getAttribute('aria-describedby')).toBeTruthy();
+      expect(await page.getByRole('button', { name: 'Delete my account' }).isDisabled()).toBe(false);
+      await context.setOffline(false);
+
+      // Donating.
+      await page.goto(`${server.baseUrl}/projects/${slug}/donate`);
+      const next = page.getByRole('button', { name: 'Next' });
+      await next.waitFor();
+      await goOffline(context, page);
+      await reason(page, 'donate').waitFor();
+      expect(await next.isDisabled()).toBe(true);
+
+      // A page whose data needs the network, opened with none: words, not a spinner.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'How it works' }).click();
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Browse fundraisers & artists' })
+        .click();
+      await page
+        .getByText('You’re offline. This page needs a connection; it loads as soon as you’re back online.')
+        .waitFor();
+      expect(await page.locator('.spinner').count()).toBe(0);
+      await context.setOffline(false);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+    } finally {
+      await close();
+    }
+  });
+});
