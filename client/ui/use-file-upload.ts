@@ -1,6 +1,7 @@
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from 'react';
 import { messages } from '../../shared/messages';
-import { uploadMessages, uploadResultSchema } from '../../shared/schemas/uploads';
+import { uploadMessages } from '../../shared/schemas/uploads';
+import { uploadResultSchema } from '../../shared/answers/uploads';
 import { sendWithProgress, toApiError, UploadCancelled, UploadRequestError } from '../api/xhr-upload';
 
 // What every upload field shares (spec part 1 sections 4 and 5, part 2 section 4 'Uploads'): a

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { donations, purchases } from '../../server/db/schema';
 import { paymentConfigSchema, transactionSummarySchema } from '../../shared/schemas/donations';
-import { fundraiserSchema, type Fundraiser } from '../../shared/schemas/fundraisers';
+import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { createFundraiser } from '../fixtures/fundraisers';

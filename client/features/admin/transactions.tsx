@@ -4,11 +4,12 @@ import { Link, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
-import { formatEin } from '../../../shared/schemas/charities';
+import { formatEin } from '../../../shared/ein';
 import { errorMessage } from '../../api/http';
 import { safeWebsite } from '../../lib/links';
 import { Alert } from '../../ui/alert';
-import { Pagination, readPage } from '../../ui/pagination';
+import { Pagination } from '../../ui/pagination';
+import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import { dateTimeFormat } from './admin-format';
 import { transactionsQueryOptions } from './admin-money-api';
@@ -21,7 +22,7 @@ import './admin-money.css';
 export function TransactionsAdmin() {
   const headingId = useId();
   const [searchParams] = useSearchParams();
-  const page = readPage(searchParams.get('page'));
+  const page = pageFromUrl(searchParams.get('page'));
   const transactions = useQuery(transactionsQueryOptions(page));
   const totalPages = Math.ceil((transactions.data?.totalCount ?? 0) / PAGE_SIZE);
 
