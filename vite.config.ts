@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { pageChunks } from './scripts/page-chunks-plugin';
 
 const THEME_COLOR = '#4c2a85';
 // Build-time default; the server answers /manifest.webmanifest with SITE_NAME when it differs.
@@ -10,7 +11,7 @@ export default defineConfig({
   root: 'client',
   publicDir: '../public',
   envDir: '..',
-  build: { outDir: '../dist', emptyOutDir: true, sourcemap: true },
+  build: { outDir: '../dist', emptyOutDir: true, sourcemap: true, manifest: true },
   server: {
     port: 5173,
     proxy: {
@@ -20,6 +21,18 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    // The pages people arrive on from elsewhere (shared/routes.ts names): the server preloads
+    // their chunks with the page, and the bundle budget weighs them (issue 13).
+    pageChunks({
+      home: 'features/home/home-page.tsx',
+      browse: 'features/browse/browse-page.tsx',
+      fundraiser: 'features/fundraisers/fundraiser-page.tsx',
+      artist: 'features/artists/artist-page.tsx',
+      donate: 'features/donations/donate-page.tsx',
+      ledger: 'features/ledger/ledger-page.tsx',
+      login: 'features/accounts/login-page.tsx',
+      signup: 'features/accounts/signup-page.tsx',
+    }),
     VitePWA({
       // The page registers the worker itself with workbox-window to show its own update prompt.
       registerType: 'prompt',

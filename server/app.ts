@@ -19,6 +19,7 @@ import { mediaRoutes, uploadRoutes } from './features/uploads/routes';
 import { handleError } from './http/app-errors';
 import { clientAppRoutes, type PageLookup } from './http/client-app';
 import { compressResponses } from './http/compression';
+import { firstLoadFor } from './http/first-load';
 import type { AppEnv } from './http/context';
 import type { Deps } from './deps';
 import { notFound } from './errors';
@@ -104,7 +105,14 @@ export function createApp(deps: Deps) {
   app.route('/', mediaRoutes(deps.media));
   app.route(
     '/',
-    clientAppRoutes(deps.config.clientDistDir, deps.config.siteName, pageLookup(deps), deps.config.publicUrl),
+    clientAppRoutes({
+      distDir: deps.config.clientDistDir,
+      siteName: deps.config.siteName,
+      lookUpPage: pageLookup(deps),
+      publicUrl: deps.config.publicUrl,
+      // A page's first answers are the app's own, asked in-process (http/first-load.ts).
+      firstLoad: firstLoadFor(deps.config.clientDistDir, (request) => app.fetch(request)),
+    }),
   );
   app.onError(handleError);
   return app;

@@ -1,4 +1,5 @@
-import type { ErrorCode, FormErrorItem } from '../shared/api';
+import type { ErrorCode } from '../shared/api';
+import type { FormErrorItem } from '../shared/answers/api';
 
 // Errors services throw, in domain terms. Only http/app-errors.ts knows which HTTP status each
 // kind becomes, so nothing below a route knows about HTTP (DESIGN.md section 1).

@@ -1,7 +1,5 @@
-import { z } from 'zod';
-import { limits } from './constants';
-
-// Error envelopes of spec part 1 section 3 and section 8.
+// Error codes and the server's messages (spec part 1 sections 3 and 8); the envelopes' schemas
+// are in answers/api.ts.
 
 export const ERROR_CODES = [
   'EMAIL_ALREADY_VERIFIED',
@@ -15,27 +13,6 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export const apiErrorSchema = z.object({
-  code: z.enum(ERROR_CODES),
-  message: z.string().max(limits.errorMessage),
-});
-export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
-
-export const formErrorSchema = z.object({
-  code: z.string().optional(),
-  field: z.string().optional(),
-  message: z.string(),
-});
-export type FormErrorItem = z.infer<typeof formErrorSchema>;
-
-export const formErrorsSchema = z.object({ formErrors: z.array(formErrorSchema) });
-export type FormErrorsBody = z.infer<typeof formErrorsSchema>;
-
-export const listEnvelope = <T extends z.ZodType>(item: T) =>
-  z.object({ results: z.array(item), totalCount: z.number().int().nonnegative() });
-
-export const okSchema = z.object({ ok: z.literal(true) });
 
 /** Messages the server sends that the client also knows by heart (spec part 1 section 8). */
 export const serverMessages = {

@@ -76,6 +76,23 @@ export function imageUrl(uploadId: string, width: ImageWidth, format: 'webp' | '
   return `/media/images/${uploadId}-${width}.${format}`;
 }
 
+/** Every rendition of an uploaded image in one format, as a srcset. */
+export function imageSrcSet(uploadId: string, format: 'webp' | 'jpg'): string {
+  return IMAGE_WIDTHS.map((width) => `${imageUrl(uploadId, width, format)} ${width}w`).join(', ');
+}
+
+/**
+ * How wide the pages draw their leading pictures (the `sizes` beside the srcset), known to the
+ * server too: it preloads a page's first picture with the page (server/http/first-load.ts), and
+ * the browser reuses that download only when both ask for the same rendition.
+ */
+export const pictureSizes = {
+  fundraiserCover: '(min-width: 1024px) 400px, calc(100vw - 32px)',
+  featuredTile: '(min-width: 1024px) 280px, 75vw',
+  gridTile: '(min-width: 1024px) 280px, (min-width: 480px) 50vw, 100vw',
+  artistPicture: '(min-width: 1024px) 320px, 100vw',
+} as const;
+
 /** Spec part 2 sections 5 and 9: fundraiser limits. Money in cents. */
 export const fundraiserLimits = {
   name: 75,

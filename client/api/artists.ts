@@ -1,7 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { PAGE_SIZE } from '../../shared/constants';
-import { artistListSchema, artistSearchResultSchema } from '../../shared/schemas/artists';
+import { apiPaths, type ArtistSearch } from '../../shared/api-paths';
+import type { Answer } from '../../shared/answers/registry';
+import { startFromFirstAnswer } from './first-answers';
 import { apiRequest } from './http';
+
+type ArtistSearchResult = Answer<'artistSearch'>;
 
 /**
  * Query keys of every artist query, in one place for the artists feature and the browse page, so
@@ -17,16 +20,16 @@ export const artistKeys = {
 };
 
 /** GET /api/artists/search, 20 to a page. */
-export function artistSearchQueryOptions({ searchTerm, page }: { searchTerm: string; page: number }) {
-  const query = new URLSearchParams({ page: String(page), pageSize: String(PAGE_SIZE), searchTerm });
+export function artistSearchQueryOptions(search: ArtistSearch) {
   return queryOptions({
-    queryKey: artistKeys.search(searchTerm, page),
-    queryFn: () => apiRequest(`/api/artists/search?${query}`, artistSearchResultSchema),
+    queryKey: artistKeys.search(search.searchTerm, search.page),
+    queryFn: () => apiRequest(apiPaths.artistSearch(search), 'artistSearch'),
+    ...startFromFirstAnswer<ArtistSearchResult>(apiPaths.artistSearch(search)),
   });
 }
 
 /** GET /api/artists/user: the artists feature and the fundraiser wizard share this cache entry. */
 export const userArtistsQueryOptions = queryOptions({
   queryKey: artistKeys.user(),
-  queryFn: () => apiRequest('/api/artists/user', artistListSchema),
+  queryFn: () => apiRequest('/api/artists/user', 'artistList'),
 });

@@ -1,22 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { Fundraiser } from '../../shared/answers/fundraisers';
+import type { Answer } from '../../shared/answers/registry';
+import { apiPaths, type FundraiserSearch } from '../../shared/api-paths';
 import { PAGE_SIZE } from '../../shared/constants';
-import {
-  featuredCharitiesSchema,
-  nonprofitDetailSchema,
-  nonprofitSearchResultSchema,
-} from '../../shared/schemas/charities';
-import {
-  fundraiserListSchema,
-  fundraiserSchema,
-  fundraiserSearchResultSchema,
-  fundraiserTransactionsSchema,
-} from '../../shared/schemas/fundraisers';
+import { startFromFirstAnswer } from './first-answers';
 import { apiRequest, retryUnlessRefused } from './http';
 
 /**
  * Query keys of every fundraiser query, in one place for the fundraisers feature, browse, home and
  * artist pages, so invalidating `all` after a save, publish or delete reaches every list.
  */
+type FundraiserSearchResult = Answer<'fundraiserSearch'>;
+type FeaturedCharities = Answer<'featuredCharities'>;
+
 export const fundraiserKeys = {
   all: ['fundraisers'] as const,
   user: () => [...fundraiserKeys.all, 'user'] as const,
@@ -28,53 +24,44 @@ export const fundraiserKeys = {
   search: (params: FundraiserSearch) => [...fundraiserKeys.all, 'search', params] as const,
 };
 
-export type FundraiserSearch = { searchTerm: string; genre: string; charityEin: string; page: number };
-
 /** GET /api/fundraisers/search, 20 to a page. */
 export function fundraiserSearchQueryOptions(params: FundraiserSearch) {
-  const query = new URLSearchParams({
-    page: String(params.page),
-    pageSize: String(PAGE_SIZE),
-    searchTerm: params.searchTerm,
-    genre: params.genre,
-    charityEin: params.charityEin,
-  });
   return queryOptions({
     queryKey: fundraiserKeys.search(params),
-    queryFn: () => apiRequest(`/api/fundraisers/search?${query}`, fundraiserSearchResultSchema),
+    queryFn: () => apiRequest(apiPaths.fundraiserSearch(params), 'fundraiserSearch'),
+    ...startFromFirstAnswer<FundraiserSearchResult>(apiPaths.fundraiserSearch(params)),
   });
 }
 
 /** A page path's `{projectSlugOrId}`: digits are an id, anything else a slug. */
 export function fundraiserQueryOptions(slugOrId: string) {
-  const path = /^\d+$/.test(slugOrId)
-    ? `/api/fundraisers/${slugOrId}`
-    : `/api/fundraisers/slug/${encodeURIComponent(slugOrId)}`;
   return queryOptions({
     queryKey: fundraiserKeys.bySlugOrId(slugOrId),
-    queryFn: () => apiRequest(path, fundraiserSchema),
+    queryFn: () => apiRequest(apiPaths.fundraiser(slugOrId), 'fundraiser'),
     retry: retryUnlessRefused,
+    ...startFromFirstAnswer<Fundraiser>(apiPaths.fundraiser(slugOrId)),
   });
 }
 
 export function featuredFundraisersQueryOptions() {
   return queryOptions({
     queryKey: fundraiserKeys.featured(),
-    queryFn: () => apiRequest('/api/fundraisers/featured', fundraiserListSchema),
+    queryFn: () => apiRequest(apiPaths.featuredFundraisers, 'fundraiserList'),
+    ...startFromFirstAnswer<Fundraiser[]>(apiPaths.featuredFundraisers),
   });
 }
 
 export function userFundraisersQueryOptions() {
   return queryOptions({
     queryKey: fundraiserKeys.user(),
-    queryFn: () => apiRequest('/api/fundraisers/user', fundraiserListSchema),
+    queryFn: () => apiRequest('/api/fundraisers/user', 'fundraiserList'),
   });
 }
 
 export function artistFundraisersQueryOptions(artistId: number) {
   return queryOptions({
     queryKey: fundraiserKeys.byArtist(artistId),
-    queryFn: () => apiRequest(`/api/fundraisers/artist/${artistId}`, fundraiserListSchema),
+    queryFn: () => apiRequest(`/api/fundraisers/artist/${artistId}`, 'fundraiserList'),
   });
 }
 
@@ -83,7 +70,7 @@ export function fundraiserTransactionsQueryOptions(id: number, page: number) {
   const query = new URLSearchParams({ page: String(page), page_size: String(PAGE_SIZE) });
   return queryOptions({
     queryKey: fundraiserKeys.transactions(id, page),
-    queryFn: () => apiRequest(`/api/fundraisers/${id}/transactions?${query}`, fundraiserTransactionsSchema),
+    queryFn: () => apiRequest(`/api/fundraisers/${id}/transactions?${query}`, 'fundraiserTransactions'),
   });
 }
 
@@ -97,8 +84,8 @@ export const charityKeys = {
 export function featuredCharitiesQueryOptions() {
   return queryOptions({
     queryKey: charityKeys.featured(),
-    queryFn: () => apiRequest('/api/nonprofits/featured', featuredCharitiesSchema),
-    staleTime: 5 * 60 * 1000,
+    queryFn: () => apiRequest(apiPaths.featuredCharities, 'featuredCharities'),
+    ...startFromFirstAnswer<FeaturedCharities>(apiPaths.featuredCharities, 5 * 60 * 1000),
   });
 }
 
@@ -109,7 +96,7 @@ export function featuredCharitiesQueryOptions() {
 export function nonprofitSearchQueryOptions(query: string) {
   return queryOptions({
     queryKey: charityKeys.search(query),
-    queryFn: () => apiRequest(`/api/nonprofits/search/${encodeURIComponent(query)}`, nonprofitSearchResultSchema),
+    queryFn: () => apiRequest(`/api/nonprofits/search/${encodeURIComponent(query)}`, 'nonprofitSearch'),
     retry: retryUnlessRefused,
     staleTime: 5 * 60 * 1000,
   });
@@ -119,7 +106,7 @@ export function nonprofitSearchQueryOptions(query: string) {
 export function nonprofitQueryOptions(ein: string) {
   return queryOptions({
     queryKey: charityKeys.byEin(ein),
-    queryFn: () => apiRequest(`/api/nonprofits/${encodeURIComponent(ein)}`, nonprofitDetailSchema),
+    queryFn: () => apiRequest(`/api/nonprofits/${encodeURIComponent(ein)}`, 'nonprofitDetail'),
     retry: retryUnlessRefused,
     staleTime: 5 * 60 * 1000,
   });

@@ -1,31 +1,23 @@
-import type { z } from 'zod';
-import { apiErrorSchema, type ErrorCode, type FormErrorItem, formErrorsSchema } from '../../shared/api';
-import { messages } from '../../shared/messages';
+import type * as z from 'zod/mini';
+import type { FormErrorItem } from '../../shared/answers/api';
+import type { Answer, AnswerName } from '../../shared/answers/registry';
+import { ApiError, UnexpectedDataError } from './errors';
 
 // The one fetch wrapper: same-origin cookies, the logged-out header, error envelopes, and every
-// answer parsed by its shared schema (spec part 1 section 5: 'Unexpected data returned...').
+// answer checked against its shared schema (spec part 1 section 5: 'Unexpected data returned...').
+// The schemas (zod) load when the first answer from the network needs checking, not with the page
+// (issue 13); the answers the server gave with the page start their queries without a request
+// (first-answers.ts).
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code?: ErrorCode,
-    readonly formErrors?: FormErrorItem[],
-    /** A plain string body (some 400s answer text). */
-    readonly text?: string,
-    /** The whole JSON answer, for codes that carry more (INCORRECT_DISBURSEMENT_AMOUNT's outstandingAmountCents). */
-    readonly body?: unknown,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+const loadAnswerSchemas = () => import('../../shared/answers/registry').then((m) => m.answerSchemas);
+const loadErrorReader = () => import('./read-error');
+const loadChecker = () => import('./check-answer');
 
-export class UnexpectedDataError extends Error {
-  constructor() {
-    super(messages.unexpectedData);
-    this.name = 'UnexpectedDataError';
-  }
+/** Fetches the answers' schemas ahead of need, once the first page is drawn. */
+export function preloadAnswerSchemas() {
+  void loadAnswerSchemas();
+  void loadErrorReader();
+  void loadChecker();
 }
 
 type LoggedOutListener = () => void;
@@ -62,49 +54,39 @@ async function send(path: string, { method = 'GET', json, form, signal }: Reques
   return response;
 }
 
-/** An answer's body: its JSON, or its text as it is when it is not JSON. */
-export function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/**
- * The one reading of a failed answer (fetch and upload requests alike): `{ formErrors }`,
- * `{ code, message }`, or a plain sentence meant for the user (spec: '400 with a string body
- * shows the string'). Anything else (a proxy's 502 page, an empty body) is the generic message.
- */
-export function apiErrorFrom(status: number, body: unknown): ApiError {
-  const formErrors = formErrorsSchema.safeParse(body);
-  if (formErrors.success) {
-    const first = formErrors.data.formErrors[0]?.message ?? 'input is invalid';
-    return new ApiError(status, first, undefined, formErrors.data.formErrors);
-  }
-  const apiError = apiErrorSchema.safeParse(body);
-  if (apiError.success)
-    return new ApiError(status, apiError.data.message, apiError.data.code, undefined, undefined, body);
-  const isSentence =
-    typeof body === 'string' && status < 500 && body.length > 0 && body.length <= 2000 && !/^\s*</.test(body);
-  return isSentence ? new ApiError(status, body, undefined, undefined, body) : new ApiError(status, messages.generic);
-}
-
 async function toApiError(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
+  const [text, { apiErrorFrom, parseBody }] = await Promise.all([response.text().catch(() => ''), loadErrorReader()]);
   return apiErrorFrom(response.status, parseBody(text));
 }
 
-/** Calls the API and parses the answer with `schema`; throws ApiError or UnexpectedDataError. */
-export async function apiRequest<T extends z.ZodType>(
+/**
+ * Calls the API and checks the answer against the schema named `answer` (shared/answers/registry)
+ * — or, for the calls not yet named there, the schema given; throws ApiError or
+ * UnexpectedDataError.
+ */
+export async function apiRequest<N extends AnswerName>(
   path: string,
-  schema: T,
+  answer: N,
+  options?: RequestOptions,
+): Promise<Answer<N>>;
+export async function apiRequest<T extends z.core.$ZodType>(
+  path: string,
+  answer: T,
+  options?: RequestOptions,
+): Promise<z.output<T>>;
+export async function apiRequest(
+  path: string,
+  answer: AnswerName | z.core.$ZodType,
   options: RequestOptions = {},
-): Promise<z.infer<T>> {
+): Promise<unknown> {
+  // The schemas load while the request is on its way.
+  const schema =
+    typeof answer === 'string' ? loadAnswerSchemas().then((schemas) => schemas[answer]) : Promise.resolve(answer);
   const response = await send(path, options);
   if (!response.ok) throw await toApiError(response);
   const body: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
-  const parsed = schema.safeParse(body);
+  const [{ checkAnswer }, checkedBy] = await Promise.all([loadChecker(), schema]);
+  const parsed = checkAnswer(checkedBy, body);
   if (!parsed.success) throw new UnexpectedDataError();
   return parsed.data;
 }

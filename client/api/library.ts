@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PAGE_SIZE } from '../../shared/constants';
-import { libraryAlbumDetailSchema, libraryAlbumListSchema } from '../../shared/schemas/library';
 import { apiRequest, retryUnlessRefused } from './http';
 
 // Your music (spec part 1 sections 2 and 7): the two album lists and one album.
@@ -24,7 +23,7 @@ export function libraryListQueryOptions(tab: LibraryTab, page: number) {
   const query = new URLSearchParams({ page: String(page), pageSize: String(PAGE_SIZE) });
   return queryOptions({
     queryKey: libraryKeys.list(tab, page),
-    queryFn: () => apiRequest(`${listPaths[tab]}?${query}`, libraryAlbumListSchema),
+    queryFn: () => apiRequest(`${listPaths[tab]}?${query}`, 'libraryAlbums'),
   });
 }
 
@@ -35,7 +34,7 @@ export function libraryAlbumQueryOptions(slugOrId: string) {
     : `/api/music-library/album/slug/${encodeURIComponent(slugOrId)}`;
   return queryOptions({
     queryKey: libraryKeys.album(slugOrId),
-    queryFn: () => apiRequest(path, libraryAlbumDetailSchema),
+    queryFn: () => apiRequest(path, 'libraryAlbum'),
     // 404 is the answer for an album that is not the caller's: asking again changes nothing.
     retry: retryUnlessRefused,
   });

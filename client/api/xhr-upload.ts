@@ -1,4 +1,6 @@
-import { type ApiError, apiErrorFrom, notifyLoggedOut, parseBody } from './http';
+import type { ApiError } from './errors';
+import { notifyLoggedOut } from './http';
+import { apiErrorFrom, parseBody } from './read-error';
 
 // Multipart requests with upload progress. fetch cannot report how much of a request body has
 // been sent, so uploads (spec part 2 section 7: 'progress reported') go through XMLHttpRequest.

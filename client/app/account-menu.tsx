@@ -1,12 +1,8 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Link } from 'react-router';
-import type { User } from '../../shared/schemas/accounts';
+import type { User } from '../../shared/answers/accounts';
+import { userInitials } from '../lib/session';
 import { accountLinks, adminLink } from './nav-links';
-
-export function initials(user: User): string {
-  const fromName = `${user.firstName?.[0] ?? ''}${user.lastName?.[0] ?? ''}`.trim();
-  return (fromName || user.email[0] || '?').toUpperCase();
-}
 
 /** The account badge and its dropdown; Radix closes it on Escape and outside clicks. */
 export function AccountMenu({ user, onLogout }: { user: User; onLogout: () => void }) {
@@ -15,7 +11,7 @@ export function AccountMenu({ user, onLogout }: { user: User; onLogout: () => vo
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className="account-badge">
         {/* The initials are an avatar, not a label: screen readers get the words instead. */}
-        <span aria-hidden="true">{initials(user)}</span>
+        <span aria-hidden="true">{userInitials(user)}</span>
         <span className="visually-hidden">Account menu for {user.email}</span>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
-import { MailingListSignup } from '../features/mailing-list/mailing-list-signup';
+import { MailingListSlot } from '../features/mailing-list/mailing-list-slot';
 import { useUser } from '../lib/session';
 import { useSite } from '../lib/site';
 import { footerLinks } from './nav-links';
@@ -36,7 +36,7 @@ export function Footer() {
         </nav>
         <section className="footer-signup" aria-label="Stay in touch">
           <h2>Stay in touch</h2>
-          <MailingListSignup />
+          <MailingListSlot />
           {site.socialLinks.length > 0 && (
             <ul className="social-links" aria-label="Social media">
               {site.socialLinks.map((link) => (

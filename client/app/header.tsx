@@ -1,13 +1,19 @@
-import * as RadixDialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
-import { useLogout, useUser } from '../lib/session';
-import { KeepSavedMusicDialog } from '../offline/logout-dialog';
+import { useHasBeenTrue } from '../lib/use-has-been-true';
+import { useLogout, userInitials, useUser } from '../lib/session';
 import { useSite } from '../lib/site';
 import { Logo } from '../ui/logo';
-import { AccountMenu, initials } from './account-menu';
-import { accountLinks, adminLink, drawerExtraLinks, primaryLinks } from './nav-links';
+import { primaryLinks } from './nav-links';
+
+// The menus and dialogs behind the header's buttons load on first use (issue 13: Radix stays off
+// the first page's path); the buttons themselves are plain and drawn at once.
+const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
+const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
+const KeepSavedMusicDialog = lazy(() =>
+  import('../offline/logout-dialog').then((m) => ({ default: m.KeepSavedMusicDialog })),
+);
 
 export function Header() {
   const user = useUser();
@@ -15,15 +21,18 @@ export function Header() {
   const showLogin = useLoginDialog((state) => state.show);
   const logout = useLogout();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawerWanted = useHasBeenTrue(drawerOpen);
+  const hamburger = useRef<HTMLButtonElement>(null);
 
   const [askingAboutSavedMusic, setAskingAboutSavedMusic] = useState(false);
+  const askedAboutSavedMusic = useHasBeenTrue(askingAboutSavedMusic);
 
   const logOut = async () => {
     setDrawerOpen(false);
     // Saved music outlives the session only if its owner says so. The store loads on demand.
     const { deviceOwner, savedAlbumCount } = await import('../offline/offline-db');
     if (user && (await savedAlbumCount(deviceOwner(user)).catch(() => 0)) > 0) setAskingAboutSavedMusic(true);
-    else logout.mutate();
+    else logout();
   };
 
   return (
@@ -43,84 +52,61 @@ export function Header() {
         <div className="header-actions">
           {user ? (
             <div className="desktop-only">
-              <AccountMenu user={user} onLogout={() => void logOut()} />
+              <Suspense
+                fallback={
+                  // The badge as it will look, for the moment the menu's code takes to arrive.
+                  <span className="account-badge" aria-hidden="true">
+                    {userInitials(user)}
+                  </span>
+                }
+              >
+                <AccountMenu user={user} onLogout={() => void logOut()} />
+              </Suspense>
             </div>
           ) : (
             <button type="button" className="button button-primary desktop-only" onClick={showLogin}>
               Log in
             </button>
           )}
-          <RadixDialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
-            <RadixDialog.Trigger className="hamburger mobile-only" aria-label="Open menu">
-              <span />
-              <span />
-              <span />
-            </RadixDialog.Trigger>
-            <RadixDialog.Portal>
-              <RadixDialog.Overlay className="dialog-overlay" />
-              <RadixDialog.Content className="drawer" aria-describedby={undefined}>
-                <div className="drawer-top">
-                  <RadixDialog.Title className="drawer-title">Menu</RadixDialog.Title>
-                  <RadixDialog.Close className="dialog-close" aria-label="Close menu">
-                    ×
-                  </RadixDialog.Close>
-                </div>
-                <nav
-                  aria-label="Mobile"
-                  className="drawer-nav"
-                  onClick={(event) => {
-                    if ((event.target as HTMLElement).closest('a')) setDrawerOpen(false);
-                  }}
-                >
-                  {[...primaryLinks, ...drawerExtraLinks].map((link) => (
-                    <NavLink key={link.to} to={link.to} className="drawer-link">
-                      {link.label}
-                    </NavLink>
-                  ))}
-                  <hr />
-                  {user ? (
-                    <>
-                      {(user.isAdmin ? [...accountLinks, adminLink] : accountLinks).map((link) => (
-                        // '/user' must not light up on /user/verify-email.
-                        <NavLink key={link.to} to={link.to} end={link.to === '/user'} className="drawer-link">
-                          {link.label}
-                        </NavLink>
-                      ))}
-                      <button type="button" className="drawer-link drawer-button" onClick={() => void logOut()}>
-                        Log out
-                      </button>
-                      <p className="drawer-badge">
-                        <span className="account-badge" aria-hidden="true">
-                          {initials(user)}
-                        </span>
-                        <span>{user.email}</span>
-                      </p>
-                    </>
-                  ) : (
-                    <div className="drawer-auth">
-                      <Link to="/signup" className="button button-secondary">
-                        Sign up
-                      </Link>
-                      <Link to="/login" className="button button-primary">
-                        Log in
-                      </Link>
-                    </div>
-                  )}
-                </nav>
-              </RadixDialog.Content>
-            </RadixDialog.Portal>
-          </RadixDialog.Root>
+          <button
+            ref={hamburger}
+            type="button"
+            className="hamburger mobile-only"
+            aria-label="Open menu"
+            aria-haspopup="dialog"
+            aria-expanded={drawerOpen}
+            onClick={() => setDrawerOpen(true)}
+          >
+            <span />
+            <span />
+            <span />
+          </button>
+          {drawerWanted && (
+            <Suspense fallback={null}>
+              <MobileMenu
+                open={drawerOpen}
+                onOpenChange={setDrawerOpen}
+                user={user}
+                onLogout={() => void logOut()}
+                trigger={hamburger}
+              />
+            </Suspense>
+          )}
         </div>
       </div>
-      <KeepSavedMusicDialog
-        open={askingAboutSavedMusic}
-        onClose={() => setAskingAboutSavedMusic(false)}
-        onLogout={() => logout.mutate()}
-        onRemove={async () => {
-          const { deviceOwner, removeSavedMusicOf } = await import('../offline/offline-db');
-          if (user) await removeSavedMusicOf(deviceOwner(user));
-        }}
-      />
+      {askedAboutSavedMusic && (
+        <Suspense fallback={null}>
+          <KeepSavedMusicDialog
+            open={askingAboutSavedMusic}
+            onClose={() => setAskingAboutSavedMusic(false)}
+            onLogout={() => logout()}
+            onRemove={async () => {
+              const { deviceOwner, removeSavedMusicOf } = await import('../offline/offline-db');
+              if (user) await removeSavedMusicOf(deviceOwner(user));
+            }}
+          />
+        </Suspense>
+      )}
     </header>
   );
 }

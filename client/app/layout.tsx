@@ -1,21 +1,30 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
-import { LoginDialog } from '../features/accounts/login-dialog';
+import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { usePageViews } from '../lib/analytics';
-import { PlayerDock } from '../player/player-bar';
+import { usePageLoaded } from '../lib/use-page-loaded';
+import { useHasBeenTrue } from '../lib/use-has-been-true';
+import { useUser } from '../lib/session';
+import { PlayerDock } from '../player/player-dock';
 import { WithPromo } from '../ui/promo-aside';
 import { FlashMessage } from './flash-message';
 import { Footer } from './footer';
 import { Header } from './header';
 import { OfflineBanner } from './offline-banner';
 import { TopLoader } from './top-loader';
-import { UpdatePrompt } from './update-prompt';
 
-// The offline store (Dexie) stays off the first page's path: it loads after the page.
+// Kept off the first page's path (issue 13): the login dialog (and its form library) loads when it
+// is first opened; the service worker's update prompt and, for a logged-in user, the offline
+// store's sync (Dexie) once the page has loaded.
 const OfflineSync = lazy(() => import('../offline/offline-sync').then((m) => ({ default: m.OfflineSync })));
+const UpdatePrompt = lazy(() => import('./update-prompt').then((m) => ({ default: m.UpdatePrompt })));
+const LoginDialog = lazy(() => import('../features/accounts/login-dialog').then((m) => ({ default: m.LoginDialog })));
 
 export function Layout() {
   usePageViews();
+  const loginWanted = useHasBeenTrue(useLoginDialog((state) => state.open));
+  const loaded = usePageLoaded();
+  const user = useUser();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -32,11 +41,17 @@ export function Layout() {
       </main>
       <Footer />
       <PlayerDock />
-      <LoginDialog />
-      <UpdatePrompt />
-      <Suspense fallback={null}>
-        <OfflineSync />
-      </Suspense>
+      {loginWanted && (
+        <Suspense fallback={null}>
+          <LoginDialog />
+        </Suspense>
+      )}
+      {loaded && (
+        <Suspense fallback={null}>
+          <UpdatePrompt />
+          {user && <OfflineSync />}
+        </Suspense>
+      )}
       <ScrollRestoration />
     </div>
   );

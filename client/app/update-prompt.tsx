@@ -4,7 +4,8 @@ import { usePlayerStore } from '../player/player-store';
 
 /**
  * Registers the service worker and, when a new version has been deployed and is waiting, offers
- * to reload into it. The new worker takes over only when the user agrees, so a page never runs
+ * to reload into it. Mounted once the page has loaded (layout.tsx), so the worker's precache does
+ * not compete with the first page for a phone's bandwidth. The new worker takes over only when the user agrees, so a page never runs
  * old code against new files.
  */
 export function UpdatePrompt() {

@@ -1,10 +1,12 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
-import { okSchema } from '../../shared/api';
+import { apiPaths } from '../../shared/api-paths';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
-import { type LoginInput, type User, userSchema } from '../../shared/schemas/accounts';
-import { ApiError, apiRequest, setLoggedOutListener } from '../api/http';
+import type { User } from '../../shared/answers/accounts';
+import { takeFirstAnswer } from '../api/first-answers';
+import { apiRequest, setLoggedOutListener } from '../api/http';
+import { ApiError } from '../api/errors';
 import { queryClient } from './query-client';
 
 // Who is logged in (spec part 1 section 4). The user lives in one place: react-query's cache under
@@ -26,11 +28,31 @@ function hasSignedInHint(): boolean {
   );
 }
 
+/**
+ * Whether a stored copy still has the shape of a user (an older version may have written another).
+ * A check by hand rather than userSchema: this runs on every page's first load, before zod is
+ * loaded (issue 13); tests/unit/stored-user.test.ts proves it agrees with the schema.
+ */
+export function isStoredUser(value: unknown): value is User {
+  if (typeof value !== 'object' || value === null) return false;
+  const { firstName, lastName, email, isEmailVerified, isAdmin } = value as Record<string, unknown>;
+  const nameOrNull = (name: unknown) => name === null || typeof name === 'string';
+  return (
+    nameOrNull(firstName) &&
+    nameOrNull(lastName) &&
+    typeof email === 'string' &&
+    typeof isEmailVerified === 'boolean' &&
+    (isAdmin === undefined || typeof isAdmin === 'boolean')
+  );
+}
+
 /** A user kept in `storage` under `key`; undefined when absent, unreadable or stale in shape. */
 function readUser(storage: () => Storage, key: string): User | undefined {
   try {
-    const parsed = userSchema.safeParse(JSON.parse(storage().getItem(key) ?? 'null'));
-    return parsed.success ? parsed.data : undefined;
+    const stored: unknown = JSON.parse(storage().getItem(key) ?? 'null');
+    if (!isStoredUser(stored)) return undefined;
+    const { firstName, lastName, email, isEmailVerified, isAdmin } = stored;
+    return { firstName, lastName, email, isEmailVerified, ...(isAdmin === undefined ? {} : { isAdmin }) };
   } catch {
     return undefined;
   }
@@ -79,11 +101,30 @@ function onConfirmation(listener: () => void) {
   return () => confirmationListeners.delete(listener);
 }
 
+let starting: { user: User | null | undefined; at: number } | undefined;
+
+/**
+ * Who the page starts with: nobody without the hint; else the server's answer given with the page
+ * (as fresh as a fetch); else what this tab or device knew before (stale from the start, shown
+ * until the server confirms it).
+ */
+function startingUser() {
+  if (starting) return starting;
+  if (!hasSignedInHint()) return (starting = { user: null, at: Date.now() });
+  const given = takeFirstAnswer<User>(apiPaths.user);
+  if (given) {
+    // The server's own answer, given with the page: as good as asking it.
+    confirmUser(given);
+    return (starting = { user: given, at: Date.now() });
+  }
+  return (starting = { user: storedUser() ?? deviceUser(), at: 0 });
+}
+
 /** Loads the user; null for a guest (no hint: nothing asked) and on a 401. */
 async function fetchUser(): Promise<User | null> {
   if (!hasSignedInHint()) return null;
   try {
-    const user = await apiRequest('/api/user', userSchema);
+    const user = await apiRequest(apiPaths.user, 'user');
     confirmUser(user);
     return user;
   } catch (error) {
@@ -105,9 +146,8 @@ export const userQueryOptions = queryOptions({
   queryFn: fetchUser,
   staleTime: 60_000,
   retry: 1,
-  // What this tab knew before a reload, shown until the server confirms it (stale from the start).
-  initialData: () => (hasSignedInHint() ? (storedUser() ?? deviceUser()) : null),
-  initialDataUpdatedAt: () => (hasSignedInHint() ? 0 : Date.now()),
+  initialData: () => startingUser().user,
+  initialDataUpdatedAt: () => startingUser().at,
 });
 
 // The cache is the user; sessionStorage follows it.
@@ -148,6 +188,12 @@ setLoggedOutListener(() => {
   if (queryClient.getQueryData(sessionKeys.user)) loggedOut();
 });
 
+/** The account badge's letters: the initials of the name, else the email's first letter. */
+export function userInitials(user: User): string {
+  const fromName = `${user.firstName?.[0] ?? ''}${user.lastName?.[0] ?? ''}`.trim();
+  return (fromName || user.email[0] || '?').toUpperCase();
+}
+
 export function useUser(): User | null {
   return useQuery(userQueryOptions).data ?? null;
 }
@@ -170,29 +216,8 @@ export function useConfirmedUser(): User | null {
  */
 export function useSessionSettled(): boolean {
   const query = useQuery(userQueryOptions);
-  return query.isFetched || query.isError || !hasSignedInHint();
-}
-
-export class UserLoadError extends Error {}
-
-export function useLogin() {
-  return useMutation({
-    mutationFn: async (input: LoginInput) => {
-      await apiRequest('/api/login', userSchema, { method: 'POST', form: input });
-      // Spec part 1 section 4: a successful login loads the user; if that load fails the user is
-      // logged out again and sees 'Something went wrong.'.
-      try {
-        const user = await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
-        if (!user) throw new Error('No user after login');
-        setUser(user);
-        return user;
-      } catch {
-        await apiRequest('/api/logout', okSchema, { method: 'POST' }).catch(() => undefined);
-        setUser(null);
-        throw new UserLoadError();
-      }
-    },
-  });
+  // A user the server gave with the page is as good as one it was asked for.
+  return query.isFetched || query.isError || !hasSignedInHint() || startingUser().at !== 0;
 }
 
 /**
@@ -220,12 +245,13 @@ let leftFrom: string | null = null;
 export const isLeavingSessionFrom = (pathname: string) => leftFrom === pathname;
 
 /** Logs out and goes home (spec part 1 section 4), whether or not the server could be told. */
-export function useLogout() {
+export function useLogout(): () => void {
   const leaveSession = useLeaveSession();
-  return useMutation({
-    mutationFn: () => apiRequest('/api/logout', okSchema, { method: 'POST' }),
-    onSettled: leaveSession,
-  });
+  return useCallback(() => {
+    void apiRequest('/api/logout', 'ok', { method: 'POST' })
+      .catch(() => undefined)
+      .finally(leaveSession);
+  }, [leaveSession]);
 }
 
 /** Reloads the user from the server (after verifying the email, say). */

@@ -1,7 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME } from '../../shared/constants';
-import { type Site, siteSchema } from '../../shared/schemas/site';
+import type { Site } from '../../shared/answers/site';
+import { apiPaths } from '../../shared/api-paths';
+import { startFromFirstAnswer } from '../api/first-answers';
 import { apiRequest } from '../api/http';
 
 /** Shown until GET /api/site answers (and offline): the defaults the server also starts with. */
@@ -15,8 +17,8 @@ const defaultSite: Site = {
 
 export const siteQueryOptions = queryOptions({
   queryKey: ['site'],
-  queryFn: () => apiRequest('/api/site', siteSchema),
-  staleTime: Infinity,
+  queryFn: () => apiRequest(apiPaths.site, 'site'),
+  ...startFromFirstAnswer<Site>(apiPaths.site, Infinity),
   placeholderData: defaultSite,
 });
 

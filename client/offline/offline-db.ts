@@ -1,5 +1,5 @@
 import { Dexie, type EntityTable } from 'dexie';
-import type { LibraryAlbumDetail } from '../../shared/schemas/library';
+import type { LibraryAlbumDetail } from '../../shared/answers/library';
 
 // Music saved on this device (issue 12; DESIGN.md "offline"): one IndexedDB database that the
 // pages write and the service worker reads, so /api/tracks/{id}/stream answers from the device.

@@ -1,5 +1,5 @@
 import { Dexie } from 'dexie';
-import type { LibraryAlbumDetail } from '../../shared/schemas/library';
+import type { LibraryAlbumDetail } from '../../shared/answers/library';
 import { type SavedAlbum, type SavedTrack, offlineDb, removeSavedAlbum, trackChunks } from './offline-db';
 import { chunksComplete } from './ranged-blob';
 

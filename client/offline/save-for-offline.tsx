@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { LibraryAlbumDetail, LibraryTrack } from '../../shared/schemas/library';
+import type { LibraryAlbumDetail, LibraryTrack } from '../../shared/answers/library';
 import { useUser } from '../lib/session';
 import { deviceOwner, type SavedTrack } from './offline-db';
 import { removeFromDevice, removeTrackFromDevice, retrySave, runSave, saveForOffline } from './save-album';

@@ -1,4 +1,4 @@
-import type { PlayerTrack } from '../../shared/schemas/library';
+import type { PlayerTrack } from '../../shared/answers/library';
 import type { MediaSessionControls, PlayerMediaSession } from './media-session';
 import { currentTrack, type PlayerCommand, type PlayerState, type TabId } from './player-logic';
 import type { CreateSound, Sound } from './sound';

@@ -1,4 +1,4 @@
-import type { PlayerTrack } from '../../shared/schemas/library';
+import type { PlayerTrack } from '../../shared/answers/library';
 
 // Headset buttons, media keys and the lock screen (Media Session API; spec part 1 section 4:
 // previous, next and play). Only the tab that makes the sound talks to it.

@@ -2,11 +2,9 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import * as Slider from '@radix-ui/react-slider';
 import { type KeyboardEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
-import type { PlayerTrack } from '../../shared/schemas/library';
+import type { PlayerTrack } from '../../shared/answers/library';
 import { formatPlaybackTime } from '../../shared/time';
-import { useSessionSettled, useUser } from '../lib/session';
-import { clearPlayer, playerControls, usePlayerStore, useCurrentTrack } from './player-store';
-import { startPlayer } from './start-player';
+import { playerControls, usePlayerStore, useCurrentTrack } from './player-store';
 import './player.css';
 
 // The music player (spec part 1 section 2, "Music player"): a sticky bar on wide screens; on
@@ -27,22 +25,8 @@ function useIsCompact() {
   );
 }
 
-/** Starts the player for a logged-in user and empties it when nobody is (spec part 1 section 4). */
-export function PlayerDock() {
-  const user = useUser();
-  const confirmed = useSessionSettled();
-  const hasTracks = usePlayerStore((state) => state.tracklist.length > 0);
-
-  useEffect(() => {
-    if (user) void startPlayer();
-    else if (confirmed) clearPlayer();
-  }, [user, confirmed]);
-
-  if (!user || !hasTracks) return null;
-  return <PlayerBar />;
-}
-
-function PlayerBar() {
+/** The bar itself, loaded once there is something to play (player-dock.tsx). */
+export function PlayerBar() {
   const compact = useIsCompact();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const track = useCurrentTrack();

@@ -1,4 +1,4 @@
-import type { PlayerTrack } from '../../shared/schemas/library';
+import type { PlayerTrack } from '../../shared/answers/library';
 
 // The player's rules (spec part 1 section 4, "Player"), as a pure reducer: no audio, no timers, no
 // browser APIs. The shared worker applies it to one state for every tab; each tab only mirrors the

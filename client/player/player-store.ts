@@ -1,7 +1,8 @@
 import { create } from 'zustand';
-import { z } from 'zod';
-import { type PlayerTrack, playerTrackSchema } from '../../shared/schemas/library';
+import * as z from 'zod/mini';
+import { type PlayerTrack, playerTrackSchema } from '../../shared/answers/library';
 import { type PlayerLink } from './player-link';
+import { SAVED_PLAYER_KEY } from './saved-player-key';
 import { currentTrack, emptyPlayer, type PlayerCommand, type PlayerState, type SavedPlayer } from './player-logic';
 
 // Each tab's mirror of the shared player state (DESIGN.md section 3): what the worker last said,
@@ -42,16 +43,15 @@ export const usePlayerStore = create<PlayerView>()(() => view(emptyPlayer));
 // ---------------------------------------------------------------------------------------------
 // Saved for a reload of this tab (spec part 1 section 4: sessionStorage, cleared when logged out).
 
-const STORAGE_KEY = 'soundcause-player';
 const savedSchema = z.object({
   tracklist: z.array(playerTrackSchema),
-  index: z.number().int().nonnegative(),
-  position: z.number().nonnegative(),
+  index: z.int().check(z.nonnegative()),
+  position: z.number().check(z.nonnegative()),
 });
 
 export function readSavedPlayer(): SavedPlayer | undefined {
   try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
+    const raw = sessionStorage.getItem(SAVED_PLAYER_KEY);
     const parsed = raw ? savedSchema.safeParse(JSON.parse(raw)) : undefined;
     return parsed?.success ? parsed.data : undefined;
   } catch {
@@ -73,10 +73,10 @@ function save(state: PlayerState) {
   if (sameTrack && state.playing && lastSaved && now - lastSaved.at < SAVE_POSITION_EVERY_MS) return;
   lastSaved = { tracks, index: state.index, at: now };
   try {
-    if (state.tracklist.length === 0) sessionStorage.removeItem(STORAGE_KEY);
+    if (state.tracklist.length === 0) sessionStorage.removeItem(SAVED_PLAYER_KEY);
     else {
       const saved: SavedPlayer = { tracklist: state.tracklist, index: state.index, position: state.position };
-      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
+      sessionStorage.setItem(SAVED_PLAYER_KEY, JSON.stringify(saved));
     }
   } catch {
     // Storage full or disabled: the player still works, it just will not survive a reload.
@@ -130,7 +130,7 @@ export function clearPlayer() {
   lastSaved = null;
   pending = [];
   try {
-    sessionStorage.removeItem(STORAGE_KEY);
+    sessionStorage.removeItem(SAVED_PLAYER_KEY);
   } catch {
     // Nothing saved then.
   }

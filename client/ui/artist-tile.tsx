@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
-import type { Artist } from '../../shared/schemas/artists';
+import type { Artist } from '../../shared/answers/artists';
+import { pictureSizes } from '../../shared/constants';
+import { EAGER_TILES } from './fundraiser-tile';
 import { UploadedPicture } from './uploaded-picture';
 import './tile.css';
 import './artist-tile.css';
@@ -15,13 +17,15 @@ type ArtistTileProps = {
   headingLevel: 2 | 3;
   /** The owner's controls: status chip, Edit and Delete (spec part 1 section 2, Artist tile list). */
   onDelete?: (artist: Artist) => void;
+  /** Where the tile sits in its list: the first ones are on screen at once and load eagerly. */
+  position?: number;
 };
 
 /**
  * An artist as a card: picture, name and three lines of description, all one link to the public
  * page (the heading's link stretches over the card, so Edit and Delete stay separate controls).
  */
-export function ArtistTile({ artist, headingLevel, onDelete }: ArtistTileProps) {
+export function ArtistTile({ artist, headingLevel, onDelete, position }: ArtistTileProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="card tile artist-tile">
@@ -29,7 +33,9 @@ export function ArtistTile({ artist, headingLevel, onDelete }: ArtistTileProps) 
         <UploadedPicture
           uploadId={artist.profileImage}
           alt=""
-          sizes="(min-width: 1024px) 280px, (min-width: 480px) 50vw, 100vw"
+          sizes={pictureSizes.gridTile}
+          eager={position !== undefined && position < EAGER_TILES}
+          priority={position === 0}
         />
         <span className="tile-hover" aria-hidden="true">
           View

@@ -1,5 +1,5 @@
 import { type CSSProperties, useState } from 'react';
-import type { Nonprofit } from '../../shared/schemas/charities';
+import type { Nonprofit } from '../../shared/answers/charities';
 import './charity-logo.css';
 
 const minorWords = new Set(['a', 'an', 'and', 'at', 'for', 'in', 'of', 'on', 'the', 'to', '&']);

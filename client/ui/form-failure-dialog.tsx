@@ -1,5 +1,5 @@
-import type { FormErrorItem } from '../../shared/api';
-import { ApiError } from '../api/http';
+import type { FormErrorItem } from '../../shared/answers/api';
+import { ApiError } from '../api/errors';
 import { useSite } from '../lib/site';
 import { MessageDialog } from './dialog';
 

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { Fundraiser } from '../../shared/schemas/fundraisers';
+import type { Fundraiser } from '../../shared/answers/fundraisers';
+import { pictureSizes } from '../../shared/constants';
 import { UploadedPicture } from './uploaded-picture';
 import './tile.css';
 import './fundraiser-tile.css';
@@ -23,6 +24,9 @@ export function fundraiserPath(fundraiser: Pick<Fundraiser, 'id' | 'urlSlug'>): 
   return `/projects/${fundraiser.urlSlug ? encodeURIComponent(fundraiser.urlSlug) : fundraiser.id}`;
 }
 
+/** Tiles of a list on screen at once, even on a wide desktop (four across). */
+export const EAGER_TILES = 4;
+
 type FundraiserTileProps = {
   fundraiser: FundraiserTileData;
   /** The tile's heading level under the list's own heading. */
@@ -33,6 +37,8 @@ type FundraiserTileProps = {
   hoverText?: string;
   /** How wide the tile is drawn, so the cover's smallest sharp rendition is fetched. */
   sizes?: string;
+  /** Where the tile sits in its list: the first ones are on screen at once and load eagerly. */
+  position?: number;
   /** Extra lines under the charity (a status chip, say); they sit above the tile's link. */
   children?: ReactNode;
 };
@@ -46,14 +52,21 @@ export function FundraiserTile({
   headingLevel,
   to = fundraiserPath(fundraiser),
   hoverText = 'View',
-  sizes = '(min-width: 1024px) 280px, (min-width: 480px) 50vw, 100vw',
+  sizes = pictureSizes.gridTile,
+  position,
   children,
 }: FundraiserTileProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="card tile fundraiser-tile">
       <div className="tile-media">
-        <UploadedPicture uploadId={fundraiser.albumCover} alt="" sizes={sizes} />
+        <UploadedPicture
+          uploadId={fundraiser.albumCover}
+          alt=""
+          sizes={sizes}
+          eager={position !== undefined && position < EAGER_TILES}
+          priority={position === 0}
+        />
         <span className="tile-hover" aria-hidden="true">
           {hoverText}
         </span>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useId, useSyncExternalStore } from 'react';
 import { Link, useLocation } from 'react-router';
-import type { Fundraiser } from '../../shared/schemas/fundraisers';
+import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { fundraiserQueryOptions } from '../api/fundraisers';
 import { siteQueryOptions } from '../lib/site';
 import { fundraiserPath } from './fundraiser-tile';

@@ -2,8 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { serverMessages } from '../../shared/api';
-import { type RegisterInput, signUpFormSchema, type User, userSchema } from '../../shared/schemas/accounts';
-import { ApiError, apiRequest } from '../api/http';
+import { type RegisterInput, signUpFormSchema } from '../../shared/schemas/accounts';
+import { type User } from '../../shared/answers/accounts';
+import { apiRequest } from '../api/http';
+import { ApiError } from '../api/errors';
 import { trackEvent } from '../lib/analytics';
 import { setUser } from '../lib/session';
 import { useSite } from '../lib/site';
@@ -42,7 +44,7 @@ export function SignUpForm({ loginFrom, onRegistered, actionsClassName }: SignUp
     confirmPassword: '',
   });
   const register = useMutation({
-    mutationFn: (input: RegisterInput) => apiRequest('/api/register', userSchema, { method: 'POST', json: input }),
+    mutationFn: (input: RegisterInput) => apiRequest('/api/register', 'user', { method: 'POST', json: input }),
     onSuccess: (user) => {
       void trackEvent('Sign up');
       onRegistered?.(user);

@@ -1,4 +1,4 @@
-import { IMAGE_WIDTHS, imageUrl } from '../../shared/constants';
+import { imageSrcSet, imageUrl } from '../../shared/constants';
 import './uploaded-picture.css';
 
 type UploadedPictureProps = {
@@ -9,15 +9,13 @@ type UploadedPictureProps = {
   /** How wide the picture is drawn, so the browser fetches the smallest rendition that is sharp enough. */
   sizes: string;
   className?: string;
-  /** Above the fold (a page's main picture): fetch at once rather than lazily. */
+  /** Above the fold: fetch at once rather than lazily. */
   eager?: boolean;
+  /** The page's leading picture (its largest paint): fetched first, before other images. */
+  priority?: boolean;
   /** What the placeholder shows: a music note for an album, a picture for an image field. */
   placeholder?: PlaceholderIcon;
 };
-
-function srcSet(uploadId: string, format: 'webp' | 'jpg'): string {
-  return IMAGE_WIDTHS.map((width) => `${imageUrl(uploadId, width, format)} ${width}w`).join(', ');
-}
 
 /** An uploaded image as WebP with a JPEG fallback, in the sizes the server renders (issue 3). */
 export function UploadedPicture({
@@ -26,6 +24,7 @@ export function UploadedPicture({
   sizes,
   className,
   eager = false,
+  priority = false,
   placeholder = 'music',
 }: UploadedPictureProps) {
   const classes = `uploaded-picture${className ? ` ${className}` : ''}`;
@@ -34,13 +33,14 @@ export function UploadedPicture({
   }
   return (
     <picture className={classes}>
-      <source type="image/webp" srcSet={srcSet(uploadId, 'webp')} sizes={sizes} />
+      <source type="image/webp" srcSet={imageSrcSet(uploadId, 'webp')} sizes={sizes} />
       <img
         src={imageUrl(uploadId, 400, 'jpg')}
-        srcSet={srcSet(uploadId, 'jpg')}
+        srcSet={imageSrcSet(uploadId, 'jpg')}
         sizes={sizes}
         alt={alt}
-        loading={eager ? 'eager' : 'lazy'}
+        loading={eager || priority ? 'eager' : 'lazy'}
+        fetchPriority={priority ? 'high' : undefined}
         decoding="async"
       />
     </picture>

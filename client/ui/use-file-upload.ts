@@ -1,6 +1,7 @@
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from 'react';
 import { messages } from '../../shared/messages';
-import { uploadMessages, uploadResultSchema } from '../../shared/schemas/uploads';
+import { uploadMessages } from '../../shared/schemas/uploads';
+import { uploadResultSchema } from '../../shared/answers/uploads';
 import { sendWithProgress, toApiError, UploadCancelled, UploadRequestError } from '../api/xhr-upload';
 import { offlineReason } from './needs-network';
 

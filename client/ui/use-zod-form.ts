@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type DefaultValues, type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import type { FormErrorItem } from '../../shared/api';
+import type { FormErrorItem } from '../../shared/answers/api';
 
 /**
  * react-hook-form with the shared zod schema as resolver (STYLE.md rule 7). Fields are checked

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { okSchema } from '../../shared/api';
-import { type User, userSchema, verifyEmailSchema } from '../../shared/schemas/accounts';
-import { ApiError, apiRequest, errorMessage } from '../api/http';
+import { verifyEmailSchema } from '../../shared/schemas/accounts';
+import { type User } from '../../shared/answers/accounts';
+import { apiRequest, errorMessage } from '../api/http';
+import { ApiError } from '../api/errors';
 import { Alert } from './alert';
 import { VerificationCodeField } from './account-fields';
 import { useZodForm } from './use-zod-form';
@@ -23,7 +24,7 @@ export function VerifyEmailForm({ email, onVerified, actionsClassName }: VerifyE
   const form = useZodForm(verifyEmailSchema, { verificationCode: '' });
   const verify = useMutation({
     mutationFn: (verificationCode: string) =>
-      apiRequest('/api/verify-email', userSchema, { method: 'POST', json: { verificationCode } }),
+      apiRequest('/api/verify-email', 'user', { method: 'POST', json: { verificationCode } }),
     onSuccess: (verified) => onVerified(verified),
     onError: (error) => {
       form.setError('verificationCode', {
@@ -33,7 +34,7 @@ export function VerifyEmailForm({ email, onVerified, actionsClassName }: VerifyE
     },
   });
   const resend = useMutation({
-    mutationFn: () => apiRequest('/api/send-email-verification', okSchema, { method: 'POST' }),
+    mutationFn: () => apiRequest('/api/send-email-verification', 'ok', { method: 'POST' }),
   });
   const submit = (
     <NetworkButton

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ApiErrorBody, FormErrorsBody } from '../../shared/api';
+import type { ApiErrorBody, FormErrorsBody } from '../../shared/answers/api';
 import { messages } from '../../shared/messages';
 import { AppError, type ErrorKind, FormError } from '../errors';
 import type { AppEnv } from './context';

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import type { PageInfo, ShareCard } from '../deps';
 import type { AppEnv } from './context';
+import type { FirstLoad } from './first-load';
 import { SESSION_COOKIE } from './session';
 
 // Serves the built client (dist/): hashed assets cached for a year, everything else revalidated,
@@ -13,6 +14,7 @@ import { SESSION_COOKIE } from './session';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
+const PAGE = 'private, no-cache';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -57,19 +59,35 @@ function withShareCard(html: string, card: ShareCard, origin: string, siteName: 
     .replace('</head>', () => `    ${meta}\n  </head>`);
 }
 
-export function clientAppRoutes(
-  distDir: string,
-  siteName: string,
-  lookUpPage: PageLookup = () => ({ kind: 'plain' }),
-  publicUrl?: string,
-) {
+type ClientAppOptions = {
+  distDir: string;
+  siteName: string;
+  lookUpPage?: PageLookup;
+  publicUrl?: string;
+  /** What a page's HTML carries for its first load (first-load.ts). */
+  firstLoad?: (c: Context<AppEnv>) => Promise<FirstLoad>;
+};
+
+export function clientAppRoutes({
+  distDir,
+  siteName,
+  lookUpPage = () => ({ kind: 'plain' }),
+  publicUrl,
+  firstLoad,
+}: ClientAppOptions) {
   const indexFile = path.join(distDir, 'index.html');
   let indexHtml: string | undefined;
   const readIndex = () => {
     indexHtml ??= fs
       .readFileSync(indexFile, 'utf8')
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(siteName)}</title>`)
-      .replaceAll('content="Soundcause"', () => `content="${escapeHtml(siteName)}"`);
+      .replaceAll('content="Soundcause"', () => `content="${escapeHtml(siteName)}"`)
+      // The header drawn before the app starts (client/index.html).
+      .replace('aria-label="Soundcause home"', () => `aria-label="${escapeHtml(siteName)} home"`)
+      .replace(
+        '<span class="brand-name">Soundcause</span>',
+        () => `<span class="brand-name">${escapeHtml(siteName)}</span>`,
+      );
     return indexHtml;
   };
 
@@ -90,6 +108,8 @@ export function clientAppRoutes(
     c.header('content-type', 'application/manifest+json');
     return c.body(JSON.stringify({ ...manifest, name: siteName, short_name: siteName }));
   });
+  // The home page is a page like any other, not the static index.html the next handler would send.
+  app.get('/', (c) => servePage(c));
   app.use(
     '*',
     serveStatic({
@@ -108,7 +128,17 @@ export function clientAppRoutes(
   // Every other path is a page of the app: index.html, which the router draws. An address of no
   // page is still drawn (the app's "Page not found") but answers 404; an old address of a page
   // moves permanently to its own.
-  app.get('*', (c) => {
+  /** A page of the app: its HTML with what its first load needs, for this caller only. */
+  const pageHtml = async (c: Context<AppEnv>, html: string) => {
+    const extra = firstLoad ? await firstLoad(c) : undefined;
+    if (!extra) return c.html(html);
+    for (const cookie of extra.setCookies) c.header('set-cookie', cookie, { append: true });
+    // The answers inside are this caller's (their user, what they may manage): no shared cache.
+    c.header('cache-control', PAGE);
+    return c.html(extra.head ? html.replace('</head>', () => `    ${extra.head}\n  </head>`) : html);
+  };
+
+  const servePage = async (c: Context<AppEnv>) => {
     c.header('cache-control', REVALIDATE);
     // Sessions started before the signed-in hint existed get it on their next page load.
     if (getCookie(c, SESSION_COOKIE) !== undefined && getCookie(c, SIGNED_IN_HINT_COOKIE) === undefined) {
@@ -121,10 +151,11 @@ export function clientAppRoutes(
       case 'moved':
         return c.redirect(page.path + new URL(c.req.url).search, 301);
       case 'card':
-        return c.html(withShareCard(readIndex(), page.card, publicUrl ?? new URL(c.req.url).origin, siteName));
+        return pageHtml(c, withShareCard(readIndex(), page.card, publicUrl ?? new URL(c.req.url).origin, siteName));
       case 'plain':
-        return c.html(readIndex());
+        return pageHtml(c, readIndex());
     }
-  });
+  };
+  app.get('*', servePage);
   return app;
 }

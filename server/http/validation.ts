@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { FormErrorItem } from '../../shared/api';
+import type { FormErrorItem } from '../../shared/answers/api';
 import { FormError, invalid, unsupportedMedia } from '../errors';
 
 // Request parsing: every body is parsed by its shared zod schema, never cast (STYLE.md).

@@ -3,16 +3,8 @@ import { limits } from '../constants';
 import { messages } from '../messages';
 import { emailField, exactText, newPasswordField, requiredText } from './text';
 
-// Payloads and responses of the account calls (spec part 1 sections 3, 5 and 7; DESIGN.md section 4).
-
-export const userSchema = z.object({
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  email: z.string(),
-  isEmailVerified: z.boolean(),
-  isAdmin: z.boolean().optional(),
-});
-export type User = z.infer<typeof userSchema>;
+// What the account calls are sent (spec part 1 sections 3, 5 and 7; DESIGN.md section 4); what
+// they answer is in answers/accounts.ts.
 
 export const loginSchema = z.object({
   email: emailField,
@@ -75,8 +67,6 @@ export const passwordResetSchema = z.object({
 });
 export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
 
-export const tokenUserSchema = z.object({ email: z.string() });
-
 export const mailingListSignupSchema = z.object({ email: emailField });
 
 // The account page (issue 9): name, email address and deleting the account.
@@ -96,12 +86,6 @@ const currentPasswordField = z
 /** A new address for the account; it takes effect once the code sent to it is entered. */
 export const changeEmailSchema = z.object({ email: emailField, password: currentPasswordField });
 export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
-
-/** The change waiting for its code, if any. */
-export const emailChangeSchema = z.object({
-  pending: z.object({ newEmail: z.string(), expiresAt: z.string() }).nullable(),
-});
-export type EmailChange = z.infer<typeof emailChangeSchema>;
 
 export const deleteAccountSchema = z.object({ password: currentPasswordField });
 export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;

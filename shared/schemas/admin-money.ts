@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listEnvelope } from '../api';
+import { listEnvelope } from '../answers/api';
 import { limits } from '../constants';
 import { messages } from '../messages';
 import { formatDollars } from '../money';
-import { normaliseEin } from './charities';
+import { normaliseEin } from '../ein';
 
 // Admin money and the public ledger (issue 11; spec part 2 sections 3-5, 7 and 8; DESIGN.md
 // "Contract details for money, admin and offline"). The client checks what it can as the admin

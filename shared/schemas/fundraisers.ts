@@ -1,122 +1,14 @@
 import { z } from 'zod';
 import { fundraiserLimits as max, GENRES, limits } from '../constants';
 import { messages } from '../messages';
+import { fundraiserMessages } from '../fundraiser-messages';
 import { formatWholeDollars, parseDollarsToCents } from '../money';
-import { ARTIST_STATUSES } from './artists';
-import { normaliseEin } from './charities';
+import { normaliseEin } from '../ein';
 import { optionalText, pageParam, pageSizeParam, requiredText, searchTermParam } from './text';
 import { albumZipFileField } from './uploads';
 
-// Fundraiser payloads and answers (spec part 2 sections 3, 5 and 7; DESIGN.md section 4).
-
-export const FUNDRAISER_STATUSES = ['DRAFT', 'PUBLISHED'] as const;
-export type FundraiserStatus = (typeof FUNDRAISER_STATUSES)[number];
-
-export const fundraiserMessages = {
-  chooseArtistAndCharity: 'Unable to save project. Please choose an artist and charity first',
-  atLeastOneTrack: 'Must include at least one track name',
-  tooManyTracks: `A project may have no more than ${max.tracksMax} tracks.`,
-  wholeDollars: 'Donation minimum must be a whole dollar amount (no cents)',
-  nonprofitRequired: 'Nonprofit is required',
-  nonprofitInvalid: 'Nonprofit is not valid',
-  minimumDonationHint: 'Must be $2 or more',
-  notPublishable: 'This fundraiser is not ready to publish yet. Please add the details and music first.',
-  artistMustBePublished: 'The artist of this fundraiser is a draft: publish both, or publish the artist first.',
-  finishArtistFirst: 'Please finish creating the artist before publishing this fundraiser.',
-  onlyDraftsEditable: 'Only draft fundraisers can be edited. Please contact us to change a published one.',
-  onlyAdminsChangeCharity: 'The charity of a published fundraiser can only be changed by an admin.',
-  notFound: 'Fundraiser not found.',
-  albumZipRequired: 'Album zip is required.',
-} as const;
-
-export const trackStatusSchema = z.enum(['processing', 'ready', 'failed']);
-
-/** A track as the fundraiser JSON carries it (DESIGN.md section 4). */
-export const fundraiserTrackSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  durationSeconds: z.number().nullable(),
-  status: trackStatusSchema,
-  /** Public 30-second preview URL, once processed. */
-  previewPath: z.string().optional(),
-  /** Full-stream URL, only for callers allowed to stream. */
-  file: z.string().optional(),
-  /** The track's upload id, only for those who may edit the fundraiser (to resubmit the form). */
-  uploadId: z.string().optional(),
-  /** Why processing failed (status 'failed'), only for those who may manage the fundraiser. */
-  error: z.string().optional(),
-});
-export type FundraiserTrack = z.infer<typeof fundraiserTrackSchema>;
-
-export const fundraiserArtistSchema = z.object({
-  id: z.number().int(),
-  urlSlug: z.string(),
-  name: z.string(),
-  status: z.enum(ARTIST_STATUSES),
-  isPublishable: z.boolean(),
-});
-
-export const fundraiserSchema = z.object({
-  id: z.number().int(),
-  userId: z.number().int(),
-  artistId: z.number().int(),
-  name: z.string(),
-  description: z.string(),
-  supportedOrg: z.string(),
-  supportedOrgEin: z.string(),
-  supportedOrgWebsite: z.string().optional(),
-  /** Cents. */
-  minimumDonation: z.number().int(),
-  donationGoal: z.number().int().optional(),
-  genre: z.string(),
-  genreSecondary: z.string().optional(),
-  status: z.enum(FUNDRAISER_STATUSES),
-  shareCount: z.number().int(),
-  /** URL of the 400 px JPEG cover; `albumCover` is the upload id the other sizes derive from. */
-  image: z.string().optional(),
-  albumCover: z.string().optional(),
-  previewTrackName: z.string().optional(),
-  /** Upload id of the preview track (for the edit form); only for those who may edit. */
-  previewTrackFile: z.string().optional(),
-  /** Public URL the detail page's preview player plays. */
-  previewTrackPreview: z.string().optional(),
-  /** The preview track's processing state and failure message, only for those who may manage it. */
-  previewTrackStatus: trackStatusSchema.optional(),
-  previewTrackError: z.string().optional(),
-  tracksList: z.array(fundraiserTrackSchema),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  deletedAt: z.string().optional(),
-  publishedAt: z.string().optional(),
-  urlSlug: z.string().optional(),
-  youtubeLink: z.string().optional(),
-  vimeoLink: z.string().optional(),
-  hasV1Tracks: z.boolean(),
-  hasTracksZip: z.boolean(),
-  isPublishable: z.boolean(),
-  /** Whether the caller may manage it (its owner or an admin): decided by the server, per caller. */
-  canManage: z.boolean(),
-  totalRaised: z.number().int().optional(),
-  /** Number of donations, for the stats on the detail page. */
-  donationCount: z.number().int(),
-  artist: fundraiserArtistSchema,
-  tracksZipLink: z.string().optional(),
-  // The names some screens use for the same facts (spec part 2 section 3).
-  fundraisingGoalCents: z.number().int().optional(),
-  donationMinimumCents: z.number().int(),
-  charityEin: z.string(),
-});
-export type Fundraiser = z.infer<typeof fundraiserSchema>;
-
-export const fundraiserListSchema = z.array(fundraiserSchema);
-export const fundraiserSearchResultSchema = z.object({
-  results: z.array(fundraiserSchema),
-  totalCount: z.number().int(),
-});
-
-/** What saving and music submission answer: enough to navigate (spec part 2 section 7). */
-export const fundraiserRefSchema = z.object({ id: z.number().int(), urlSlug: z.string().optional() });
-export type FundraiserRef = z.infer<typeof fundraiserRefSchema>;
+// What is sent about fundraisers (spec part 2 sections 3, 5 and 7; DESIGN.md section 4); what the
+// API answers is in answers/fundraisers.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Fields
@@ -290,20 +182,6 @@ export const fundraiserSearchParamsSchema = z.object({
     .transform((value) => value || undefined),
 });
 export type FundraiserSearchParams = z.infer<typeof fundraiserSearchParamsSchema>;
-
-/** A donor row of GET /api/fundraisers/{id}/transactions (spec part 2 section 3). */
-export const fundraiserTransactionSchema = z.object({
-  name: z.string(),
-  email: z.string(),
-  amountCents: z.number().int(),
-  tipCents: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export const fundraiserTransactionsSchema = z.object({
-  results: z.array(fundraiserTransactionSchema),
-  totalCount: z.number().int(),
-});
 
 export const transactionsParamsSchema = z.object({ page: pageParam, page_size: pageSizeParam });
 

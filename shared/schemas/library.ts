@@ -1,75 +1,7 @@
 import { z } from 'zod';
-import { listEnvelope } from '../api';
 import { pageParam, pageSizeParam } from './text';
 
-// Your music and the player (spec part 1 sections 2, 3 and 7; DESIGN.md section 4).
-
-/** A library list item (spec part 1 section 3, 'Library album'). */
-export const libraryAlbumSchema = z.object({
-  projectId: z.number().int(),
-  /** The fundraiser's slug, or its id as text when it has none (a draft): the album page takes either. */
-  projectSlug: z.string(),
-  artistId: z.number().int(),
-  projectName: z.string(),
-  artistName: z.string(),
-  image: z.string().optional(),
-  /** ISO date: when the fundraiser was published (created, for a draft), or when it was bought. */
-  date: z.string(),
-});
-export type LibraryAlbum = z.infer<typeof libraryAlbumSchema>;
-
-export const libraryAlbumListSchema = listEnvelope(libraryAlbumSchema);
-export type LibraryAlbumList = z.infer<typeof libraryAlbumListSchema>;
+// Your music's paging (spec part 1 sections 2 and 7); what the library answers is in
+// answers/library.ts.
 
 export const libraryPageParamsSchema = z.object({ page: pageParam, pageSize: pageSizeParam });
-
-/** A track of a library album. `src` is the full stream, absent until the track is processed. */
-export const libraryTrackSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  /** 0-based position in the album. */
-  index: z.number().int().nonnegative(),
-  src: z.string().optional(),
-  durationSeconds: z.number().nullable(),
-  /** Integrated loudness (EBU R128), so the player can even out levels between albums. */
-  loudnessLufs: z.number().nullable(),
-  status: z.enum(['processing', 'ready', 'failed']),
-});
-export type LibraryTrack = z.infer<typeof libraryTrackSchema>;
-
-/** GET /api/music-library/album/{id}: the album with what the album page plays and downloads. */
-export const libraryAlbumDetailSchema = libraryAlbumSchema.extend({
-  /** The artist's page; absent once the artist is deleted. */
-  artistSlug: z.string().optional(),
-  tracks: z.array(libraryTrackSchema),
-  hasV1Tracks: z.boolean(),
-  /** The fundraiser was deleted: its buyers keep the music, but its page is gone. */
-  fundraiserDeleted: z.boolean().optional(),
-  /** The album zip ('Download songs'), when there is anything to download. */
-  tracksZipLink: z.string().optional(),
-});
-export type LibraryAlbumDetail = z.infer<typeof libraryAlbumDetailSchema>;
-
-/** A track in the player (spec part 1 section 3, 'Player track'), plus its id and length. */
-export const playerTrackSchema = z.object({
-  src: z.string(),
-  name: z.string(),
-  index: z.number().int().nonnegative(),
-  artistName: z.string(),
-  projectName: z.string(),
-  projectSlug: z.string(),
-  albumCoverSrc: z.string().optional(),
-  trackId: z.number().int().optional(),
-  durationSeconds: z.number().nullable().optional(),
-  loudnessLufs: z.number().nullable().optional(),
-});
-export type PlayerTrack = z.infer<typeof playerTrackSchema>;
-
-/**
- * Audio URLs (DESIGN.md section 4). `version` names the rendition file: a re-render gets a new
- * name, so a versioned URL never changes content and may be cached as immutable.
- */
-export const trackUrls = {
-  preview: (trackId: number, version: string) => `/api/tracks/${trackId}/preview?v=${encodeURIComponent(version)}`,
-  stream: (trackId: number, version: string) => `/api/tracks/${trackId}/stream?v=${encodeURIComponent(version)}`,
-};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limits, UPLOAD_LIMITS_MB } from '../constants';
+import { UPLOAD_LIMITS_MB } from '../constants';
 
 // Uploads (spec part 1 sections 4 and 5, part 2 section 5): the messages the upload fields show,
 // the same whether the browser or the server finds the problem, and the answer of an upload.
@@ -22,10 +22,6 @@ export const uploadMessages = {
   quotaUnverified: 'Please verify your email address to upload more than 200 MB.',
   lowDisk: 'The server is running low on storage space, so uploads are paused. Please try again later.',
 } as const;
-
-/** POST /api/uploads/image and /track answer the new upload's id (DESIGN.md contract details). */
-export const uploadResultSchema = z.object({ id: z.string().min(1).max(limits.uploadId) });
-export type UploadResult = z.infer<typeof uploadResultSchema>;
 
 /**
  * The legacy form's album zip as the browser holds it: a File, or null when none is chosen, which

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { apiErrorSchema } from '../../shared/api';
-import { emailChangeSchema, userSchema } from '../../shared/schemas/accounts';
+import { apiErrorSchema } from '../../shared/answers/api';
+import { emailChangeSchema, userSchema } from '../../shared/answers/accounts';
 import { artists, donations, fundraisers, users } from '../../server/db/schema';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { adminClient, fieldErrors, registerUser, strongPassword, verifiedUser } from '../fixtures/test-server';

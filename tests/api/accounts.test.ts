@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { apiErrorSchema, formErrorsSchema } from '../../shared/api';
-import { userSchema } from '../../shared/schemas/accounts';
+import { apiErrorSchema, formErrorsSchema } from '../../shared/answers/api';
+import { userSchema } from '../../shared/answers/accounts';
 import { emailVerificationCodes, passwordResetTokens, users } from '../../server/db/schema';
 import { rawRequest, registerUser, strongPassword } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';

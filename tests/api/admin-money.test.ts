@@ -10,7 +10,7 @@ import {
   initializeResponseSchema,
   ledgerSchema,
 } from '../../shared/schemas/admin-money';
-import { fundraiserSchema, type Fundraiser } from '../../shared/schemas/fundraisers';
+import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { formatDollars } from '../../shared/money';
 import { donate, startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';

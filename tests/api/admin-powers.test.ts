@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fundraisers } from '../../server/db/schema';
-import { artistSchema } from '../../shared/schemas/artists';
-import { fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { artistSchema } from '../../shared/answers/artists';
+import { fundraiserSchema } from '../../shared/answers/fundraisers';
 import { donate } from '../fixtures/donations';
 import {
   CANCER_SOCIETY_EIN,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Fundraiser, fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { type Fundraiser, fundraiserSchema } from '../../shared/answers/fundraisers';
 import { fundraisers } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
 import { createFundraiser, details } from '../fixtures/fundraisers';

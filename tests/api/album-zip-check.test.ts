@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { fundraiserSchema } from '../../shared/answers/fundraisers';
 import { fundraisers } from '../../server/db/schema';
 import { albumZipMessages } from '../../server/infra/storage/zip-check';
 import { wav } from '../fixtures/audio';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { artistSchema, artistSearchResultSchema } from '../../shared/schemas/artists';
+import { artistSchema, artistSearchResultSchema } from '../../shared/answers/artists';
 import { artists } from '../../server/db/schema';
 import { imageForm, png } from '../fixtures/images';
 import { adminClient, fieldErrors, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';

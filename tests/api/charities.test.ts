@@ -8,7 +8,7 @@ import {
   featuredCharitiesSchema,
   nonprofitDetailSchema,
   nonprofitSearchResultSchema,
-} from '../../shared/schemas/charities';
+} from '../../shared/answers/charities';
 import { findCharity } from '../../server/features/charities/queries';
 import { adminClient, fieldErrors, registerUser, startTestServer, type TestServer } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';

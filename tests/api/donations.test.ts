@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { donations, jobs, purchases } from '../../server/db/schema';
-import { formatEin } from '../../shared/schemas/charities';
-import { fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { formatEin } from '../../shared/ein';
+import { fundraiserSchema } from '../../shared/answers/fundraisers';
 import {
   paymentConfigSchema,
   purchaseLinkSchema,

@@ -6,7 +6,7 @@ import {
   fundraiserSchema,
   fundraiserSearchResultSchema,
   fundraiserTransactionsSchema,
-} from '../../shared/schemas/fundraisers';
+} from '../../shared/answers/fundraisers';
 import { artists, donations, fundraisers, uploads } from '../../server/db/schema';
 import { cleanupUnusedUploads } from '../../server/features/uploads/service';
 import { fileForm, mp3Frames, wav } from '../fixtures/audio';

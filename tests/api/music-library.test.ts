@@ -5,8 +5,8 @@ import {
   type LibraryAlbumDetail,
   libraryAlbumDetailSchema,
   libraryAlbumListSchema,
-} from '../../shared/schemas/library';
-import { type Fundraiser } from '../../shared/schemas/fundraisers';
+} from '../../shared/answers/library';
+import { type Fundraiser } from '../../shared/answers/fundraisers';
 import { donations, fundraisers, fundraiserTracks, purchases, uploads, users } from '../../server/db/schema';
 import { cleanupUnusedUploads } from '../../server/features/uploads/service';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { artistSchema } from '../../shared/schemas/artists';
-import { fundraiserSchema } from '../../shared/schemas/fundraisers';
-import { libraryAlbumDetailSchema } from '../../shared/schemas/library';
+import { artistSchema } from '../../shared/answers/artists';
+import { fundraiserSchema } from '../../shared/answers/fundraisers';
+import { libraryAlbumDetailSchema } from '../../shared/answers/library';
 import { findPage, pagePaths } from '../../shared/routes';
 import { useFakeClientBuild } from '../fixtures/fake-client-build';
 import { createArtist, createFundraiser } from '../fixtures/fundraisers';

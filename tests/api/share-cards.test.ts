@@ -48,7 +48,9 @@ describe('share cards', () => {
       details: { name: "Pay $& and $' now", description: '0;url=https://evil.example/$2 http-equiv=refresh x' },
     });
     const page = await server.client().get(`/projects/${fundraiser.urlSlug}`);
-    expect(page.text).not.toContain('http-equiv=refresh x"');
+    // (The page's first answers carry the description as JSON data: tests/api/first-load.test.ts.)
+    const tags = page.text.replace(/<script type="application\/json" id="first-answers">.*?<\/script>/s, '');
+    expect(tags).not.toContain('http-equiv=refresh x"');
     expect(page.text).toMatch(
       /<meta\s+name="description"\s+content="0;url=https:\/\/evil\.example\/\$2 http-equiv=refresh x/,
     );

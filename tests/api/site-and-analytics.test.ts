@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { siteSchema } from '../../shared/schemas/site';
+import { siteSchema } from '../../shared/answers/site';
 import { analyticsDailyCounts } from '../../server/db/schema';
 
 import { createFundraiser } from '../fixtures/fundraisers';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { parseFile } from 'music-metadata';
 import { describe, expect, it } from 'vitest';
-import { fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { fundraiserSchema } from '../../shared/answers/fundraisers';
 import { fundraisers, fundraiserTracks, jobs } from '../../server/db/schema';
 import { audioMessages } from '../../server/infra/audio/transcode';
 import { wav } from '../fixtures/audio';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initializeResponseSchema } from '../../shared/schemas/admin-money';
-import type { Fundraiser } from '../../shared/schemas/fundraisers';
+import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
 import { donate } from '../fixtures/donations';

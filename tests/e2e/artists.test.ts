@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { artistSchema } from '../../shared/schemas/artists';
+import { artistSchema } from '../../shared/answers/artists';
 import { fillForm, logIn, newPage, slowUplink, useAppAndBrowser } from '../fixtures/e2e-app';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
 

@@ -11,7 +11,7 @@ import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app'
 import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
 import { TEST_CARDS } from '../../shared/schemas/donations';
-import type { Fundraiser } from '../../shared/schemas/fundraisers';
+import type { Fundraiser } from '../../shared/answers/fundraisers';
 
 // Donating in Chromium with the built-in test provider (issue 10): a guest gives with a tip preset,
 // reads the success page, downloads from the receipt's link, signs up with the same email and finds

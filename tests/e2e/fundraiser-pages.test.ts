@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fundraiserRefSchema, fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { fundraiserRefSchema, fundraiserSchema } from '../../shared/answers/fundraisers';
 import { wav } from '../fixtures/audio';
 import { mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';

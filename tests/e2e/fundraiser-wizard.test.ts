@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { artistSchema } from '../../shared/schemas/artists';
-import { fundraiserListSchema, fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { artistSchema } from '../../shared/answers/artists';
+import { fundraiserListSchema, fundraiserSchema } from '../../shared/answers/fundraisers';
 import { wav } from '../fixtures/audio';
 import { seriousViolations } from '../fixtures/axe';
 import { allowConsoleErrors } from '../fixtures/console-errors';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../client/api/http';
+import { ApiError } from '../../client/api/errors';
 import { initializeErrorMessage } from '../../client/features/admin/admin-money-api';
 
 // What the Disburse dialog says when the server refuses (spec part 2 section 8, Disbursement

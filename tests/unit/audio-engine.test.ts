@@ -13,7 +13,7 @@ import {
 import { createMediaSession, type MediaSessionApi } from '../../client/player/media-session';
 import { emptyPlayer, type PlayerCommand, playerReducer, type PlayerState } from '../../client/player/player-logic';
 import type { Sound, SoundEvents, SoundSource } from '../../client/player/sound';
-import type { PlayerTrack } from '../../shared/schemas/library';
+import type { PlayerTrack } from '../../shared/answers/library';
 
 // The playing tab's audio engine, in node. The player's real rules (playerReducer) stand in for the
 // shared worker, a fake sound for Howler's <audio> element, and a fake navigator.mediaSession for

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../client/api/http';
+import { ApiError } from '../../client/api/errors';
 import { SUMMARY_ATTEMPTS, transactionSummaryQueryOptions } from '../../client/features/donations/donations-api';
 
 // The success page's summary (spec part 2 section 2): 4 attempts, and after a 404 (the payment is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { User } from '../../shared/schemas/accounts';
+import type { User } from '../../shared/answers/accounts';
 import { charityFormSchema } from '../../client/features/fundraisers/charity-fields';
 import type { WizardData } from '../../client/features/fundraisers/wizard/wizard-store';
 import { applicableSteps, canVisit, firstOpenStep } from '../../client/features/fundraisers/wizard/wizard-steps';

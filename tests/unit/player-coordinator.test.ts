@@ -8,7 +8,7 @@ import {
   type TabMessage,
 } from '../../client/player/coordinator';
 import { emptyPlayer, type PlayerState } from '../../client/player/player-logic';
-import type { PlayerTrack } from '../../shared/schemas/library';
+import type { PlayerTrack } from '../../shared/answers/library';
 
 // The shared worker's relay between tabs, with mock ports and fake timers (STYLE.md, actualbudget).
 

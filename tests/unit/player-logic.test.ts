@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlayerTrack } from '../../shared/schemas/library';
+import type { PlayerTrack } from '../../shared/answers/library';
 import { formatPlaybackTime } from '../../shared/time';
 import { emptyPlayer, type PlayerCommand, playerReducer, type PlayerState } from '../../client/player/player-logic';
 

@@ -1,11 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { okSchema } from '../../../shared/api';
-import {
-  type ChangeEmailInput,
-  emailChangeSchema,
-  type UpdateProfileInput,
-  userSchema,
-} from '../../../shared/schemas/accounts';
+import { type ChangeEmailInput, type UpdateProfileInput } from '../../../shared/schemas/accounts';
 import { apiRequest } from '../../api/http';
 import { libraryKeys } from '../../api/library';
 import { useFlash } from '../../lib/flash';
@@ -18,12 +12,12 @@ export const accountKeys = { emailChange: ['account', 'email-change'] as const }
 
 export const emailChangeQueryOptions = queryOptions({
   queryKey: accountKeys.emailChange,
-  queryFn: () => apiRequest('/api/user/email', emailChangeSchema),
+  queryFn: () => apiRequest('/api/user/email', 'emailChange'),
 });
 
 export function useUpdateProfile() {
   return useMutation({
-    mutationFn: (input: UpdateProfileInput) => apiRequest('/api/user', userSchema, { method: 'PATCH', json: input }),
+    mutationFn: (input: UpdateProfileInput) => apiRequest('/api/user', 'user', { method: 'PATCH', json: input }),
     onSuccess: (user) => setUser(user),
   });
 }
@@ -32,7 +26,7 @@ export function useRequestEmailChange() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ChangeEmailInput) =>
-      apiRequest('/api/user/email', emailChangeSchema, { method: 'POST', json: input }),
+      apiRequest('/api/user/email', 'emailChange', { method: 'POST', json: input }),
     onSuccess: (change) => queryClient.setQueryData(accountKeys.emailChange, change),
   });
 }
@@ -41,7 +35,7 @@ export function useConfirmEmailChange() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (verificationCode: string) =>
-      apiRequest('/api/user/email/verify', userSchema, { method: 'POST', json: { verificationCode } }),
+      apiRequest('/api/user/email/verify', 'user', { method: 'POST', json: { verificationCode } }),
     onSuccess: (user) => {
       setUser(user);
       queryClient.setQueryData(accountKeys.emailChange, { pending: null });
@@ -54,7 +48,7 @@ export function useConfirmEmailChange() {
 export function useCancelEmailChange() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest('/api/user/email', emailChangeSchema, { method: 'DELETE' }),
+    mutationFn: () => apiRequest('/api/user/email', 'emailChange', { method: 'DELETE' }),
     onSuccess: (change) => queryClient.setQueryData(accountKeys.emailChange, change),
   });
 }
@@ -62,7 +56,7 @@ export function useCancelEmailChange() {
 export function useDeleteAccount() {
   const leaveSession = useLeaveSession();
   return useMutation({
-    mutationFn: (password: string) => apiRequest('/api/user', okSchema, { method: 'DELETE', json: { password } }),
+    mutationFn: (password: string) => apiRequest('/api/user', 'ok', { method: 'DELETE', json: { password } }),
     onSuccess: () => {
       // Said here, not by the dialog: the dialog is gone with the page once the session is left.
       useFlash.getState().show('Your account has been deleted.', '/');

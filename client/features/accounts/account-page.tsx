@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { okSchema } from '../../../shared/api';
-import { newPasswordFormSchema, type User } from '../../../shared/schemas/accounts';
+import { newPasswordFormSchema } from '../../../shared/schemas/accounts';
+import { type User } from '../../../shared/answers/accounts';
 import { apiRequest, errorMessage, formErrorsOf } from '../../api/http';
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
@@ -45,8 +45,7 @@ function VerificationNotice({ user }: { user: User }) {
 function ChangePasswordForm() {
   const form = useZodForm(newPasswordFormSchema, { password: '', confirmPassword: '' });
   const change = useMutation({
-    mutationFn: (password: string) =>
-      apiRequest('/api/user/password', okSchema, { method: 'POST', json: { password } }),
+    mutationFn: (password: string) => apiRequest('/api/user/password', 'ok', { method: 'POST', json: { password } }),
     onSuccess: () => form.reset({ password: '', confirmPassword: '' }),
     onError: (error) => applyServerFormErrors(form, formErrorsOf(error), ['password']),
   });

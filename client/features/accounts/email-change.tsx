@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { changeEmailSchema, type User, verifyEmailSchema } from '../../../shared/schemas/accounts';
-import { ApiError, errorMessage, formErrorsOf } from '../../api/http';
+import { changeEmailSchema, verifyEmailSchema } from '../../../shared/schemas/accounts';
+import { type User } from '../../../shared/answers/accounts';
+import { errorMessage, formErrorsOf } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';
 import { VerificationCodeField } from '../../ui/account-fields';
 import { FormField } from '../../ui/form-field';

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { okSchema } from '../../../shared/api';
 import { passwordResetEmailSchema } from '../../../shared/schemas/accounts';
-import { ApiError, apiRequest } from '../../api/http';
+import { apiRequest } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
@@ -11,8 +11,7 @@ import { NetworkButton } from '../../ui/needs-network';
 export function ForgotPasswordForm({ onCancel, defaultEmail = '' }: { onCancel: () => void; defaultEmail?: string }) {
   const form = useZodForm(passwordResetEmailSchema, { email: defaultEmail });
   const request = useMutation({
-    mutationFn: (email: string) =>
-      apiRequest('/api/password-reset-email', okSchema, { method: 'POST', json: { email } }),
+    mutationFn: (email: string) => apiRequest('/api/password-reset-email', 'ok', { method: 'POST', json: { email } }),
   });
   if (request.isSuccess) {
     return (

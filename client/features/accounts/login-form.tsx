@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
 import { serverMessages } from '../../../shared/api';
 import { loginSchema } from '../../../shared/schemas/accounts';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
-import { useLogin } from '../../lib/session';
 import { NetworkButton } from '../../ui/needs-network';
+import { useLogin } from './use-login';
 
 function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 401) return serverMessages.incorrectLogin;

@@ -1,4 +1,5 @@
-import { type User, updateProfileSchema } from '../../../shared/schemas/accounts';
+import { updateProfileSchema } from '../../../shared/schemas/accounts';
+import { type User } from '../../../shared/answers/accounts';
 import { errorMessage, formErrorsOf } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { NameFields } from '../../ui/account-fields';

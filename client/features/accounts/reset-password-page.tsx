@@ -1,13 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link, useLoaderData, useNavigate } from 'react-router';
-import { okSchema, serverMessages } from '../../../shared/api';
+import { serverMessages } from '../../../shared/api';
 import { newPasswordFormSchema } from '../../../shared/schemas/accounts';
-import { ApiError, apiRequest } from '../../api/http';
+import { apiRequest } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useFlash } from '../../lib/flash';
-import { useLogin } from '../../lib/session';
+import { useLogin } from './use-login';
 import { usePageTitle } from '../../lib/site';
 import { useLoginDialog } from './login-dialog-store';
 import type { resetTokenLoader } from './reset-token-loader';
@@ -59,7 +60,7 @@ function ResetForm({ email, token }: { email: string; token: string }) {
   const form = useZodForm(newPasswordFormSchema, { password: '', confirmPassword: '' });
   const reset = useMutation({
     mutationFn: (password: string) =>
-      apiRequest('/api/password-reset', okSchema, { method: 'POST', json: { password, resetToken: token } }),
+      apiRequest('/api/password-reset', 'ok', { method: 'POST', json: { password, resetToken: token } }),
     onSuccess: (_ok, password) => {
       // Logged in again, the guest-only guard takes the user home; the message waits for them there.
       showFlash('Your password has been changed. You are logged in.', '/');

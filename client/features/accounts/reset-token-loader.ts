@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from 'react-router';
-import { tokenUserSchema } from '../../../shared/schemas/accounts';
-import { ApiError, apiRequest } from '../../api/http';
+import { apiRequest } from '../../api/http';
+import { ApiError } from '../../api/errors';
 
 export type ResetTokenState = { status: 'valid'; email: string; token: string } | { status: 'expired' };
 
@@ -8,7 +8,7 @@ export type ResetTokenState = { status: 'valid'; email: string; token: string } 
 export async function resetTokenLoader({ params }: LoaderFunctionArgs): Promise<ResetTokenState> {
   const token = params.resetToken ?? '';
   try {
-    const { email } = await apiRequest(`/api/token-user/${encodeURIComponent(token)}`, tokenUserSchema);
+    const { email } = await apiRequest(`/api/token-user/${encodeURIComponent(token)}`, 'tokenUser');
     return { status: 'valid', email, token };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return { status: 'expired' };

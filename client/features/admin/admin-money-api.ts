@@ -11,7 +11,8 @@ import {
   initializeResponseSchema,
   type ManualDisbursementInput,
 } from '../../../shared/schemas/admin-money';
-import { ApiError, apiRequest } from '../../api/http';
+import { apiRequest } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { ledgerKey } from '../../api/ledger';
 
 // The admin money calls (spec part 2 section 7; DESIGN.md "Contract details for money, admin").

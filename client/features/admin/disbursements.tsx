@@ -4,11 +4,12 @@ import { Link, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { adminMoneyMessages, type Disbursement, type DisbursementSummary } from '../../../shared/schemas/admin-money';
-import { formatEin } from '../../../shared/schemas/charities';
+import { formatEin } from '../../../shared/ein';
 import { errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
-import { Pagination, readPage } from '../../ui/pagination';
+import { Pagination } from '../../ui/pagination';
+import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import {
   historyQueryOptions,
@@ -183,7 +184,7 @@ const statusLabel: Record<Disbursement['status'], string> = {
 function DisbursementHistory({ ein, charityName }: { ein: string; charityName: string }) {
   const headingId = useId();
   const [searchParams] = useSearchParams();
-  const page = readPage(searchParams.get('page'));
+  const page = pageFromUrl(searchParams.get('page'));
   const history = useQuery(historyQueryOptions(ein, page));
   const [ending, setEnding] = useState<{ row: Disbursement; status: 'COMPLETE' | 'CANCELED' } | null>(null);
   const totalPages = Math.ceil((history.data?.totalCount ?? 0) / PAGE_SIZE);

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { featuredCharitiesSchema } from '../../../shared/schemas/charities';
 import { charityKeys } from '../../api/fundraisers';
 import { apiRequest } from '../../api/http';
 
@@ -8,7 +7,7 @@ export function useUpdateFeaturedCharities() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (eins: string[]) =>
-      apiRequest('/api/admin/featured-charities', featuredCharitiesSchema, { method: 'PUT', json: { eins } }),
+      apiRequest('/api/admin/featured-charities', 'featuredCharities', { method: 'PUT', json: { eins } }),
     onSuccess: (saved) => queryClient.setQueryData(charityKeys.featured(), saved),
   });
 }

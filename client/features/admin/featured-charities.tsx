@@ -1,12 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { FEATURED_CHARITY_COUNT, limits, SEARCH_DEBOUNCE_MS } from '../../../shared/constants';
-import {
-  formatEin,
-  type Nonprofit,
-  normaliseEin,
-  updateFeaturedCharitiesSchema,
-} from '../../../shared/schemas/charities';
+import { updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
+import { formatEin, normaliseEin } from '../../../shared/ein';
+import { type Nonprofit } from '../../../shared/answers/charities';
 import { featuredCharitiesQueryOptions, nonprofitSearchQueryOptions } from '../../api/fundraisers';
 import { errorMessage } from '../../api/http';
 import { useDebouncedValue } from '../../lib/use-debounced-value';

@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
-import { fundraiserSearchResultSchema } from '../../../shared/schemas/fundraisers';
 import { fundraiserKeys } from '../../api/fundraisers';
-import { ApiError, apiRequest } from '../../api/http';
+import { apiRequest } from '../../api/http';
+import { ApiError } from '../../api/errors';
 
 /** The picker's page: spec part 2 section 7 has it ask the public search for 100 at a time. */
 const PICKER_PAGE_SIZE = 100;
@@ -13,7 +13,7 @@ export function pickerSearchQueryOptions(searchTerm: string) {
   const query = new URLSearchParams({ page: '0', pageSize: String(PICKER_PAGE_SIZE), searchTerm });
   return queryOptions({
     queryKey: [...fundraiserKeys.all, 'featured-picker', searchTerm] as const,
-    queryFn: () => apiRequest(`/api/fundraisers/search?${query}`, fundraiserSearchResultSchema),
+    queryFn: () => apiRequest(`/api/fundraisers/search?${query}`, 'fundraiserSearch'),
     staleTime: 30_000,
   });
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCombobox } from 'downshift';
 import { useState } from 'react';
 import { limits, SEARCH_DEBOUNCE_MS } from '../../../shared/constants';
-import type { Fundraiser } from '../../../shared/schemas/fundraisers';
+import type { Fundraiser } from '../../../shared/answers/fundraisers';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { fundraiserTitle } from '../../ui/fundraiser-tile';
 import { UploadedPicture } from '../../ui/uploaded-picture';

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents, parseDollarsToCents } from '../../../shared/money';
 import { adminMoneyMessages, disbursementLimits, manualDisbursementSchema } from '../../../shared/schemas/admin-money';
-import { formatEin, normaliseEin } from '../../../shared/schemas/charities';
+import { formatEin, normaliseEin } from '../../../shared/ein';
 import { nonprofitQueryOptions } from '../../api/fundraisers';
 import { errorMessage, formErrorsOf } from '../../api/http';
 import { useFlash } from '../../lib/flash';

@@ -4,12 +4,13 @@ import { Link, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
-import { formatEin } from '../../../shared/schemas/charities';
+import { formatEin } from '../../../shared/ein';
 import { errorMessage } from '../../api/http';
 import { safeWebsite } from '../../lib/links';
 import { useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
-import { Pagination, readPage } from '../../ui/pagination';
+import { Pagination } from '../../ui/pagination';
+import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import { dateTimeFormat } from './admin-format';
 import { transactionsQueryOptions } from './admin-money-api';
@@ -24,7 +25,7 @@ export function TransactionsAdmin() {
   const headingId = useId();
   const { siteName } = useSite();
   const [searchParams] = useSearchParams();
-  const page = readPage(searchParams.get('page'));
+  const page = pageFromUrl(searchParams.get('page'));
   const transactions = useQuery(transactionsQueryOptions(page));
   const totalPages = Math.ceil((transactions.data?.totalCount ?? 0) / PAGE_SIZE);
 

@@ -1,13 +1,9 @@
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { okSchema } from '../../../shared/api';
-import {
-  type Artist,
-  artistSchema,
-  type CreateArtistInput,
-  type UpdateArtistInput,
-  updateArtistResultSchema,
-} from '../../../shared/schemas/artists';
+import { type CreateArtistInput, type UpdateArtistInput } from '../../../shared/schemas/artists';
+import type { Artist } from '../../../shared/answers/artists';
+import { apiPaths } from '../../../shared/api-paths';
 import { artistKeys } from '../../api/artists';
+import { startFromFirstAnswer } from '../../api/first-answers';
 import { apiRequest, retryUnlessRefused } from '../../api/http';
 
 // The artist calls of spec part 1 section 7, each parsed by its shared schema.
@@ -15,15 +11,17 @@ import { apiRequest, retryUnlessRefused } from '../../api/http';
 export const artistByIdQueryOptions = (id: number) =>
   queryOptions({
     queryKey: artistKeys.byId(id),
-    queryFn: () => apiRequest(`/api/artists/${id}`, artistSchema),
+    queryFn: () => apiRequest(apiPaths.artist(String(id)), 'artist'),
     retry: retryUnlessRefused,
+    ...startFromFirstAnswer<Artist>(apiPaths.artist(String(id))),
   });
 
 export const artistBySlugQueryOptions = (slug: string) =>
   queryOptions({
     queryKey: artistKeys.bySlug(slug),
-    queryFn: () => apiRequest(`/api/artists/slug/${encodeURIComponent(slug)}`, artistSchema),
+    queryFn: () => apiRequest(apiPaths.artist(slug), 'artist'),
     retry: retryUnlessRefused,
+    ...startFromFirstAnswer<Artist>(apiPaths.artist(slug)),
   });
 
 /** The user's list and every search page; an artist's own page is handled by the caller. */
@@ -37,8 +35,7 @@ function invalidateLists(queryClient: QueryClient) {
 export function useCreateArtist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateArtistInput) =>
-      apiRequest('/api/artists/new', artistSchema, { method: 'POST', json: input }),
+    mutationFn: (input: CreateArtistInput) => apiRequest('/api/artists/new', 'artist', { method: 'POST', json: input }),
     onSuccess: () => invalidateLists(queryClient),
   });
 }
@@ -47,7 +44,7 @@ export function useUpdateArtist() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id: number; input: UpdateArtistInput }) =>
-      apiRequest(`/api/artists/${id}/update`, updateArtistResultSchema, { method: 'PATCH', json: input }),
+      apiRequest(`/api/artists/${id}/update`, 'artistUpdated', { method: 'PATCH', json: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: artistKeys.all }),
   });
 }
@@ -55,7 +52,7 @@ export function useUpdateArtist() {
 export function usePublishArtist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiRequest(`/api/artists/${id}/publish`, artistSchema, { method: 'PATCH' }),
+    mutationFn: (id: number) => apiRequest(`/api/artists/${id}/publish`, 'artist', { method: 'PATCH' }),
     onSuccess: (artist) => {
       queryClient.setQueryData(artistKeys.byId(artist.id), artist);
       if (artist.urlSlug) queryClient.setQueryData(artistKeys.bySlug(artist.urlSlug), artist);
@@ -67,7 +64,7 @@ export function usePublishArtist() {
 export function useDeleteArtist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (artist: Artist) => apiRequest(`/api/artists/${artist.id}`, okSchema, { method: 'DELETE' }),
+    mutationFn: (artist: Artist) => apiRequest(`/api/artists/${artist.id}`, 'ok', { method: 'DELETE' }),
     onSuccess: () => {
       // The page showing the artist is about to move on: marked stale, not fetched again into a 404.
       void queryClient.invalidateQueries({ queryKey: artistKeys.details(), refetchType: 'none' });

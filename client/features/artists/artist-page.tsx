@@ -2,14 +2,15 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import type { Artist } from '../../../shared/schemas/artists';
+import type { Artist } from '../../../shared/answers/artists';
 import { artistFundraisersQueryOptions } from '../../api/fundraisers';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
+import { pictureSizes } from '../../../shared/constants';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { userArtistsQueryOptions } from '../../api/artists';
 import { artistByIdQueryOptions, artistBySlugQueryOptions, usePublishArtist } from './api';
@@ -99,8 +100,8 @@ function ArtistProfile({ artist }: { artist: Artist }) {
           className="artist-profile-picture"
           uploadId={artist.profileImage}
           alt={`Profile picture of ${artist.name}`}
-          sizes="(min-width: 1024px) 320px, 100vw"
-          eager
+          sizes={pictureSizes.artistPicture}
+          priority
         />
         <div className="artist-profile-text">
           <div className="page-heading">

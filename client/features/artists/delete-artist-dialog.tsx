@@ -1,4 +1,4 @@
-import type { Artist } from '../../../shared/schemas/artists';
+import type { Artist } from '../../../shared/answers/artists';
 import { DeleteDialog } from '../../ui/dialog';
 import { useDeleteArtist } from './api';
 

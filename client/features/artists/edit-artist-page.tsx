@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { updateArtistSchema } from '../../../shared/schemas/artists';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Artist } from '../../../shared/schemas/artists';
+import type { Artist } from '../../../shared/answers/artists';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { ArtistTile } from '../../ui/artist-tile';

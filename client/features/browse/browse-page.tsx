@@ -1,16 +1,22 @@
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { GENRES, type Genre, limits, PAGE_SIZE } from '../../../shared/constants';
+import {
+  type ArtistSearch,
+  artistSearchFromUrl,
+  type FundraiserSearch,
+  fundraiserSearchFromUrl,
+} from '../../../shared/api-paths';
+import { limits, PAGE_SIZE } from '../../../shared/constants';
 import { artistSearchQueryOptions } from '../../api/artists';
-import { type FundraiserSearch as FundraiserSearchParams, fundraiserSearchQueryOptions } from '../../api/fundraisers';
+import { fundraiserSearchQueryOptions } from '../../api/fundraisers';
 import { Alert } from '../../ui/alert';
 import { ArtistTile } from '../../ui/artist-tile';
 import { FormField } from '../../ui/form-field';
 import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { FUNDRAISER_SEARCH_FIELDS, FundraiserSearchFields } from '../../ui/fundraiser-search-fields';
 import { SearchForm } from '../../ui/search-form';
-import { Pagination, readPage } from '../../ui/pagination';
+import { Pagination } from '../../ui/pagination';
 import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
 import { usePageTitle } from '../../lib/site';
@@ -22,28 +28,6 @@ const tabs: { tab: Tab; label: string }[] = [
   { tab: 'projects', label: 'Search fundraisers' },
   { tab: 'artists', label: 'Search artists' },
 ];
-
-function isGenre(value: string): value is Genre {
-  return (GENRES as readonly string[]).includes(value);
-}
-
-/** The fundraiser search as the URL holds it (spec part 1 section 2, Browse); page is zero-based. */
-function readFundraiserSearch(params: URLSearchParams): FundraiserSearchParams {
-  const genre = params.get('genre') ?? '';
-  return {
-    searchTerm: params.get('searchTerm')?.trim() ?? '',
-    genre: isGenre(genre) ? genre : '',
-    charityEin: params.get('charityEin')?.trim() ?? '',
-    page: readPage(params.get('page')),
-  };
-}
-
-function readArtistSearch(params: URLSearchParams) {
-  return {
-    searchTerm: params.get('searchTerm')?.trim() ?? '',
-    page: readPage(params.get('page')),
-  };
-}
 
 export function BrowsePage() {
   usePageTitle('Browse artists & fundraisers');
@@ -76,7 +60,7 @@ export function BrowsePage() {
 
 function FundraiserSearch() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const search = readFundraiserSearch(searchParams);
+  const search = fundraiserSearchFromUrl(searchParams);
   const hasFilter = search.searchTerm !== '' || search.genre !== '' || search.charityEin !== '';
 
   return (
@@ -99,7 +83,7 @@ function FundraiserSearch() {
 
 function ArtistSearch() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const search = readArtistSearch(searchParams);
+  const search = artistSearchFromUrl(searchParams);
   const hasFilter = search.searchTerm !== '';
 
   return (
@@ -127,8 +111,6 @@ function ArtistSearch() {
   );
 }
 
-type ArtistSearch = ReturnType<typeof readArtistSearch>;
-
 function ArtistResults({ search, heading }: { search: ArtistSearch; heading: string }) {
   // The previous page stays on screen while the next one loads.
   const results = useQuery({ ...artistSearchQueryOptions(search), placeholderData: keepPreviousData });
@@ -139,7 +121,7 @@ function ArtistResults({ search, heading }: { search: ArtistSearch; heading: str
       results={results}
       loadingLabel="Loading artists"
       listClassName="artist-tiles"
-      renderTile={(artist) => <ArtistTile artist={artist} headingLevel={3} />}
+      renderTile={(artist, index) => <ArtistTile artist={artist} headingLevel={3} position={index} />}
     />
   );
 }
@@ -149,7 +131,7 @@ function countText(count: number): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? 'fundraiser' : 'fundraisers'}`;
 }
 
-function FundraiserResults({ search, hasFilter }: { search: FundraiserSearchParams; hasFilter: boolean }) {
+function FundraiserResults({ search, hasFilter }: { search: FundraiserSearch; hasFilter: boolean }) {
   // The previous page stays on screen while the next one loads.
   const results = useQuery({ ...fundraiserSearchQueryOptions(search), placeholderData: keepPreviousData });
   const showCount = hasFilter && results.data && !results.isPlaceholderData;
@@ -161,7 +143,7 @@ function FundraiserResults({ search, hasFilter }: { search: FundraiserSearchPara
       results={results}
       loadingLabel="Loading fundraisers"
       listClassName="fundraiser-tiles"
-      renderTile={(fundraiser) => <FundraiserTile fundraiser={fundraiser} headingLevel={3} />}
+      renderTile={(fundraiser, index) => <FundraiserTile fundraiser={fundraiser} headingLevel={3} position={index} />}
     />
   );
 }
@@ -174,7 +156,7 @@ type ResultsSectionProps<T extends { id: number }> = {
   results: UseQueryResult<{ results: T[]; totalCount: number }>;
   loadingLabel: string;
   listClassName: string;
-  renderTile: (item: T) => ReactNode;
+  renderTile: (item: T, index: number) => ReactNode;
 };
 
 /** One page of search results as tiles, with the spec's empty and error texts and the pagination. */
@@ -203,8 +185,8 @@ function ResultsSection<T extends { id: number }>({
         <p className="empty-state">No results found! Please try a different query.</p>
       ) : (
         <ul className={`grid ${listClassName}`} role="list">
-          {results.data.results.map((item) => (
-            <li key={item.id}>{renderTile(item)}</li>
+          {results.data.results.map((item, index) => (
+            <li key={item.id}>{renderTile(item, index)}</li>
           ))}
         </ul>
       )}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money';
 import { donationMessages } from '../../../shared/schemas/donations';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
 import { usePageTitle, useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';

@@ -9,7 +9,8 @@ import {
   testIntentStatusSchema,
   transactionSummarySchema,
 } from '../../../shared/schemas/donations';
-import { ApiError, apiRequest, retryUnlessRefused } from '../../api/http';
+import { apiRequest, retryUnlessRefused } from '../../api/http';
+import { ApiError } from '../../api/errors';
 
 // The donate flow's calls (spec part 2 section 7; DESIGN.md "Contract details for money").
 

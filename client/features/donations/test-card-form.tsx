@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { donationMessages, TEST_CARDS, testCardSchema } from '../../../shared/schemas/donations';
-import { ApiError, formErrorsOf } from '../../api/http';
+import { formErrorsOf } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useConfirmTestPayment } from './donations-api';

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { okSchema } from '../../../shared/api';
-import type { Fundraiser } from '../../../shared/schemas/fundraisers';
+import type { Fundraiser } from '../../../shared/answers/fundraisers';
 import { fundraiserKeys } from '../../api/fundraisers';
 import { apiRequest } from '../../api/http';
 import { DeleteDialog } from '../../ui/dialog';
@@ -9,7 +8,7 @@ import { fundraiserTitle } from '../../ui/fundraiser-tile';
 function useDeleteFundraiser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiRequest(`/api/fundraisers/${id}`, okSchema, { method: 'DELETE' }),
+    mutationFn: (id: number) => apiRequest(`/api/fundraisers/${id}`, 'ok', { method: 'DELETE' }),
     onSuccess: (_answer, id) => {
       // The user's list may be shown next from its cache (it is not mounted now, so invalidating
       // would not refetch it before then): take the fundraiser out of it at once.

@@ -10,15 +10,11 @@ import {
 } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
-import type { FormErrorItem } from '../../../shared/api';
+import type { FormErrorItem } from '../../../shared/answers/api';
 import { fundraiserLimits, UPLOAD_LIMITS_MB } from '../../../shared/constants';
-import {
-  charityFormShape,
-  type Fundraiser,
-  fundraiserDetailsSchema,
-  fundraiserMessages,
-  legacyFormSchema,
-} from '../../../shared/schemas/fundraisers';
+import { charityFormShape, fundraiserDetailsSchema, legacyFormSchema } from '../../../shared/schemas/fundraisers';
+import { fundraiserMessages } from '../../../shared/fundraiser-messages';
+import { type Fundraiser } from '../../../shared/answers/fundraisers';
 import { fundraiserKeys, fundraiserQueryOptions } from '../../api/fundraisers';
 import { UploadCancelled } from '../../api/xhr-upload';
 import { useUser } from '../../lib/session';

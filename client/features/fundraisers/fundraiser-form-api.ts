@@ -1,16 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { artistSchema, type CreateArtistInput } from '../../../shared/schemas/artists';
+import { type CreateArtistInput } from '../../../shared/schemas/artists';
 import type { z } from 'zod';
 import {
   type FundraiserMusicInput,
-  fundraiserRefSchema,
   type saveFundraiserSchema,
   type updateFundraiserSchema,
 } from '../../../shared/schemas/fundraisers';
+import { fundraiserRefSchema } from '../../../shared/answers/fundraisers';
 import { artistKeys } from '../../api/artists';
 import { fundraiserKeys } from '../../api/fundraisers';
-import { apiRequest, UnexpectedDataError } from '../../api/http';
+import { apiRequest } from '../../api/http';
+import { UnexpectedDataError } from '../../api/errors';
 import { sendWithProgress, toApiError, UploadRequestError } from '../../api/xhr-upload';
 
 // The calls of the creation wizard and the edit page (spec part 2 section 7), each parsed by its
@@ -20,8 +21,7 @@ import { sendWithProgress, toApiError, UploadRequestError } from '../../api/xhr-
 export function useCreateArtist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateArtistInput) =>
-      apiRequest('/api/artists/new', artistSchema, { method: 'POST', json: input }),
+    mutationFn: (input: CreateArtistInput) => apiRequest('/api/artists/new', 'artist', { method: 'POST', json: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: artistKeys.all }),
   });
 }
@@ -31,7 +31,7 @@ export function useSaveFundraiser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: z.input<typeof saveFundraiserSchema>) =>
-      apiRequest('/api/fundraisers/save', fundraiserRefSchema, { method: 'POST', json: input }),
+      apiRequest('/api/fundraisers/save', 'fundraiserRef', { method: 'POST', json: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: fundraiserKeys.all }),
   });
 }
@@ -41,7 +41,7 @@ export function useSubmitMusic() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: FundraiserMusicInput) =>
-      apiRequest('/api/fundraisers/music', fundraiserRefSchema, { method: 'PATCH', json: input }),
+      apiRequest('/api/fundraisers/music', 'fundraiserRef', { method: 'PATCH', json: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: fundraiserKeys.all }),
   });
 }
@@ -50,7 +50,7 @@ export function useSubmitMusic() {
 export function useUpdateFundraiser(id: number) {
   return useMutation({
     mutationFn: (input: z.input<typeof updateFundraiserSchema>) =>
-      apiRequest(`/api/fundraisers/${id}/update`, fundraiserRefSchema, { method: 'PATCH', json: input }),
+      apiRequest(`/api/fundraisers/${id}/update`, 'fundraiserRef', { method: 'PATCH', json: input }),
   });
 }
 

@@ -1,26 +1,38 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { pictureSizes } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
-import type { Fundraiser, FundraiserTrack } from '../../../shared/schemas/fundraisers';
+import type { Fundraiser, FundraiserTrack } from '../../../shared/answers/fundraisers';
 import { fundraiserKeys, fundraiserQueryOptions } from '../../api/fundraisers';
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
-import { playerControls } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
 import { artistPath } from '../../ui/artist-tile';
 import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
+import { pauseThePlayer } from '../../player/player-dock';
 import { UploadedPicture } from '../../ui/uploaded-picture';
-import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
 import { ledgerPath, safeWebsite } from '../../lib/links';
-import { FundraiserNotFound } from './fundraiser-not-found';
 import { GoalBar } from './goal-bar';
-import { PublishButton, PublishFundraiserDialog } from './publish-fundraiser-dialog';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import './fundraisers.css';
 import { isNotFound } from '../../api/http';
+
+// What only owners and admins use loads when they use it, and the not-found page when it is needed
+// (issue 13): a visitor's page carries no menu or dialog library.
+const AdminMenu = lazy(() => import('./fundraiser-admin-menu').then((m) => ({ default: m.AdminMenu })));
+const PublishFundraiserDialog = lazy(() =>
+  import('./publish-fundraiser-dialog').then((m) => ({ default: m.PublishFundraiserDialog })),
+);
+const DeleteFundraiserDialog = lazy(() =>
+  import('./delete-fundraiser-dialog').then((m) => ({ default: m.DeleteFundraiserDialog })),
+);
+const PublishButton = lazy(() => import('./publish-button').then((m) => ({ default: m.PublishButton })));
+const FundraiserNotFound = lazy(() =>
+  import('./fundraiser-not-found').then((m) => ({ default: m.FundraiserNotFound })),
+);
 
 /** The fundraiser page, /projects/{projectSlugOrId} (spec part 2 section 2, 'Fundraiser detail page'). */
 export function FundraiserPage() {
@@ -49,7 +61,13 @@ function FundraiserLoader({ slugOrId }: { slugOrId: string }) {
     return <Navigate to={fundraiserPath(query.data)} replace />;
   }
   if (query.isPending) return <Spinner label="Loading fundraiser" />;
-  if (notFound) return <FundraiserNotFound />;
+  if (notFound) {
+    return (
+      <Suspense fallback={<Spinner label="Loading fundraiser" />}>
+        <FundraiserNotFound />
+      </Suspense>
+    );
+  }
   if (query.isError) {
     return (
       <div className="page narrow">
@@ -65,6 +83,8 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
   const isAdmin = Boolean(user?.isAdmin);
   const navigate = useNavigate();
   const [open, setOpen] = useState<'publish' | 'delete' | null>(null);
+  const publishWanted = useHasBeenTrue(open === 'publish');
+  const deleteWanted = useHasBeenTrue(open === 'delete');
   const isDraft = fundraiser.status === 'DRAFT';
   const editPath = `/fundraisers/user/${fundraiser.id}/edit`;
   const website = safeWebsite(fundraiser.supportedOrgWebsite);
@@ -80,7 +100,15 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
         <Alert tone="warning" title="status: Draft">
           <p>Only its owner and the site's admins can see this fundraiser until it is published.</p>
           <div className="actions fundraiser-draft-actions">
-            <PublishButton fundraiser={fundraiser} onClick={() => setOpen('publish')} />
+            <Suspense
+              fallback={
+                <button type="button" className="button button-primary" disabled>
+                  Publish
+                </button>
+              }
+            >
+              <PublishButton fundraiser={fundraiser} onClick={() => setOpen('publish')} />
+            </Suspense>
             <Link className="button button-secondary" to={editPath}>
               Edit
             </Link>
@@ -93,8 +121,8 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
           className="fundraiser-cover"
           uploadId={fundraiser.albumCover}
           alt={`Album cover of ${title}`}
-          sizes="(min-width: 1024px) 400px, calc(100vw - 32px)"
-          eager
+          sizes={pictureSizes.fundraiserCover}
+          priority
         />
         <div className="fundraiser-summary">
           <div className="page-heading">
@@ -106,12 +134,20 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
               </Link>
             )}
             {isAdmin && (
-              <AdminMenu
-                fundraiser={fundraiser}
-                editPath={editPath}
-                onPublish={() => setOpen('publish')}
-                onDelete={() => setOpen('delete')}
-              />
+              <Suspense
+                fallback={
+                  <button type="button" className="button button-secondary" disabled>
+                    Admin menu<span aria-hidden="true"> ▾</span>
+                  </button>
+                }
+              >
+                <AdminMenu
+                  fundraiser={fundraiser}
+                  editPath={editPath}
+                  onPublish={() => setOpen('publish')}
+                  onDelete={() => setOpen('delete')}
+                />
+              </Suspense>
             )}
           </div>
           <p className="fundraiser-artist">
@@ -150,7 +186,7 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
                 aria-labelledby={previewId}
                 // One sound at a time: the preview pauses the music player (and the player, when it
                 // starts, pauses the preview).
-                onPlay={playerControls.pause}
+                onPlay={pauseThePlayer}
               >
                 <a href={fundraiser.previewTrackPreview}>Listen to the preview</a>
               </audio>
@@ -180,13 +216,19 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
         </section>
       </div>
 
-      <PublishFundraiserDialog fundraiser={fundraiser} open={open === 'publish'} onClose={() => setOpen(null)} />
-      <DeleteFundraiserDialog
-        fundraiser={fundraiser}
-        open={open === 'delete'}
-        onClose={() => setOpen(null)}
-        onDeleted={() => navigate('/browse')}
-      />
+      <Suspense fallback={null}>
+        {publishWanted && (
+          <PublishFundraiserDialog fundraiser={fundraiser} open={open === 'publish'} onClose={() => setOpen(null)} />
+        )}
+        {deleteWanted && (
+          <DeleteFundraiserDialog
+            fundraiser={fundraiser}
+            open={open === 'delete'}
+            onClose={() => setOpen(null)}
+            onDeleted={() => navigate('/browse')}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }
@@ -284,44 +326,5 @@ function TrackItem({ track }: { track: FundraiserTrack }) {
         </span>
       )}
     </li>
-  );
-}
-
-type AdminMenuProps = {
-  fundraiser: Fundraiser;
-  editPath: string;
-  onPublish: () => void;
-  onDelete: () => void;
-};
-
-/** The admin menu of the fundraiser page (spec part 2 section 2); Radix handles keys and focus. */
-function AdminMenu({ fundraiser, editPath, onPublish, onDelete }: AdminMenuProps) {
-  return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className="button button-secondary">
-        Admin menu<span aria-hidden="true"> ▾</span>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
-          {fundraiser.status === 'DRAFT' && (
-            <DropdownMenu.Item className="menu-item" disabled={!fundraiser.isPublishable} onSelect={onPublish}>
-              Publish{!fundraiser.isPublishable && ' (not ready yet)'}
-            </DropdownMenu.Item>
-          )}
-          <DropdownMenu.Item asChild className="menu-item">
-            <Link to={editPath}>Edit</Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className="menu-item">
-            <a href={`/api/fundraisers/${fundraiser.id}/download`} download>
-              Download tracks
-            </a>
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className="menu-separator" />
-          <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
-            Delete
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
   );
 }

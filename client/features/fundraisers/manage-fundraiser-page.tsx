@@ -3,8 +3,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
-import { normaliseEin } from '../../../shared/schemas/charities';
-import type { Fundraiser, FundraiserTrack } from '../../../shared/schemas/fundraisers';
+import { normaliseEin } from '../../../shared/ein';
+import type { Fundraiser, FundraiserTrack } from '../../../shared/answers/fundraisers';
 import {
   fundraiserQueryOptions,
   fundraiserTransactionsQueryOptions,
@@ -14,7 +14,8 @@ import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
-import { Pagination, readPage } from '../../ui/pagination';
+import { Pagination } from '../../ui/pagination';
+import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
@@ -289,7 +290,7 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 function DonorTable({ fundraiser }: { fundraiser: Fundraiser }) {
   const headingId = useId();
   const [searchParams] = useSearchParams();
-  const page = readPage(searchParams.get('page'));
+  const page = pageFromUrl(searchParams.get('page'));
   const donors = useQuery(fundraiserTransactionsQueryOptions(fundraiser.id, page));
   // The donor list fails silently (spec part 2 section 8): a failure reads as no donations.
   const rows = donors.data?.results ?? [];

@@ -1,15 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type KeyboardEvent, useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { type Fundraiser, fundraiserMessages, fundraiserSchema } from '../../../shared/schemas/fundraisers';
+import { type Fundraiser } from '../../../shared/answers/fundraisers';
 import { artistKeys } from '../../api/artists';
 import { fundraiserKeys } from '../../api/fundraisers';
-import { ApiError, apiRequest, errorMessage } from '../../api/http';
+import { apiRequest, errorMessage } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { trackEvent } from '../../lib/analytics';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { fundraiserTitle } from '../../ui/fundraiser-tile';
 import { NetworkButton } from '../../ui/needs-network';
+import { PublishButton } from './publish-button';
 
 // Publishing a fundraiser (spec part 2 section 4, 'Publish dialog'; section 8 for the failure text).
 
@@ -19,7 +21,7 @@ function usePublishFundraiser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, publishArtist }: { id: number; publishArtist: boolean }) =>
-      apiRequest(`/api/fundraisers/${id}/publish`, fundraiserSchema, { method: 'PATCH', json: { publishArtist } }),
+      apiRequest(`/api/fundraisers/${id}/publish`, 'fundraiser', { method: 'PATCH', json: { publishArtist } }),
     onSuccess: (fundraiser) => {
       // The page on screen shows the answer at once; everything else that lists either is refetched.
       queryClient.setQueryData(fundraiserKeys.bySlugOrId(String(fundraiser.id)), fundraiser);
@@ -167,53 +169,6 @@ export function PublishFundraiserDialog({ fundraiser, open, onClose, onPublished
         </div>
       )}
     </Dialog>
-  );
-}
-
-type PublishButtonProps = {
-  fundraiser: Fundraiser;
-  onClick: () => void;
-  className?: string;
-};
-
-/**
- * 'Publish', or while the fundraiser is not publishable a disabled-looking button with a tooltip
- * saying why (spec part 2 section 2). It stays focusable (aria-disabled, not disabled) so keyboard
- * and screen-reader users reach the explanation too; Escape hides the tip (WCAG 1.4.13).
- */
-export function PublishButton({ fundraiser, onClick, className = 'button button-primary' }: PublishButtonProps) {
-  const tipId = useId();
-  const [dismissed, setDismissed] = useState(false);
-  if (fundraiser.isPublishable) {
-    return (
-      <button type="button" className={className} onClick={onClick}>
-        Publish
-      </button>
-    );
-  }
-  function onKeyDown(event: KeyboardEvent) {
-    if (event.key === 'Escape') setDismissed(true);
-  }
-  return (
-    <span
-      className={dismissed ? 'tooltip-anchor tooltip-dismissed' : 'tooltip-anchor'}
-      // Dismissed until the pointer or the focus comes back.
-      onMouseEnter={() => setDismissed(false)}
-      onBlur={() => setDismissed(false)}
-    >
-      <button
-        type="button"
-        className={`${className} button-inactive`}
-        aria-disabled="true"
-        aria-describedby={tipId}
-        onKeyDown={onKeyDown}
-      >
-        Publish
-      </button>
-      <span className="tooltip" role="tooltip" id={tipId}>
-        {fundraiserMessages.notPublishable}
-      </span>
-    </span>
   );
 }
 

@@ -3,6 +3,7 @@ import { type UIEvent, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { featuredFundraisersQueryOptions } from '../../api/fundraisers';
 import { Alert } from '../../ui/alert';
+import { pictureSizes } from '../../../shared/constants';
 import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 
@@ -76,7 +77,12 @@ export function FeaturedFundraisers() {
               aria-roledescription="slide"
               aria-label={`${index + 1} of ${fundraisers.length}`}
             >
-              <FundraiserTile fundraiser={fundraiser} headingLevel={3} sizes="(min-width: 1024px) 280px, 75vw" />
+              <FundraiserTile
+                fundraiser={fundraiser}
+                headingLevel={3}
+                sizes={pictureSizes.featuredTile}
+                position={index}
+              />
             </li>
           ))}
         </ul>

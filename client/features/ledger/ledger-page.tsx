@@ -3,7 +3,7 @@ import { useEffect, useId } from 'react';
 import { Link, useLocation } from 'react-router';
 import { formatCents } from '../../../shared/money';
 import type { LedgerEntry, LedgerTotals } from '../../../shared/schemas/admin-money';
-import { formatEin } from '../../../shared/schemas/charities';
+import { formatEin } from '../../../shared/ein';
 import { ledgerQueryOptions } from '../../api/ledger';
 import { ledgerRowId } from '../../lib/links';
 import { usePageTitle, useSite } from '../../lib/site';

@@ -1,16 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
-import { okSchema } from '../../../shared/api';
 import { mailingListSignupSchema } from '../../../shared/schemas/accounts';
 import { apiRequest, errorMessage } from '../../api/http';
 import { FormField } from '../../ui/form-field';
 import { useZodForm } from '../../ui/use-zod-form';
 import { NetworkButton } from '../../ui/needs-network';
+import { signupText } from './signup-text';
 
-/** Footer signup for the updates list (stored by the server, forwarded when configured). */
+/**
+ * Footer signup for the updates list (stored by the server, forwarded when configured). Its form
+ * library loads when the footer comes near the screen (MailingListSlot).
+ */
 export function MailingListSignup() {
   const form = useZodForm(mailingListSignupSchema, { email: '' });
   const subscribe = useMutation({
-    mutationFn: (email: string) => apiRequest('/api/mailing-list', okSchema, { method: 'POST', json: { email } }),
+    mutationFn: (email: string) => apiRequest('/api/mailing-list', 'ok', { method: 'POST', json: { email } }),
     onSuccess: () => form.reset({ email: '' }),
   });
   return (
@@ -21,10 +24,10 @@ export function MailingListSignup() {
       aria-label="Mailing list signup"
     >
       <FormField
-        label="Get updates by email"
+        label={signupText.label}
         type="email"
         autoComplete="email"
-        placeholder="you@example.com"
+        placeholder={signupText.placeholder}
         error={form.formState.errors.email?.message}
         {...form.register('email')}
       />

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import type { LibraryAlbumDetail, LibraryTrack, PlayerTrack } from '../../../shared/schemas/library';
+import type { LibraryAlbumDetail, LibraryTrack, PlayerTrack } from '../../../shared/answers/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/errors';
 import { libraryAlbumQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
 import type { SavedTrack } from '../../offline/offline-db';
@@ -13,7 +13,7 @@ import { useSavedTracks } from '../../offline/use-offline';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
-import { readPage } from '../../ui/pagination';
+import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import { AlbumCover } from './album-cover';
 import { albumTitle, isMusicTab, musicListPath } from './album-links';
@@ -29,7 +29,7 @@ export function AlbumPage() {
   const [searchParams] = useSearchParams();
   // The back link returns to the list and page the album was opened from (spec: 'keeping the page number').
   const from = searchParams.get('from');
-  const backPath = musicListPath(isMusicTab(from) ? from : 'past-donations', readPage(searchParams.get('page')));
+  const backPath = musicListPath(isMusicTab(from) ? from : 'past-donations', pageFromUrl(searchParams.get('page')));
   const query = useQuery({
     ...libraryAlbumQueryOptions(projectSlug),
     refetchInterval: (current) =>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { LibraryAlbum } from '../../../shared/schemas/library';
+import type { LibraryAlbum } from '../../../shared/answers/library';
 import { AlbumCover } from './album-cover';
 import { albumTitle } from './album-links';
 import '../../ui/tile.css';

@@ -5,7 +5,8 @@ import { PAGE_SIZE } from '../../../shared/constants';
 import { type LibraryTab, libraryListQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
-import { Pagination, readPage } from '../../ui/pagination';
+import { Pagination } from '../../ui/pagination';
+import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
 import { albumPath, isMusicTab, type MusicTab, musicListPath } from './album-links';
@@ -40,7 +41,7 @@ export function YourMusicPage() {
       {tab === 'saved' ? (
         <SavedAlbumList label={label} />
       ) : (
-        <AlbumList key={tab} tab={tab} label={label} page={readPage(searchParams.get('page'))} />
+        <AlbumList key={tab} tab={tab} label={label} page={pageFromUrl(searchParams.get('page'))} />
       )}
     </div>
   );

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { okSchema, serverMessages } from '../../../shared/api';
+import { serverMessages } from '../../../shared/api';
+import { okSchema } from '../../../shared/answers/api';
 import {
   changeEmailSchema,
   deleteAccountSchema,

@@ -1,11 +1,6 @@
 import { SqliteError } from 'better-sqlite3';
-import type {
-  ChangeEmailInput,
-  EmailChange,
-  RegisterInput,
-  UpdateProfileInput,
-  User,
-} from '../../../shared/schemas/accounts';
+import type { ChangeEmailInput, RegisterInput, UpdateProfileInput } from '../../../shared/schemas/accounts';
+import type { EmailChange, User } from '../../../shared/answers/accounts';
 import { serverMessages } from '../../../shared/api';
 import { messages } from '../../../shared/messages';
 import type { Deps, Session } from '../../deps';

@@ -1,10 +1,6 @@
 import { imageUrl } from '../../../shared/constants';
-import {
-  type Artist,
-  type CreateArtistInput,
-  isArtistPublishable,
-  type UpdateArtistInput,
-} from '../../../shared/schemas/artists';
+import { type CreateArtistInput, isArtistPublishable, type UpdateArtistInput } from '../../../shared/schemas/artists';
+import { type Artist } from '../../../shared/answers/artists';
 import { FormError, forbidden, invalid, notFound } from '../../errors';
 import type { Db } from '../../db/client';
 import type { Deps, PageInfo, Session, ShareCard } from '../../deps';

@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { limits } from '../../../shared/constants';
+import { updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
 import {
   type featuredCharitiesSchema,
   type nonprofitDetailSchema,
   type nonprofitSearchResultSchema,
-  updateFeaturedCharitiesSchema,
-} from '../../../shared/schemas/charities';
+} from '../../../shared/answers/charities';
 import { invalid } from '../../errors';
 import type { AppEnv } from '../../http/context';
 import { requireAdminSession } from '../../http/session';

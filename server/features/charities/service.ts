@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import {
-  formatEin,
-  type Nonprofit,
-  normaliseEin,
-  type updateFeaturedCharitiesSchema,
-} from '../../../shared/schemas/charities';
+import { type updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
+import { formatEin, normaliseEin } from '../../../shared/ein';
+import { type Nonprofit } from '../../../shared/answers/charities';
 import { FormError, notFound } from '../../errors';
 import { toMatchQuery } from '../../infra/full-text';
 import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';

@@ -6,7 +6,7 @@ import {
   initializeDisbursementSchema,
   manualDisbursementSchema,
 } from '../../../shared/schemas/admin-money';
-import { normaliseEin } from '../../../shared/schemas/charities';
+import { normaliseEin } from '../../../shared/ein';
 import { pageParam, pageSizeParam } from '../../../shared/schemas/text';
 import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';

@@ -1,5 +1,5 @@
 import { formatCents, taxDeductibleCents } from '../../../shared/money';
-import { formatEin } from '../../../shared/schemas/charities';
+import { formatEin } from '../../../shared/ein';
 import { escapeHtml, layout, type Site } from '../../infra/email/layout';
 import type { EmailMessage } from '../../infra/email/mailer';
 import type { DonationRow } from './queries';

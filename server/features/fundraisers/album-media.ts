@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { fundraiserMessages as say } from '../../../shared/schemas/fundraisers';
+import { fundraiserMessages as say } from '../../../shared/fundraiser-messages';
 import { canStream } from '../../access/can-stream';
 import type { CachePolicy, Deps, Session } from '../../deps';
 import { forbidden, notFound } from '../../errors';

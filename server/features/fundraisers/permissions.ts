@@ -1,4 +1,4 @@
-import { fundraiserMessages as say } from '../../../shared/schemas/fundraisers';
+import { fundraiserMessages as say } from '../../../shared/fundraiser-messages';
 import type { Deps, Session } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import * as queries from './queries';

@@ -1,8 +1,8 @@
 import { imageUrl } from '../../../shared/constants';
 import { isArtistPublishable } from '../../../shared/schemas/artists';
-import { formatEin } from '../../../shared/schemas/charities';
-import type { Fundraiser, FundraiserRef } from '../../../shared/schemas/fundraisers';
-import { trackUrls } from '../../../shared/schemas/library';
+import { formatEin } from '../../../shared/ein';
+import type { Fundraiser, FundraiserRef } from '../../../shared/answers/fundraisers';
+import { trackUrls } from '../../../shared/answers/library';
 import { type StreamableAlbum, streamAccess } from '../../access/can-stream';
 import type { Db } from '../../db/client';
 import type { Deps, Session } from '../../deps';

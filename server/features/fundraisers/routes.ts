@@ -1,9 +1,8 @@
 import fs from 'node:fs/promises';
 import { Hono } from 'hono';
-import { okSchema } from '../../../shared/api';
+import { okSchema } from '../../../shared/answers/api';
 import { featuredFundraiserIdsSchema } from '../../../shared/schemas/admin-money';
 import {
-  fundraiserMessages,
   fundraiserMusicSchema,
   fundraiserSearchParamsSchema,
   publishFundraiserSchema,
@@ -12,6 +11,7 @@ import {
   updateFundraiserSchema,
   updateFundraiserV1Schema,
 } from '../../../shared/schemas/fundraisers';
+import { fundraiserMessages } from '../../../shared/fundraiser-messages';
 import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';

@@ -1,16 +1,16 @@
 import { imageUrl, PAGE_SIZE } from '../../../shared/constants';
 import { isArtistPublishable } from '../../../shared/schemas/artists';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
-import { normaliseEin } from '../../../shared/schemas/charities';
+import { normaliseEin } from '../../../shared/ein';
 import {
   type FundraiserMusicInput,
-  fundraiserMessages as say,
-  type FundraiserRef,
   type FundraiserSearchParams,
   type SaveFundraiserInput,
   type UpdateFundraiserInput,
   type UpdateFundraiserV1Input,
 } from '../../../shared/schemas/fundraisers';
+import { fundraiserMessages as say } from '../../../shared/fundraiser-messages';
+import { type FundraiserRef } from '../../../shared/answers/fundraisers';
 import type { Db } from '../../db/client';
 import type { Deps, PageInfo, Session } from '../../deps';
 import { FormError, forbidden, invalid, notFound } from '../../errors';

@@ -4,7 +4,7 @@ import {
   type LibraryAlbumDetail,
   type LibraryAlbumList,
   trackUrls,
-} from '../../../shared/schemas/library';
+} from '../../../shared/answers/library';
 import { canStream } from '../../access/can-stream';
 import { notFound } from '../../errors';
 import type { Deps, Session } from '../../deps';

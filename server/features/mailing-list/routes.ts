@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { okSchema } from '../../../shared/api';
+import { okSchema } from '../../../shared/answers/api';
 import { mailingListSignupSchema } from '../../../shared/schemas/accounts';
 import type { AppEnv } from '../../http/context';
 import { requireAdminSession } from '../../http/session';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Site } from '../../../shared/schemas/site';
+import type { Site } from '../../../shared/answers/site';
 import type { AppEnv } from '../../http/context';
 import { isPublicFundraiser } from '../fundraisers/service';
 

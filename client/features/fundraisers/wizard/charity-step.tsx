@@ -1,4 +1,4 @@
-import type { User } from '../../../../shared/schemas/accounts';
+import type { User } from '../../../../shared/answers/accounts';
 import { useZodForm } from '../../../ui/use-zod-form';
 import { CHARITY_FIELDS, CharityFields, charityDefaults, charityFormSchema } from '../charity-fields';
 import { DraftStepForm } from './draft-step-form';

@@ -1,4 +1,4 @@
-import type { User } from '../../../../shared/schemas/accounts';
+import type { User } from '../../../../shared/answers/accounts';
 import { fundraiserDetailsSchema } from '../../../../shared/schemas/fundraisers';
 import { useZodForm } from '../../../ui/use-zod-form';
 import { DETAILS_FIELDS, DetailsFields, detailsDefaults } from '../details-fields';

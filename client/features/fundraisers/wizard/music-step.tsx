@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import type { User } from '../../../../shared/schemas/accounts';
+import type { User } from '../../../../shared/answers/accounts';
 import { trackEvent } from '../../../lib/analytics';
 import { applyServerFormErrors, useZodForm } from '../../../ui/use-zod-form';
 import { describeFailure, type FormFailure, FormFailureDialog } from '../../../ui/form-failure-dialog';

@@ -1,8 +1,8 @@
 import { type BaseSyntheticEvent, useRef } from 'react';
 import type { z } from 'zod';
-import type { User } from '../../../../shared/schemas/accounts';
+import type { User } from '../../../../shared/answers/accounts';
 import type { saveFundraiserSchema } from '../../../../shared/schemas/fundraisers';
-import { ApiError } from '../../../api/http';
+import { ApiError } from '../../../api/errors';
 import { charityFormSchema } from '../charity-fields';
 import { useSaveFundraiser } from '../fundraiser-form-api';
 import { type WizardData, useWizardStore } from './wizard-store';

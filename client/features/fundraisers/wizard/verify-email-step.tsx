@@ -1,4 +1,4 @@
-import type { User } from '../../../../shared/schemas/accounts';
+import type { User } from '../../../../shared/answers/accounts';
 import { setUser } from '../../../lib/session';
 import { VerifyEmailForm } from '../../../ui/verify-email-form';
 import { useWizardStore } from './wizard-store';

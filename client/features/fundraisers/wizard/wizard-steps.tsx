@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { User } from '../../../../shared/schemas/accounts';
+import type { User } from '../../../../shared/answers/accounts';
 import type { WizardData } from './wizard-store';
 
 // The wizard's steps and the order they come in (spec part 2 sections 2 and 4).

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { GENRES } from '../../../../shared/constants';
-import type { User } from '../../../../shared/schemas/accounts';
+import type { User } from '../../../../shared/answers/accounts';
 import type { CharityFormValues } from '../charity-fields';
 import type { DetailsFormValues } from '../details-fields';
 import type { MusicFormValues } from '../music-fields';

@@ -1,0 +1,37 @@
+import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+
+type WhenNearProps = {
+  /** What loads once the spot comes near the screen (typically a React.lazy component). */
+  children: ReactNode;
+  /** The same size and look, drawn until then, so nothing moves when the real thing arrives. */
+  placeholder: ReactNode;
+  className?: string;
+};
+
+/**
+ * Renders `children` once its spot is within a screen's height of the viewport, and `placeholder`
+ * until then: code for what sits below the fold (the footer's form) stays off the first page's
+ * path and does not compete with it for a phone's bandwidth (issue 13).
+ */
+export function WhenNear({ children, placeholder, className }: WhenNearProps) {
+  const spot = useRef<HTMLDivElement>(null);
+  // Without IntersectionObserver (very old browsers) it simply loads at once.
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = spot.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return (
+    <div ref={spot} className={className}>
+      {near ? <Suspense fallback={placeholder}>{children}</Suspense> : placeholder}
+    </div>
+  );
+}

@@ -1,0 +1,4 @@
+/** scripts/bundle-budget.mjs */
+export const BUDGET_KB: number;
+export const BUDGETED_PAGES: string[];
+export function criticalPathKb(dist: string, page: string): number;

@@ -1,0 +1,55 @@
+// Issue 13, first load: the gzipped JavaScript a landing page needs before it can show its
+// content — the entry with everything it imports, plus the page's own chunks (page-chunks.json,
+// written by scripts/page-chunks-plugin.ts) — must stay within the budget on the pages visitors
+// arrive on. `npm run build` runs this and fails when one grows past it.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+export const BUDGET_KB = 130;
+
+/** The routes the budget holds for: /, /browse and /projects/{slug} (shared/routes.ts names). */
+export const BUDGETED_PAGES = ['home', 'browse', 'fundraiser'];
+
+const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
+const gzippedBytes = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+
+/** The entry chunk's file and every file it imports statically (what index.html loads first). */
+function entryFiles(dist) {
+  const manifest = readJson(path.join(dist, '.vite', 'manifest.json'));
+  const files = new Set();
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(Object.keys(manifest).find((key) => manifest[key].isEntry));
+  return files;
+}
+
+/** The gzipped kilobytes of JavaScript `page` needs before its content is drawn. */
+export function criticalPathKb(dist, page) {
+  const pages = readJson(path.join(dist, 'page-chunks.json'));
+  if (!pages[page]) throw new Error(`page-chunks.json has no page called ${page}`);
+  const files = new Set([...entryFiles(dist), ...pages[page].js]);
+  let bytes = 0;
+  for (const file of files) if (file.endsWith('.js')) bytes += gzippedBytes(path.join(dist, file));
+  return bytes / 1024;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dist = path.resolve(process.argv[2] ?? 'dist');
+  let over = false;
+  for (const page of BUDGETED_PAGES) {
+    const kb = criticalPathKb(dist, page);
+    over ||= kb > BUDGET_KB;
+    console.log(
+      `${kb > BUDGET_KB ? 'OVER' : 'ok  '} ${page.padEnd(10)} ${kb.toFixed(1).padStart(6)} KB of ${BUDGET_KB} KB gzipped JavaScript`,
+    );
+  }
+  if (over) {
+    console.error(`A landing page needs more than ${BUDGET_KB} KB of JavaScript before its content (issue 13).`);
+    process.exit(1);
+  }
+}
