@@ -354,6 +354,16 @@ describe('fundraiser pages in Chromium', () => {
     const { page } = await newPage(browser);
     await stubVideoSites(page);
     await logIn(page, server.baseUrl, 'fundraiser-admin@example.org');
+    // Someone else's published fundraiser leads an admin to its manage page, as it does its owner.
+    const shown = await createDraft(owner, { name: 'Admin Managed', artistId: artist.id });
+    const publishing = await owner.patch(`/api/fundraisers/${shown.id}/publish`, { json: { publishArtist: true } });
+    expect(publishing.status).toBe(200);
+    const main = page.locator('main');
+    await page.goto(`${server.baseUrl}/projects/${shown.urlSlug}`);
+    await main.getByRole('link', { name: 'Manage fundraiser' }).click();
+    await page.waitForURL(`**/fundraisers/user/${shown.id}`);
+    await main.getByText('Send personalized invites').waitFor();
+
     await page.goto(`${server.baseUrl}/projects/${target.urlSlug}`);
     await page.getByRole('heading', { level: 1, name: 'To Be Removed' }).waitFor();
     await page.getByRole('button', { name: 'Admin menu' }).click();
