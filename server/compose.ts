@@ -11,6 +11,7 @@ import { createLogger } from './infra/logger';
 import { stripeProvider } from './infra/payments/stripe-provider';
 import { testProvider } from './infra/payments/test-provider';
 import { mediaStore } from './infra/storage/media';
+import { uploadReservations } from './infra/storage/upload-reservations';
 
 /**
  * The real parts for a configuration (DESIGN.md section 2), wired once: the SQLite file with its
@@ -28,6 +29,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
     db,
     logger,
     media: mediaStore(config.dataDir),
+    uploadsInFlight: uploadReservations(),
     mailer: config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : outboxMailer(config.outboxDir, config.mailFrom, logger),

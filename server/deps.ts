@@ -8,6 +8,7 @@ import type { SessionUser } from './infra/security/session-store';
 import type { StripeProvider } from './infra/payments/stripe-provider';
 import type { TestProvider } from './infra/payments/test-provider';
 import type { MediaStore } from './infra/storage/media';
+import type { UploadReservations } from './infra/storage/upload-reservations';
 
 // What services receive: the outside world (built once at start-up) and who is asking. These live
 // below the HTTP layer so that services import nothing from it (docs/architecture.md).
@@ -19,6 +20,8 @@ export type Deps = {
   mailer: Mailer;
   logger: Logger;
   media: MediaStore;
+  /** Bytes held for uploads still streaming, counted by the upload quota and the free-disk guard. */
+  uploadsInFlight: UploadReservations;
   /** Runs ffmpeg (the track pipeline's), so that no process outlives the server. */
   ffmpeg: FfmpegRunner;
   /** Who takes card payments: Stripe with its keys, else the built-in test provider. */

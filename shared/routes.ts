@@ -1,8 +1,10 @@
-// The app's pages (spec part 1 section 2, part 2 section 2), written once: the client's router is
-// built from these patterns, and the server answers any other address with 404 and the app's
-// "Page not found" (issue 9), so a mistyped link is a real 404 for browsers, crawlers and link
-// checkers. Patterns use react-router's syntax: ':name' is one segment, ':name?' an optional
-// one, and a final '*' the rest of the path.
+// The app's pages (spec part 1 section 2, part 2 section 2), written once: the client's router
+// (client/app/router.tsx) takes its paths from here, and the server answers any other address with
+// 404 and the app's "Page not found" (issue 9), so a mistyped link is a real 404 for browsers,
+// crawlers and link checkers. Patterns use react-router's syntax: ':name' is one segment, ':name?'
+// an optional one, and a final '*' the rest of the path. The two '*' pages are the spec's own
+// wildcards (part 2 section 2): "/admin and any sub-path show tabs ... selected by the last path
+// segment", and the wizard at /fundraisers/new sends an unknown step to the first open one.
 
 export const pagePaths = {
   home: '/',

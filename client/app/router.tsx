@@ -1,10 +1,13 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { pagePaths } from '../../shared/routes';
 import { resetTokenLoader } from '../features/accounts/reset-token-loader';
 import { RouteErrorAlert, NotFoundPage, RootErrorPage } from './error-pages';
 import { Layout } from './layout';
 import { GuestOnly, RequireAdmin, RequireUser, RequireVerifiedEmail } from './route-guards';
 
-// The route table of spec part 1 section 2, plus the part 2 routes the navigation links to. Pages
+// The route table of spec part 1 section 2, plus the part 2 routes the navigation links to. Every
+// path comes from `pagePaths` in shared/routes.ts, the table the server answers 404 from, so a page
+// the router draws is never a 404 (tests/unit/page-routes.test.tsx checks that the two agree). Pages
 // load lazily, so a slow chunk shows the top loader.
 
 function FirstPageLoading() {
@@ -22,48 +25,51 @@ export const routes: RouteObject[] = [
       {
         errorElement: <RouteErrorAlert />,
         children: [
-          { index: true, lazy: () => import('../features/home/home-page').then((m) => ({ Component: m.HomePage })) },
           {
-            path: 'browse/:tab?',
+            path: pagePaths.home,
+            lazy: () => import('../features/home/home-page').then((m) => ({ Component: m.HomePage })),
+          },
+          {
+            path: pagePaths.browse,
             lazy: () => import('../features/browse/browse-page').then((m) => ({ Component: m.BrowsePage })),
           },
           {
-            path: 'howitworks',
+            path: pagePaths.howItWorks,
             lazy: () => import('../features/pages/how-it-works-page').then((m) => ({ Component: m.HowItWorksPage })),
           },
           {
-            path: 'about',
+            path: pagePaths.about,
             lazy: () => import('../features/pages/about-page').then((m) => ({ Component: m.AboutPage })),
           },
           {
-            path: 'contact',
+            path: pagePaths.contact,
             lazy: () => import('../features/pages/contact-page').then((m) => ({ Component: m.ContactPage })),
           },
           {
-            path: 'terms',
+            path: pagePaths.terms,
             lazy: () => import('../features/pages/terms-page').then((m) => ({ Component: m.TermsPage })),
           },
           {
-            path: 'where-the-money-goes',
+            path: pagePaths.ledger,
             lazy: () => import('../features/ledger/ledger-page').then((m) => ({ Component: m.LedgerPage })),
           },
           {
-            path: 'support',
+            path: pagePaths.support,
             lazy: () => import('../features/pages/support-page').then((m) => ({ Component: m.SupportPage })),
           },
           {
             element: <GuestOnly />,
             children: [
               {
-                path: 'login',
+                path: pagePaths.login,
                 lazy: () => import('../features/accounts/login-page').then((m) => ({ Component: m.LoginPage })),
               },
               {
-                path: 'signup',
+                path: pagePaths.signup,
                 lazy: () => import('../features/accounts/signup-page').then((m) => ({ Component: m.SignUpPage })),
               },
               {
-                path: 'reset-password/:resetToken',
+                path: pagePaths.resetPassword,
                 loader: resetTokenLoader,
                 lazy: () =>
                   import('../features/accounts/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage })),
@@ -74,53 +80,53 @@ export const routes: RouteObject[] = [
             element: <RequireUser />,
             children: [
               {
-                path: 'user',
+                path: pagePaths.account,
                 lazy: () => import('../features/accounts/account-page').then((m) => ({ Component: m.AccountPage })),
               },
               {
-                path: 'user/verify-email',
+                path: pagePaths.verifyEmail,
                 lazy: () =>
                   import('../features/accounts/verify-email-page').then((m) => ({ Component: m.VerifyEmailPage })),
               },
               {
-                path: 'artists/user',
+                path: pagePaths.yourArtists,
                 lazy: () =>
                   import('../features/artists/your-artists-page').then((m) => ({ Component: m.YourArtistsPage })),
               },
               {
-                path: 'artists/user/:artistId/edit',
+                path: pagePaths.editArtist,
                 lazy: () =>
                   import('../features/artists/edit-artist-page').then((m) => ({ Component: m.EditArtistPage })),
               },
-              { path: 'music', element: <Navigate to="/music/albums/past-donations" replace /> },
-              { path: 'music/albums', element: <Navigate to="/music/albums/past-donations" replace /> },
+              { path: pagePaths.music, element: <Navigate to="/music/albums/past-donations" replace /> },
+              { path: pagePaths.musicAlbums, element: <Navigate to="/music/albums/past-donations" replace /> },
               {
-                path: 'music/albums/:tab',
+                path: pagePaths.musicAlbumList,
                 lazy: () => import('../features/music/your-music-page').then((m) => ({ Component: m.YourMusicPage })),
               },
               {
-                path: 'fundraisers/user',
+                path: pagePaths.yourFundraisers,
                 lazy: () =>
                   import('../features/fundraisers/your-fundraisers-page').then((m) => ({
                     Component: m.YourFundraisersPage,
                   })),
               },
               {
-                path: 'fundraisers/user/:projectId/edit',
+                path: pagePaths.editFundraiser,
                 lazy: () =>
                   import('../features/fundraisers/edit-fundraiser-page').then((m) => ({
                     Component: m.EditFundraiserPage,
                   })),
               },
               {
-                path: 'fundraisers/user/:projectId',
+                path: pagePaths.manageFundraiser,
                 lazy: () =>
                   import('../features/fundraisers/manage-fundraiser-page').then((m) => ({
                     Component: m.ManageFundraiserPage,
                   })),
               },
               {
-                path: 'music/album/:projectSlug',
+                path: pagePaths.album,
                 lazy: () => import('../features/music/album-page').then((m) => ({ Component: m.AlbumPage })),
               },
             ],
@@ -129,14 +135,14 @@ export const routes: RouteObject[] = [
             element: <RequireVerifiedEmail />,
             children: [
               {
-                path: 'artists/new',
+                path: pagePaths.newArtist,
                 lazy: () =>
                   import('../features/artists/create-artist-page').then((m) => ({ Component: m.CreateArtistPage })),
               },
             ],
           },
           {
-            path: 'fundraisers/new/*',
+            path: pagePaths.fundraiserWizard,
             lazy: () =>
               import('../features/fundraisers/wizard/wizard-page').then((m) => ({
                 Component: m.FundraiserWizardPage,
@@ -146,41 +152,41 @@ export const routes: RouteObject[] = [
             element: <RequireAdmin />,
             children: [
               {
-                path: 'admin/*',
+                path: pagePaths.admin,
                 lazy: () => import('../features/admin/admin-page').then((m) => ({ Component: m.AdminPage })),
               },
             ],
           },
           {
-            path: 'projects/:projectSlugOrId/donate',
+            path: pagePaths.donate,
             lazy: () => import('../features/donations/donate-page').then((m) => ({ Component: m.DonatePage })),
           },
           {
-            path: 'projects/:projectSlugOrId/donate/success',
+            path: pagePaths.donateSuccess,
             lazy: () =>
               import('../features/donations/donation-success-page').then((m) => ({ Component: m.DonationSuccessPage })),
           },
           {
-            path: 'support/donate',
+            path: pagePaths.supportDonate,
             lazy: () =>
               import('../features/donations/support-donate-page').then((m) => ({ Component: m.SupportDonatePage })),
           },
           {
-            path: 'support/donate/success',
+            path: pagePaths.supportDonateSuccess,
             lazy: () =>
               import('../features/donations/donation-success-page').then((m) => ({ Component: m.DonationSuccessPage })),
           },
           {
-            path: 'purchases/:token',
+            path: pagePaths.purchase,
             lazy: () => import('../features/donations/purchase-page').then((m) => ({ Component: m.PurchasePage })),
           },
           {
-            path: 'projects/:projectSlugOrId',
+            path: pagePaths.fundraiser,
             lazy: () =>
               import('../features/fundraisers/fundraiser-page').then((m) => ({ Component: m.FundraiserPage })),
           },
           {
-            path: 'artists/:artistSlugOrId',
+            path: pagePaths.artist,
             lazy: () => import('../features/artists/artist-page').then((m) => ({ Component: m.ArtistPage })),
           },
           { path: '*', element: <NotFoundPage /> },

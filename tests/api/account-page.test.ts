@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '../../shared/answers/api';
 import { emailChangeSchema, userSchema } from '../../shared/answers/accounts';
-import { artists, donations, fundraisers, users } from '../../server/db/schema';
+import { artists, donations, fundraisers, purchases, users } from '../../server/db/schema';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { adminClient, fieldErrors, registerUser, strongPassword, verifiedUser } from '../fixtures/test-server';
 import { donate } from '../fixtures/donations';
@@ -126,11 +126,18 @@ describe('changing the email address', () => {
 });
 
 describe('DELETE /api/user', () => {
-  it('deletes the account with the password: its content goes, its donations stay, the email is free again', async () => {
+  it('deletes the account with the password: its content goes, its donations and purchases stay, the email is free again', async () => {
     const email = uniqueEmail('leaving');
     const client = await verifiedUser(server, email);
     const album = await createFundraiser(client, { publish: true, tracks: 1 });
-    await donate(server, { fundraiserId: album.id, email: uniqueEmail('fan'), donationCents: 700 });
+    const fanEmail = uniqueEmail('fan');
+    await donate(server, { fundraiserId: album.id, email: fanEmail, donationCents: 700 });
+    // The leaving user bought someone else's album too.
+    const elsewhere = await createFundraiser(await verifiedUser(server, uniqueEmail('stays')), {
+      publish: true,
+      tracks: 1,
+    });
+    await donate(server, { fundraiserId: elsewhere.id, email, donationCents: 600 });
 
     const wrong = await client.delete('/api/user', { json: { password: 'Wrong!pass1' } });
     expect(wrong.status).toBe(400);
@@ -145,6 +152,16 @@ describe('DELETE /api/user', () => {
     expect(row.deletedAt).not.toBeNull();
     expect(server.db.select().from(artists).where(eq(artists.id, album.artistId)).get()!.deletedAt).not.toBeNull();
     expect(server.db.select().from(donations).where(eq(donations.fundraiserId, album.id)).all()).toHaveLength(1);
+    // Purchases stay with their buyers: the fan keeps the deleted account's album in Your music,
+    // and the leaving user's own purchase is kept (with its donation) for the charity's records.
+    const kept = (fundraiserId: number) =>
+      server.db.select().from(purchases).where(eq(purchases.fundraiserId, fundraiserId)).all();
+    expect(kept(album.id)).toMatchObject([{ email: fanEmail, revokedAt: null }]);
+    expect(kept(elsewhere.id)).toMatchObject([{ email, revokedAt: null }]);
+    expect(server.db.select().from(donations).where(eq(donations.fundraiserId, elsewhere.id)).all()).toHaveLength(1);
+    const fan = await verifiedUser(server, fanEmail);
+    const library = (await fan.get('/api/music-library/purchases')).json as { results: { projectId: number }[] };
+    expect(library.results.map((owned) => owned.projectId)).toEqual([album.id]);
     // Nothing personal is left, and nobody can log in to it.
     const user = server.db.select().from(users).where(eq(users.id, row.userId)).get()!;
     expect(user).toMatchObject({ firstName: null, lastName: null, isAdmin: false });

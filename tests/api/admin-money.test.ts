@@ -23,6 +23,7 @@ import {
   type TestServer,
   verifiedUser,
 } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // Admin money (issue 11): the transactions list and its CSV, disbursements to charities with the
 // giving site's single-use callback, manual disbursements, the featured list, and the public
@@ -34,14 +35,13 @@ const RED_CROSS = RED_CROSS_EIN.replace('-', '');
 const BIG_CHARITY = '521481896';
 const CANCER_SOCIETY = CANCER_SOCIETY_EIN.replace('-', '');
 
-let server: TestServer;
+const server = useTestServer({ GIVING_SITE_URL: 'https://giving.example' });
 let admin: TestClient;
 let owner: TestClient;
 let redCross: Fundraiser;
 let cancerSociety: Fundraiser;
 
 beforeAll(async () => {
-  server = await startTestServer({ GIVING_SITE_URL: 'https://giving.example' });
   admin = await adminClient(server);
   owner = await verifiedUser(server, 'money-owner@example.org');
   const uploads = await uploadMusic(owner, 1);
@@ -53,8 +53,6 @@ beforeAll(async () => {
     details: { name: 'Hope Songs' },
   });
 });
-
-afterAll(() => server?.close());
 
 async function summaries() {
   const answer = await admin.get('/api/admin/disbursements');

@@ -44,6 +44,12 @@ describe('GET /api/nonprofits/{ein}', () => {
       expect(response.json).toEqual({ code: 'OTHER', message: `No charity found with EIN ${ein}` });
     }
   });
+
+  it("refuses an EIN over 100 characters with the spec's length message", async () => {
+    const response = await server.client().get(`/api/nonprofits/${'1'.repeat(101)}`);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({ code: 'OTHER', message: 'Charity EIN cannot exceed 100 character(s).' });
+  });
 });
 
 describe('GET /api/nonprofits/search/{query}', () => {
@@ -56,8 +62,10 @@ describe('GET /api/nonprofits/search/{query}', () => {
     expect(await names('no such charity anywhere')).toEqual([]);
   });
 
-  it('refuses a query over 800 characters', async () => {
-    expect((await server.client().get(`/api/nonprofits/search/${'a'.repeat(801)}`)).status).toBe(400);
+  it("refuses a query over 800 characters with the spec's length message", async () => {
+    const response = await server.client().get(`/api/nonprofits/search/${'a'.repeat(801)}`);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({ code: 'OTHER', message: 'Search term cannot exceed 800 character(s).' });
   });
 });
 

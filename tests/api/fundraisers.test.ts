@@ -306,6 +306,8 @@ describe('publishing', () => {
     expect(asGuest.canManage).toBe(false);
     expect(fundraiserSchema.parse((await other.get(`/api/fundraisers/${draft.id}`)).json).canManage).toBe(false);
     expect(fundraiser.canManage).toBe(true);
+    // Admins manage every fundraiser (spec part 2 section 6), so its page offers them the manage page too.
+    expect(fundraiserSchema.parse((await admin.get(`/api/fundraisers/${draft.id}`)).json).canManage).toBe(true);
     expect(asGuest.tracksList.every((track) => track.uploadId === undefined)).toBe(true);
     expect((await other.patch(`/api/fundraisers/${draft.id}/publish`)).status).toBe(403);
   });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertSucceededDonations } from '../fixtures/donations';
 import { createFundraiser } from '../fixtures/fundraisers';
-import { adminClient, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
+import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { useTestServer } from '../fixtures/use-test-server';
 
 // The transactions CSV at volume (issue 11): 100,000 rows arrive streamed (no Content-Length: the
 // body is written as it is read, a keyset page at a time), every row exactly once, newest first,
@@ -9,18 +10,15 @@ import { adminClient, startTestServer, type TestClient, type TestServer, verifie
 // (not built whole first). Memory is measured by `npm run bench`.
 
 const COUNT = 100_000;
-let server: TestServer;
+const server = useTestServer();
 let admin: TestClient;
 
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await adminClient(server);
   const owner = await verifiedUser(server, 'volume-owner@example.org');
   const fundraiser = await createFundraiser(owner, { publish: true, tracks: 1 });
   insertSucceededDonations(server, fundraiser.id, COUNT);
 });
-
-afterAll(() => server?.close());
 
 describe('transactions CSV at 100,000 rows', () => {
   it('streams every row once, newest first, ties broken by id', async () => {

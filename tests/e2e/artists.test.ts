@@ -2,7 +2,10 @@ import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { artistSchema } from '../../shared/answers/artists';
+import { mobileViewport } from '../fixtures/browser';
 import { fillForm, logIn, newPage, slowUplink, useAppAndBrowser } from '../fixtures/e2e-app';
+import { createArtist } from '../fixtures/fundraisers';
+import { widthInContainer } from '../fixtures/layout';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
 
 let server: TestServer;
@@ -136,5 +139,18 @@ describe('artists in Chromium', () => {
     await page.getByRole('heading', { name: 'The Keepers' }).waitFor();
     expect(await page.getByRole('link', { name: /Edit/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Admin menu' }).count()).toBe(0);
+  });
+
+  it('shows the profile picture across the whole width of a phone (issue 9)', async () => {
+    const owner = await verifiedUser(server, 'wide-picture@example.org');
+    const artist = await createArtist(owner, { name: 'Wide Angle' });
+    await owner.request('PATCH', `/api/artists/${artist.id}/publish`);
+    const { page } = await newPage(browser, mobileViewport);
+    await page.goto(`${server.baseUrl}/artists/${artist.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Wide Angle' }).waitFor();
+    const { width, container } = await widthInContainer(page.locator('main .artist-profile-picture'));
+    // 390 px less the page's padding: the picture fills it (it was a fixed 320 px before).
+    expect(container).toBeGreaterThan(320);
+    expect(width).toBeCloseTo(container, 0);
   });
 });

@@ -354,6 +354,16 @@ describe('fundraiser pages in Chromium', () => {
     const { page } = await newPage(browser);
     await stubVideoSites(page);
     await logIn(page, server.baseUrl, 'fundraiser-admin@example.org');
+    // Someone else's published fundraiser leads an admin to its manage page, as it does its owner.
+    const shown = await createDraft(owner, { name: 'Admin Managed', artistId: artist.id });
+    const publishing = await owner.patch(`/api/fundraisers/${shown.id}/publish`, { json: { publishArtist: true } });
+    expect(publishing.status).toBe(200);
+    const main = page.locator('main');
+    await page.goto(`${server.baseUrl}/projects/${shown.urlSlug}`);
+    await main.getByRole('link', { name: 'Manage fundraiser' }).click();
+    await page.waitForURL(`**/fundraisers/user/${shown.id}`);
+    await main.getByText('Send personalized invites').waitFor();
+
     await page.goto(`${server.baseUrl}/projects/${target.urlSlug}`);
     await page.getByRole('heading', { level: 1, name: 'To Be Removed' }).waitFor();
     await page.getByRole('button', { name: 'Admin menu' }).click();
@@ -420,6 +430,22 @@ describe('fundraiser pages in Chromium', () => {
 
     const { page } = await newPage(browser);
     await stubVideoSites(page);
+    // Counts the album uploads the page is done with (sent, failed or stopped), a turn after their
+    // last event: by then the form's own handlers have run, and any pull back would have happened.
+    await page.addInitScript(() => {
+      const open = XMLHttpRequest.prototype.open;
+      XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, ...args: [string, string | URL]) {
+        if (String(args[1]).endsWith('/updatev1')) {
+          this.addEventListener('loadend', () =>
+            setTimeout(() => {
+              const counted = window as unknown as { uploadsSettled?: number };
+              counted.uploadsSettled = (counted.uploadsSettled ?? 0) + 1;
+            }),
+          );
+        }
+        Reflect.apply(open, this, args);
+      };
+    });
     await logIn(page, server.baseUrl, 'legacy@example.org');
     const restoreUplink = await slowUplink(page, 100 * 1024);
     const main = page.locator('main');
@@ -467,8 +493,11 @@ describe('fundraiser pages in Chromium', () => {
     await aborted;
     await main.getByRole('heading', { level: 1, name: 'From the Archive' }).waitFor();
     expect(await page.locator('[inert]').count()).toBe(0);
-    await page.waitForTimeout(1500);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { uploadsSettled?: number }).uploadsSettled))
+      .toBe(1);
     expect(page.url()).toBe(`${server.baseUrl}/projects/${legacy.urlSlug}`);
+    await main.getByRole('heading', { level: 1, name: 'From the Archive' }).waitFor();
     await restoreUplink();
     expect((await fundraiser(maker, legacy.id)).name).toBe('From the Archive');
   });

@@ -9,6 +9,7 @@ import { mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createArtist, createFundraiser, RED_CROSS_EIN, uploadImage, uploadTrack } from '../fixtures/fundraisers';
+import { widthInContainer } from '../fixtures/layout';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // Your music and the album page (spec part 1 section 2; issue 5), with the albums made through the
@@ -210,6 +211,10 @@ describe('Your music in Chromium', () => {
     expect(await failedRow.getByRole('button').count()).toBe(0);
     await main.getByRole('button', { name: 'Play Track 2' }).waitFor();
     await expectNoSidewaysScroll(page, mobileViewport.width);
+    // The cover takes the phone's whole width, as music apps show one (it was a fixed 320 px).
+    const cover = await widthInContainer(main.locator('.album-page-cover'));
+    expect(cover.container).toBeGreaterThan(320);
+    expect(cover.width).toBeCloseTo(cover.container, 0);
     expect(await seriousViolations(page)).toEqual([]);
     if (process.env.SHOT_DIR) await page.screenshot({ path: `${process.env.SHOT_DIR}/album-390.png`, fullPage: true });
 

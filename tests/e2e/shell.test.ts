@@ -275,10 +275,24 @@ describe('installable PWA', () => {
       precompress(distCopy); // as the build does, so the .br/.gz copies are the new worker too
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
       await page.getByText('A new version of the site is available.').waitFor({ timeout: 20_000 });
-      // Accepted while a track plays: nothing reloads until the music stops.
+      // Accepted while a track plays: nothing reloads until the music stops. Proven by the music
+      // playing on for two more seconds in the same document (a reload would lose the marker),
+      // with the new worker still waiting rather than told to take over.
+      const seek = player.getByRole('slider', { name: 'Seek' });
+      const playedSeconds = async () => {
+        const [minutes, seconds] = ((await seek.getAttribute('aria-valuetext')) ?? '').split(' of ')[0]!.split(':');
+        return Number(minutes) * 60 + Number(seconds);
+      };
+      await page.evaluate(() => Object.assign(window, { beforeAccepting: true }));
       await page.getByRole('button', { name: 'Reload' }).click();
       await page.getByText('The new version loads when the music stops.').waitFor();
-      await page.waitForTimeout(500);
+      const acceptedAt = await playedSeconds();
+      // Generous: on a busy machine the stream may stall for a moment on the way.
+      await expect.poll(playedSeconds, { timeout: 20_000 }).toBeGreaterThanOrEqual(acceptedAt + 2);
+      expect(await page.evaluate(() => 'beforeAccepting' in window)).toBe(true);
+      expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(
+        true,
+      );
       expect(await player.getByRole('button', { name: 'Pause' }).count()).toBe(1);
       await Promise.all([page.waitForEvent('load'), player.getByRole('button', { name: 'Pause' }).click()]);
       await page.getByRole('heading', { level: 1, name: 'Long Listen' }).waitFor();

@@ -43,7 +43,7 @@ describe('shared text rules (spec part 1 section 5)', () => {
     expect(requiredText('Name', 100).parse('  Jazz  ')).toBe('Jazz');
   });
 
-  it('says "{Field} cannot exceed {n} characters." past the maximum, counting after trimming', () => {
+  it('says "{Field} cannot exceed {n} character(s)." past the maximum, counting after trimming', () => {
     const name = requiredText('Name', 100);
     expect(firstError(name, 'a'.repeat(101))).toBe('Name cannot exceed 100 character(s).');
     expect(name.safeParse(` ${'a'.repeat(100)} `).success).toBe(true);

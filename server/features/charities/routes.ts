@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { z } from 'zod';
 import { limits } from '../../../shared/constants';
 import { updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
+import { messages } from '../../../shared/messages';
 import {
   type featuredCharitiesSchema,
   type nonprofitDetailSchema,
@@ -17,7 +18,7 @@ import * as charities from './service';
 export const charityRoutes = new Hono<AppEnv>()
   .get('/nonprofits/search/:query', async (c) => {
     const query = c.req.param('query');
-    if (query.length > limits.searchTerm) throw invalid(`Search term cannot exceed ${limits.searchTerm} characters.`);
+    if (query.length > limits.searchTerm) throw invalid(messages.max('Search term', limits.searchTerm));
     const nonprofits = await charities.searchNonprofits(c.get('deps'), c.get('clientIp'), query);
     return c.json({ nonprofits } satisfies z.infer<typeof nonprofitSearchResultSchema>);
   })
@@ -29,7 +30,7 @@ export const charityRoutes = new Hono<AppEnv>()
   )
   .get('/nonprofits/:ein', async (c) => {
     const ein = c.req.param('ein');
-    if (ein.length > limits.charityEin) throw invalid(`Charity EIN cannot exceed ${limits.charityEin} characters.`);
+    if (ein.length > limits.charityEin) throw invalid(messages.max('Charity EIN', limits.charityEin));
     const detail = await charities.getNonprofit(c.get('deps'), c.get('clientIp'), ein);
     return c.json(detail satisfies z.infer<typeof nonprofitDetailSchema>);
   })

@@ -12,7 +12,7 @@ import { newUploadId } from '../../infra/storage/media';
 import type { ReceivedFile } from '../../infra/storage/multipart';
 import { insertUpload } from '../../infra/storage/upload-records';
 import { checkAlbumZip } from '../../infra/storage/zip-check';
-import { roomForUpload } from '../uploads/service';
+import { type UploadLimit, withRoomForUpload } from '../uploads/service';
 import { editable, editorOf } from './permissions';
 import { toRef } from './presenter';
 import { checkCharityChange, checkMusicUploads, chosenCharity, detailValues, slugFor, writeMusic } from './service';
@@ -29,20 +29,28 @@ const streamsItsTracks = 'This fundraiser streams its tracks. Please use the str
 
 /**
  * Before updatev1 reads its (up to 1000 MB) body: the caller must be allowed to edit this legacy
- * fundraiser, not be sending album after album, and have room for it. Answers the cap to read with.
+ * fundraiser, not be sending album after album, and have room for it. Runs `use` (which reads and
+ * saves the form) with the cap to read with, the room held for it until `use` is done.
  */
-export async function checkLegacyEdit(deps: Deps, session: Session, id: number, declaredBytes: number | undefined) {
+export async function withLegacyEditRoom<T>(
+  deps: Deps,
+  session: Session,
+  id: number,
+  declaredBytes: number | undefined,
+  use: (limit: UploadLimit) => Promise<T>,
+): Promise<T> {
   const row = editable(deps, session, id);
   if (!row.hasV1Tracks) throw invalid(streamsItsTracks);
   if (takeAttempt(deps.db, albumZipsByUser, String(session.user.id)) === null) {
     throw rateLimited(serverMessages.rateLimited);
   }
-  return roomForUpload(
+  return withRoomForUpload(
     deps,
     session,
     UPLOAD_LIMITS_MB.zip * MB,
     uploadMessages.tooLarge(UPLOAD_LIMITS_MB.zip),
     declaredBytes,
+    use,
   );
 }
 

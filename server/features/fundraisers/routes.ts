@@ -109,20 +109,22 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     const id = fundraiserId(c.req.param('id'));
     const deps = c.get('deps');
     const request = multipartRequest(c);
-    const limit = await legacyForm.checkLegacyEdit(deps, session, id, request.declaredBytes);
-    const form = await receiveForm(request, {
-      field: 'albumZip',
-      tempFile: deps.media.tempFile(),
-      fileRequired: false,
-      maxFields: 30,
-      ...limit,
+    const saved = await legacyForm.withLegacyEditRoom(deps, session, id, request.declaredBytes, async (limit) => {
+      const form = await receiveForm(request, {
+        field: 'albumZip',
+        tempFile: deps.media.tempFile(),
+        fileRequired: false,
+        maxFields: 30,
+        ...limit,
+      });
+      try {
+        const input = parseWith(updateFundraiserV1Schema, form.fields);
+        return await legacyForm.updateFundraiserV1(deps, session, id, input, form.file);
+      } finally {
+        if (form.file) await fs.rm(form.file.tempFile, { force: true });
+      }
     });
-    try {
-      const input = parseWith(updateFundraiserV1Schema, form.fields);
-      return c.json(await legacyForm.updateFundraiserV1(deps, session, id, input, form.file));
-    } finally {
-      if (form.file) await fs.rm(form.file.tempFile, { force: true });
-    }
+    return c.json(saved);
   })
   .delete('/fundraisers/:id', (c) => {
     const session = requireSession(c);

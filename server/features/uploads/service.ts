@@ -9,7 +9,7 @@ import type { Deps, Session } from '../../deps';
 import { type MediaStore, newUploadId } from '../../infra/storage/media';
 import { audioFormat } from '../../infra/storage/file-types';
 import { isJpegOrPng, renderImage } from './images';
-import { type MultipartBody, receiveSingleFile } from '../../infra/storage/multipart';
+import { type MultipartBody, type ReceivedFile, receiveSingleFile } from '../../infra/storage/multipart';
 import * as queries from '../../infra/storage/upload-records';
 
 const MB = 1024 * 1024;
@@ -27,34 +27,54 @@ async function freeDiskBytes(dir: string): Promise<number> {
   return stats.bavail * stats.bsize;
 }
 
+/** How much an upload may write, and what to say when its stream runs past that. */
+export type UploadLimit = { maxBytes: number; tooLargeMessage: string };
+
 /**
- * Before a body is read: whether this account and this disk have room for an upload of up to
- * `maxBytes` (the kind's own cap). `declaredBytes` is the request's Content-Length, when sent.
- * Answers the cap to stream with: the kind's cap, or less when the quota leaves less room, with
- * the message to give when the stream runs past it.
+ * Runs `use` (which reads the body) once this account and this disk have room for an upload of
+ * up to `maxBytes` (the kind's own cap). `declaredBytes` is the request's Content-Length, when
+ * sent. `use` gets the cap to stream with: the kind's cap, or less when the quota leaves less
+ * room, with the message to give when the stream runs past it. What the upload may write is held
+ * for it while `use` runs (issue 9: uploads sent at once must not all see the same room), and
+ * given back afterwards, by which time its file is recorded (and counted as pending) or removed.
  */
-export async function roomForUpload(
+export async function withRoomForUpload<T>(
   deps: Deps,
   session: Session,
   maxBytes: number,
   tooLargeMessage: string,
   declaredBytes: number | undefined,
-): Promise<{ maxBytes: number; tooLargeMessage: string }> {
+  use: (limit: UploadLimit) => Promise<T>,
+): Promise<T> {
+  const userId = session.user.id;
   const verified = session.user.isEmailVerified;
   const quota = verified ? PENDING_UPLOAD_QUOTA_BYTES.verified : PENDING_UPLOAD_QUOTA_BYTES.unverified;
-  const pending = queries.pendingUploadBytes(deps.db, session.user.id);
+  // Checked and reserved in one synchronous step: no other request runs in between.
+  const pending = queries.pendingUploadBytes(deps.db, userId) + deps.uploadsInFlight.reservedBy(userId);
   const room = quota - pending;
   const quotaMessage = verified ? uploadMessages.quota(Math.ceil(pending / MB)) : uploadMessages.quotaUnverified;
   if (room <= 0 || (declaredBytes !== undefined && declaredBytes > room + 64 * 1024)) {
     throw new AppError('too-large', 'OTHER', quotaMessage);
   }
-  // The disk is shared by everyone's files and the database: uploads stop well before it fills.
-  const free = await freeDiskBytes(deps.media.dirs.tmp);
-  if (free - (declaredBytes ?? Math.min(maxBytes, room)) < deps.config.minFreeDiskBytes) {
-    deps.logger.warn({ freeBytes: free }, 'upload refused: low disk space');
-    throw unavailable(uploadMessages.lowDisk);
+  const limit = room < maxBytes ? { maxBytes: room, tooLargeMessage: quotaMessage } : { maxBytes, tooLargeMessage };
+  // A declared length bounds the body (the HTTP parser reads no further); otherwise the cap does.
+  const reservation = deps.uploadsInFlight.reserve(userId, declaredBytes ?? limit.maxBytes);
+  try {
+    // The disk is shared by everyone's files and the database: uploads stop well before it fills.
+    // Every upload in flight counts whole, this one included (what they have written so far is
+    // counted twice: the guard errs on the safe side).
+    const free = await freeDiskBytes(deps.media.dirs.tmp);
+    if (free - deps.uploadsInFlight.reservedTotal() < deps.config.minFreeDiskBytes) {
+      deps.logger.warn(
+        { freeBytes: free, inFlightBytes: deps.uploadsInFlight.reservedTotal() },
+        'upload refused: low disk space',
+      );
+      throw unavailable(uploadMessages.lowDisk);
+    }
+    return await use(limit);
+  } finally {
+    reservation.release();
   }
-  return room < maxBytes ? { maxBytes: room, tooLargeMessage: quotaMessage } : { maxBytes, tooLargeMessage };
 }
 
 /** Each upload costs disk and a render: plenty for building a profile, not for filling a disk. */
@@ -74,34 +94,38 @@ export type UploadRequest = MultipartBody & { declaredBytes: number | undefined 
 /**
  * The steps every upload takes before its file is looked at: the account's hourly allowance, room
  * in its quota and on the disk, then the body streamed to a temporary file under the kind's cap.
+ * `use` checks and keeps the file; the room is held until it is done.
  */
-async function receiveUpload(
+async function receiveUpload<T>(
   deps: Deps,
   session: Session,
   request: UploadRequest,
   kind: { attempts: ThrottleRule; field: string; maxMb: number },
-) {
+  use: (file: ReceivedFile) => Promise<T>,
+): Promise<T> {
   if (takeAttempt(deps.db, kind.attempts, String(session.user.id)) === null) {
     throw rateLimited(serverMessages.rateLimited);
   }
-  const limit = await roomForUpload(
+  return withRoomForUpload(
     deps,
     session,
     kind.maxMb * MB,
     uploadMessages.tooLarge(kind.maxMb),
     request.declaredBytes,
+    async (limit) =>
+      use(await receiveSingleFile(request, { field: kind.field, tempFile: deps.media.tempFile(), ...limit })),
   );
-  return receiveSingleFile(request, { field: kind.field, tempFile: deps.media.tempFile(), ...limit });
 }
 
 /** POST /api/uploads/image: stream, check the type by content, re-encode, record. */
 export async function uploadImage(deps: Deps, session: Session, request: UploadRequest) {
+  const kind = { attempts: imageUploadsByUser, field: 'imageFile', maxMb: UPLOAD_LIMITS_MB.image };
+  return receiveUpload(deps, session, request, kind, (file) => keepImage(deps, session, file));
+}
+
+/** Checks the received image by content, renders it and records the upload. */
+async function keepImage(deps: Deps, session: Session, file: ReceivedFile) {
   const { media } = deps;
-  const file = await receiveUpload(deps, session, request, {
-    attempts: imageUploadsByUser,
-    field: 'imageFile',
-    maxMb: UPLOAD_LIMITS_MB.image,
-  });
   const id = newUploadId();
   try {
     if (!isJpegOrPng(file.head)) throw invalid(uploadMessages.wrongType.image);
@@ -144,12 +168,13 @@ async function removeImageFiles(media: MediaStore, id: string) {
  * original under a generated name. Processing it is the audio pipeline's job (issue 5).
  */
 export async function uploadTrack(deps: Deps, session: Session, request: UploadRequest) {
+  const kind = { attempts: trackUploadsByUser, field: 'trackFile', maxMb: UPLOAD_LIMITS_MB.track };
+  return receiveUpload(deps, session, request, kind, (file) => keepTrack(deps, session, file));
+}
+
+/** Checks the received track by content and keeps the original under a generated name. */
+async function keepTrack(deps: Deps, session: Session, file: ReceivedFile) {
   const { media } = deps;
-  const file = await receiveUpload(deps, session, request, {
-    attempts: trackUploadsByUser,
-    field: 'trackFile',
-    maxMb: UPLOAD_LIMITS_MB.track,
-  });
   try {
     const format = audioFormat(file.head);
     if (!format) throw invalid(uploadMessages.wrongType.track);

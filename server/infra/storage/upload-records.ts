@@ -6,7 +6,7 @@ import { artists, fundraisers, fundraiserTracks, uploads } from '../../db/schema
 // The uploads table: shared by every feature that takes files (artists, fundraisers). Whether an
 // upload is still needed is read straight from the columns that refer to uploads, in the same
 // statement that deletes it: asking each feature in turn could not be atomic, and a file taken up
-// meanwhile would be lost (docs/architecture.md names this as the one cross-feature read).
+// meanwhile would be lost (one of the sanctioned cross-owner reads in docs/architecture.md).
 
 export function insertUpload(db: Db, values: typeof uploads.$inferInsert) {
   db.insert(uploads).values(values).run();
