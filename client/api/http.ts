@@ -1,4 +1,3 @@
-import type * as z from 'zod/mini';
 import type { FormErrorItem } from '../../shared/answers/api';
 import type { Answer, AnswerName } from '../../shared/answers/registry';
 import { ApiError, UnexpectedDataError } from './errors';
@@ -60,35 +59,23 @@ async function toApiError(response: Response): Promise<ApiError> {
 }
 
 /**
- * Calls the API and checks the answer against the schema named `answer` (shared/answers/registry)
- * — or, for the calls not yet named there, the schema given; throws ApiError or
- * UnexpectedDataError.
+ * Calls the API and checks the answer against the schema named `answer`
+ * (shared/answers/registry.ts); throws ApiError or UnexpectedDataError.
  */
 export async function apiRequest<N extends AnswerName>(
   path: string,
   answer: N,
-  options?: RequestOptions,
-): Promise<Answer<N>>;
-export async function apiRequest<T extends z.core.$ZodType>(
-  path: string,
-  answer: T,
-  options?: RequestOptions,
-): Promise<z.output<T>>;
-export async function apiRequest(
-  path: string,
-  answer: AnswerName | z.core.$ZodType,
   options: RequestOptions = {},
-): Promise<unknown> {
+): Promise<Answer<N>> {
   // The schemas load while the request is on its way.
-  const schema =
-    typeof answer === 'string' ? loadAnswerSchemas().then((schemas) => schemas[answer]) : Promise.resolve(answer);
+  const schemas = loadAnswerSchemas();
   const response = await send(path, options);
   if (!response.ok) throw await toApiError(response);
   const body: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
-  const [{ checkAnswer }, checkedBy] = await Promise.all([loadChecker(), schema]);
-  const parsed = checkAnswer(checkedBy, body);
+  const [{ checkAnswer }, schema] = await Promise.all([loadChecker(), schemas.then((all) => all[answer])]);
+  const parsed = checkAnswer(schema, body);
   if (!parsed.success) throw new UnexpectedDataError();
-  return parsed.data;
+  return parsed.data as Answer<N>;
 }
 
 /** The message to show for a failed call: the server's own words where it sent any. */

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { useHasBeenTrue } from '../lib/use-has-been-true';
+import { useLoadedAndIdle } from '../lib/when-idle';
 import { useLogout, userInitials, useUser } from '../lib/session';
 import { useSite } from '../lib/site';
 import { Logo } from '../ui/logo';
@@ -11,6 +12,13 @@ import { primaryLinks } from './nav-links';
 // the first page's path); the buttons themselves are plain and drawn at once.
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
+/** The parts a tap on the header may need next, fetched once the page is idle. */
+const prefetchMenus = () => {
+  void import('./account-menu');
+  void import('./mobile-menu');
+  void import('../features/accounts/login-dialog');
+};
+
 const KeepSavedMusicDialog = lazy(() =>
   import('../offline/logout-dialog').then((m) => ({ default: m.KeepSavedMusicDialog })),
 );
@@ -25,6 +33,10 @@ export function Header() {
   const hamburger = useRef<HTMLButtonElement>(null);
 
   const [askingAboutSavedMusic, setAskingAboutSavedMusic] = useState(false);
+  const idle = useLoadedAndIdle();
+  useEffect(() => {
+    if (idle) prefetchMenus();
+  }, [idle]);
   const askedAboutSavedMusic = useHasBeenTrue(askingAboutSavedMusic);
 
   const logOut = async () => {

@@ -1,4 +1,5 @@
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { useLoadedAndIdle } from '../lib/when-idle';
 
 type WhenNearProps = {
   /** What loads once the spot comes near the screen (typically a React.lazy component). */
@@ -9,14 +10,16 @@ type WhenNearProps = {
 };
 
 /**
- * Renders `children` once its spot is within a screen's height of the viewport, and `placeholder`
- * until then: code for what sits below the fold (the footer's form) stays off the first page's
- * path and does not compete with it for a phone's bandwidth (issue 13).
+ * Renders `children` once its spot is within a screen's height of the viewport, or once the page
+ * has loaded and gone idle, and `placeholder` until then: code for what sits below the fold (the
+ * footer's form) stays off the first page's path and does not compete with it for a phone's
+ * bandwidth (issue 13), yet is ready when someone gets there.
  */
 export function WhenNear({ children, placeholder, className }: WhenNearProps) {
   const spot = useRef<HTMLDivElement>(null);
   // Without IntersectionObserver (very old browsers) it simply loads at once.
-  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  const [seen, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  const near = useLoadedAndIdle() || seen;
   useEffect(() => {
     const element = spot.current;
     if (near || !element) return;

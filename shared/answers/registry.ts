@@ -1,8 +1,25 @@
 import type * as z from 'zod/mini';
 import { emailChangeSchema, tokenUserSchema, userSchema } from './accounts';
+import {
+  adminTransactionsSchema,
+  callbackAnswerSchema,
+  disbursementAnswerSchema,
+  disbursementHistorySchema,
+  disbursementSummariesSchema,
+  initializeResponseSchema,
+  ledgerSchema,
+} from './admin-money';
 import { apiErrorSchema, formErrorsSchema, okSchema } from './api';
 import { artistListSchema, artistSchema, artistSearchResultSchema, updateArtistResultSchema } from './artists';
 import { featuredCharitiesSchema, nonprofitDetailSchema, nonprofitSearchResultSchema } from './charities';
+import {
+  paymentConfigSchema,
+  paymentIntentSchema,
+  purchaseLinkSchema,
+  testConfirmResultSchema,
+  testIntentStatusSchema,
+  transactionSummarySchema,
+} from './donations';
 import {
   fundraiserListSchema,
   fundraiserRefSchema,
@@ -42,6 +59,19 @@ export const answerSchemas = {
   libraryAlbum: libraryAlbumDetailSchema,
   site: siteSchema,
   upload: uploadResultSchema,
+  paymentConfig: paymentConfigSchema,
+  paymentIntent: paymentIntentSchema,
+  testPayment: testConfirmResultSchema,
+  testIntent: testIntentStatusSchema,
+  transactionSummary: transactionSummarySchema,
+  purchaseLink: purchaseLinkSchema,
+  adminTransactions: adminTransactionsSchema,
+  disbursementSummaries: disbursementSummariesSchema,
+  disbursementHistory: disbursementHistorySchema,
+  disbursementStarted: initializeResponseSchema,
+  disbursement: disbursementAnswerSchema,
+  disbursementCallback: callbackAnswerSchema,
+  ledger: ledgerSchema,
 };
 
 export type AnswerName = keyof typeof answerSchemas;

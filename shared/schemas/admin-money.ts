@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { listEnvelope } from '../answers/api';
 import { limits } from '../constants';
 import { messages } from '../messages';
 import { formatDollars } from '../money';
@@ -17,9 +16,6 @@ export const disbursementLimits = {
   charityNameMax: 1000,
   callbackSecretMax: 1000,
 } as const;
-
-export const DISBURSEMENT_STATUSES = ['PENDING', 'COMPLETE', 'CANCELED', 'FAILED'] as const;
-export type DisbursementStatus = (typeof DISBURSEMENT_STATUSES)[number];
 
 export const adminMoneyMessages = {
   amountMin: messages.moneyMin('Amount', formatDollars(disbursementLimits.minCents)),
@@ -67,54 +63,6 @@ const positiveCentsField = z
 /** A manual disbursement's amount: 1 cent to $100,000 (spec part 2 section 9). */
 const amountCentsField = positiveCentsField.max(disbursementLimits.maxCents, adminMoneyMessages.amountMax);
 
-/** GET /api/admin/transactions: one succeeded donation, newest payment first. */
-export const adminTransactionSchema = z.object({
-  id: z.number().int(),
-  organizationName: z.string().nullable(),
-  organizationWebsite: z.string().nullable(),
-  ein: z.string().nullable(),
-  projectId: z.number().int().nullable(),
-  projectName: z.string().nullable(),
-  name: z.string(),
-  email: z.string(),
-  amountCents: z.number().int(),
-  tipCents: z.number().int(),
-  feeCents: z.number().int(),
-  /** What was refunded of the payment (donation + tip) so far; 0 when nothing was. */
-  refundedCents: z.number().int(),
-  createdAt: z.string(),
-});
-export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
-export const adminTransactionsSchema = listEnvelope(adminTransactionSchema);
-
-/** One charity's money (spec part 2 section 3, Disbursement summary), with the outstanding amount. */
-export const disbursementSummarySchema = z.object({
-  ein: z.string(),
-  charityName: z.string(),
-  donatedCents: z.number().int(),
-  afterFeesDonatedCents: z.number().int(),
-  disbursedCents: z.number().int(),
-  outstandingCents: z.number().int(),
-  hasPending: z.boolean(),
-});
-export type DisbursementSummary = z.infer<typeof disbursementSummarySchema>;
-export const disbursementSummariesSchema = z.object({ results: z.array(disbursementSummarySchema) });
-
-export const disbursementSchema = z.object({
-  id: z.number().int(),
-  ein: z.string(),
-  charityName: z.string(),
-  status: z.enum(DISBURSEMENT_STATUSES),
-  notes: z.string().nullable(),
-  source: z.string(),
-  amountCents: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  finalizedAt: z.string().nullable(),
-});
-export type Disbursement = z.infer<typeof disbursementSchema>;
-export const disbursementHistorySchema = listEnvelope(disbursementSchema);
-
 /**
  * POST /api/admin/disbursement/initialize. No $100,000 cap: the spec gives it for manual
  * disbursements, and the Disburse button pays the whole outstanding amount, so a cap would leave
@@ -122,11 +70,6 @@ export const disbursementHistorySchema = listEnvelope(disbursementSchema);
  * outstanding.
  */
 export const initializeDisbursementSchema = z.object({ amountCents: positiveCentsField, ein: einField });
-export const initializeResponseSchema = z.object({
-  disbursement: disbursementSchema,
-  callbackSecret: z.string(),
-  redirectUrl: z.string(),
-});
 
 /** PATCH /api/admin/disbursement/{id}. */
 export const disbursementStatusUpdateSchema = z.object({
@@ -199,25 +142,3 @@ export const featuredFundraiserIdsSchema = z
   .min(1, adminMoneyMessages.featuredAtLeastOne)
   .max(100, 'At most 100 fundraisers can be featured.')
   .refine((ids) => new Set(ids).size === ids.length, adminMoneyMessages.featuredDuplicate);
-
-/** GET /api/ledger: where the money goes, per charity, with no donor in it. */
-export const ledgerEntrySchema = z.object({
-  ein: z.string(),
-  charityName: z.string(),
-  donatedCents: z.number().int(),
-  afterFeesDonatedCents: z.number().int(),
-  disbursedCents: z.number().int(),
-  /** after fees − disbursed: still to be paid to the charity. */
-  outstandingCents: z.number().int(),
-  lastDisbursedAt: z.string().nullable(),
-});
-export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
-const ledgerTotalsSchema = z.object({
-  donatedCents: z.number().int(),
-  afterFeesDonatedCents: z.number().int(),
-  disbursedCents: z.number().int(),
-  outstandingCents: z.number().int(),
-});
-export type LedgerTotals = z.infer<typeof ledgerTotalsSchema>;
-/** Per charity, and the sums of those figures over every charity (computed on the server, like them). */
-export const ledgerSchema = z.object({ results: z.array(ledgerEntrySchema), totals: ledgerTotalsSchema });

@@ -70,15 +70,6 @@ export const paymentIntentRequestSchema = z
   });
 export type PaymentIntentRequest = z.infer<typeof paymentIntentRequestSchema>;
 
-export const paymentIntentSchema = z.object({ clientSecret: z.string(), paymentIntentId: z.string() });
-
-/** GET /api/payments/config: which provider takes the card. */
-export const paymentConfigSchema = z.discriminatedUnion('provider', [
-  z.object({ provider: z.literal('test') }),
-  z.object({ provider: z.literal('stripe'), publishableKey: z.string() }),
-]);
-export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
-
 /** POST /api/test-payments/confirm: the built-in test provider's card form. */
 export const testCardSchema = z.object({
   clientSecret: z.string().min(1).max(300),
@@ -99,35 +90,3 @@ export type TestCardInput = z.input<typeof testCardSchema>;
 
 /** The built-in provider's cards (DESIGN.md section 2), shown on its form. */
 export const TEST_CARDS = { succeeds: '4242 4242 4242 4242', declined: '4000 0000 0000 0002' } as const;
-
-export const testConfirmResultSchema = z.object({ status: z.literal('succeeded'), paymentIntentId: z.string() });
-
-/** GET /api/test-payments/intent?clientSecret=: what the donate page asks when the donor comes back. */
-export const testIntentStatusSchema = z.object({
-  status: z.enum(['requires_payment_method', 'succeeded']),
-  paymentIntentId: z.string(),
-  lastError: z.string().nullable(),
-});
-
-/** GET /api/transactions/query: the success page's summary, once the payment is fulfilled. */
-export const transactionSummarySchema = z.object({
-  donationCents: z.number().int(),
-  tipCents: z.number().int(),
-  taxDeductibleCents: z.number().int(),
-  email: z.string(),
-  project: z.object({ name: z.string(), artistName: z.string(), image: z.string().nullable() }).nullable(),
-});
-export type TransactionSummary = z.infer<typeof transactionSummarySchema>;
-
-/** GET /api/purchases/{token}: the receipt's link. */
-export const purchaseLinkSchema = z.object({
-  project: z.object({
-    id: z.number().int(),
-    name: z.string(),
-    urlSlug: z.string(),
-    artistName: z.string(),
-    image: z.string().nullable(),
-  }),
-  expiresAt: z.string(),
-});
-export type PurchaseLink = z.infer<typeof purchaseLinkSchema>;

@@ -9,7 +9,7 @@ import {
   disbursementSummariesSchema,
   initializeResponseSchema,
   ledgerSchema,
-} from '../../shared/schemas/admin-money';
+} from '../../shared/answers/admin-money';
 import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { formatDollars } from '../../shared/money';
 import { donate, startDonation } from '../fixtures/donations';

@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { donations, jobs, purchases } from '../../server/db/schema';
 import { formatEin } from '../../shared/ein';
 import { fundraiserSchema } from '../../shared/answers/fundraisers';
+import { TEST_CARDS } from '../../shared/schemas/donations';
 import {
   paymentConfigSchema,
   purchaseLinkSchema,
-  TEST_CARDS,
   testIntentStatusSchema,
   transactionSummarySchema,
-} from '../../shared/schemas/donations';
+} from '../../shared/answers/donations';
 import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { fieldErrors, registerUser, verifiedUser } from '../fixtures/test-server';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initializeResponseSchema } from '../../shared/schemas/admin-money';
+import { initializeResponseSchema } from '../../shared/answers/admin-money';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';

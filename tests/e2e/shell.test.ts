@@ -26,6 +26,7 @@ describe('layout', () => {
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Menu' });
+    await drawer.waitFor();
     const links = await drawer.getByRole('link').allTextContents();
     expect(links).toEqual([
       'Browse fundraisers & artists',

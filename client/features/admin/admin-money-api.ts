@@ -1,14 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PAGE_SIZE } from '../../../shared/constants';
 import {
   adminMoneyMessages,
-  adminTransactionsSchema,
   type CallbackAction,
-  disbursementHistorySchema,
-  disbursementSchema,
-  disbursementSummariesSchema,
-  initializeResponseSchema,
   type ManualDisbursementInput,
 } from '../../../shared/schemas/admin-money';
 import { apiRequest } from '../../api/http';
@@ -27,14 +22,14 @@ export const adminMoneyKeys = {
 export function transactionsQueryOptions(page: number) {
   return queryOptions({
     queryKey: adminMoneyKeys.transactions(page),
-    queryFn: () => apiRequest(`/api/admin/transactions?page=${page}&page_size=${PAGE_SIZE}`, adminTransactionsSchema),
+    queryFn: () => apiRequest(`/api/admin/transactions?page=${page}&page_size=${PAGE_SIZE}`, 'adminTransactions'),
     placeholderData: keepPreviousData,
   });
 }
 
 export const summariesQueryOptions = queryOptions({
   queryKey: adminMoneyKeys.summaries,
-  queryFn: () => apiRequest('/api/admin/disbursements', disbursementSummariesSchema),
+  queryFn: () => apiRequest('/api/admin/disbursements', 'disbursementSummaries'),
 });
 
 export function historyQueryOptions(ein: string, page: number) {
@@ -43,7 +38,7 @@ export function historyQueryOptions(ein: string, page: number) {
     queryFn: () =>
       apiRequest(
         `/api/admin/disbursements/${encodeURIComponent(ein)}?page=${page}&page_size=${PAGE_SIZE}`,
-        disbursementHistorySchema,
+        'disbursementHistory',
       ),
     placeholderData: keepPreviousData,
   });
@@ -62,11 +57,11 @@ function useRefreshMoney() {
 export function useInitializeDisbursement() {
   return useMutation({
     mutationFn: (input: { ein: string; amountCents: number }) =>
-      apiRequest('/api/admin/disbursement/initialize', initializeResponseSchema, { method: 'POST', json: input }),
+      apiRequest('/api/admin/disbursement/initialize', 'disbursementStarted', { method: 'POST', json: input }),
   });
 }
 
-const incorrectAmountSchema = z.object({ outstandingAmountCents: z.number().int() });
+const incorrectAmountSchema = z.object({ outstandingAmountCents: z.int() });
 
 /** Spec part 2 section 8, Disbursement initialize: the two known refusals in words, else 'something went wrong'. */
 export function initializeErrorMessage(error: unknown): string {
@@ -79,24 +74,20 @@ export function initializeErrorMessage(error: unknown): string {
   return error.formErrors?.[0]?.message ?? adminMoneyMessages.generic;
 }
 
-const statusAnswerSchema = z.object({ disbursement: disbursementSchema });
-
 export function useUpdateDisbursementStatus() {
   const refresh = useRefreshMoney();
   return useMutation({
     mutationFn: ({ id, status }: { id: number; status: 'COMPLETE' | 'CANCELED' }) =>
-      apiRequest(`/api/admin/disbursement/${id}`, statusAnswerSchema, { method: 'PATCH', json: { status } }),
+      apiRequest(`/api/admin/disbursement/${id}`, 'disbursement', { method: 'PATCH', json: { status } }),
     onSettled: refresh,
   });
 }
-
-const callbackAnswerSchema = z.object({ disbursement: disbursementSchema, message: z.string() });
 
 export function useDisbursementCallback() {
   const refresh = useRefreshMoney();
   return useMutation({
     mutationFn: ({ id, action, callbackSecret }: { id: number; action: CallbackAction; callbackSecret: string }) =>
-      apiRequest(`/api/admin/disbursement/${id}/callback`, callbackAnswerSchema, {
+      apiRequest(`/api/admin/disbursement/${id}/callback`, 'disbursementCallback', {
         method: 'PATCH',
         json: { action, callbackSecret },
       }),
@@ -108,7 +99,7 @@ export function useRecordManualDisbursement() {
   const refresh = useRefreshMoney();
   return useMutation({
     mutationFn: (input: ManualDisbursementInput) =>
-      apiRequest('/api/admin/disbursements', statusAnswerSchema, { method: 'POST', json: input }),
+      apiRequest('/api/admin/disbursements', 'disbursement', { method: 'POST', json: input }),
     onSuccess: refresh,
   });
 }

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
 import { fundraiserKeys } from '../../api/fundraisers';
 import { apiRequest } from '../../api/http';
@@ -22,8 +21,7 @@ export function pickerSearchQueryOptions(searchTerm: string) {
 export function useUpdateFeaturedFundraisers() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids: number[]) =>
-      apiRequest('/api/admin/projects/featured', z.object({ ok: z.literal(true) }), { method: 'PUT', json: ids }),
+    mutationFn: (ids: number[]) => apiRequest('/api/admin/projects/featured', 'ok', { method: 'PUT', json: ids }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: fundraiserKeys.featured() }),
   });
 }

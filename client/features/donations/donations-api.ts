@@ -1,14 +1,6 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import {
-  type PaymentIntentRequest,
-  paymentConfigSchema,
-  paymentIntentSchema,
-  purchaseLinkSchema,
-  type PaymentConfig,
-  testConfirmResultSchema,
-  testIntentStatusSchema,
-  transactionSummarySchema,
-} from '../../../shared/schemas/donations';
+import { type PaymentIntentRequest } from '../../../shared/schemas/donations';
+import { type PaymentConfig } from '../../../shared/answers/donations';
 import { apiRequest, retryUnlessRefused } from '../../api/http';
 import { ApiError } from '../../api/errors';
 
@@ -23,21 +15,21 @@ export const donationKeys = {
 
 export const paymentConfigQueryOptions = queryOptions({
   queryKey: donationKeys.config,
-  queryFn: () => apiRequest('/api/payments/config', paymentConfigSchema),
+  queryFn: () => apiRequest('/api/payments/config', 'paymentConfig'),
   staleTime: Infinity,
 });
 
 export function useCreatePaymentIntent() {
   return useMutation({
     mutationFn: (input: PaymentIntentRequest) =>
-      apiRequest('/api/transactions/create-payment-intent', paymentIntentSchema, { method: 'POST', json: input }),
+      apiRequest('/api/transactions/create-payment-intent', 'paymentIntent', { method: 'POST', json: input }),
   });
 }
 
 export function useConfirmTestPayment() {
   return useMutation({
     mutationFn: (input: { clientSecret: string; cardNumber: string; expiry: string; cvc: string }) =>
-      apiRequest('/api/test-payments/confirm', testConfirmResultSchema, { method: 'POST', json: input }),
+      apiRequest('/api/test-payments/confirm', 'testPayment', { method: 'POST', json: input }),
   });
 }
 
@@ -50,7 +42,7 @@ export function transactionSummaryQueryOptions(paymentIntentId: string) {
     queryFn: () =>
       apiRequest(
         `/api/transactions/query?paymentIntentId=${encodeURIComponent(paymentIntentId)}`,
-        transactionSummarySchema,
+        'transactionSummary',
       ),
     retry: (failureCount, error) =>
       error instanceof ApiError && error.status === 404 && failureCount < SUMMARY_ATTEMPTS - 1,
@@ -62,7 +54,7 @@ export function transactionSummaryQueryOptions(paymentIntentId: string) {
 export function purchaseLinkQueryOptions(token: string) {
   return queryOptions({
     queryKey: donationKeys.purchase(token),
-    queryFn: () => apiRequest(`/api/purchases/${encodeURIComponent(token)}`, purchaseLinkSchema),
+    queryFn: () => apiRequest(`/api/purchases/${encodeURIComponent(token)}`, 'purchaseLink'),
     retry: retryUnlessRefused,
   });
 }
@@ -79,10 +71,7 @@ export function returningPaymentQueryOptions(config: PaymentConfig | undefined, 
     queryFn: async () => {
       if (!config) throw new Error('The payment settings have not loaded.');
       if (config.provider === 'test') {
-        return apiRequest(
-          `/api/test-payments/intent?clientSecret=${encodeURIComponent(clientSecret)}`,
-          testIntentStatusSchema,
-        );
+        return apiRequest(`/api/test-payments/intent?clientSecret=${encodeURIComponent(clientSecret)}`, 'testIntent');
       }
       const { stripeIntentStatus } = await import('./stripe-loader');
       return stripeIntentStatus(config.publishableKey, clientSecret);

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { Link, useLocation } from 'react-router';
 import { formatCents } from '../../../shared/money';
-import type { LedgerEntry, LedgerTotals } from '../../../shared/schemas/admin-money';
+import type { LedgerEntry, LedgerTotals } from '../../../shared/answers/admin-money';
 import { formatEin } from '../../../shared/ein';
 import { ledgerQueryOptions } from '../../api/ledger';
 import { ledgerRowId } from '../../lib/links';

@@ -1,11 +1,6 @@
 import { PAGE_SIZE } from '../../../shared/constants';
-import {
-  adminMoneyMessages as say,
-  type CallbackAction,
-  type Disbursement,
-  type LedgerEntry,
-  type LedgerTotals,
-} from '../../../shared/schemas/admin-money';
+import { adminMoneyMessages as say, type CallbackAction } from '../../../shared/schemas/admin-money';
+import { type Disbursement, type LedgerEntry, type LedgerTotals } from '../../../shared/answers/admin-money';
 import type { z } from 'zod';
 import type { initializeDisbursementSchema, manualDisbursementSchema } from '../../../shared/schemas/admin-money';
 import type { Db } from '../../db/client';

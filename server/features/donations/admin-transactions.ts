@@ -1,6 +1,6 @@
 import { PAGE_SIZE } from '../../../shared/constants';
 import { plainDollars } from '../../../shared/money';
-import type { AdminTransaction } from '../../../shared/schemas/admin-money';
+import type { AdminTransaction } from '../../../shared/answers/admin-money';
 import type { Deps } from '../../deps';
 import { type CsvValue, csvStream } from '../../infra/csv';
 import * as queries from './queries';
