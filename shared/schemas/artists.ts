@@ -63,4 +63,9 @@ export const artistSearchParamsSchema = z.object({
 });
 
 export const artistListSchema = z.array(artistSchema);
-export const artistSearchResultSchema = z.object({ results: z.array(artistSchema), totalCount: z.number().int() });
+export const artistSearchResultSchema = z.object({
+  results: z.array(artistSchema),
+  totalCount: z.number().int(),
+  /** Present (true) when more than SEARCH_RESULT_CAP matched: totalCount is the cap, a lower bound. */
+  totalCountCapped: z.boolean().optional(),
+});
