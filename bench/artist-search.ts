@@ -1,62 +1,71 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { searchArtists } from '../server/features/artists/service';
+import { searchArtists, toArtist } from '../server/features/artists/service';
+import { toMatchQuery } from '../server/infra/full-text';
 import { load, report } from './http-load';
-import { benchSetup, fmt, timeEach } from './measure';
+import { benchSetup, timeEach } from './measure';
+import { previousSearchArtists } from './previous-search';
+import { BROAD_TERMS, printRow, type SearchRowsOptions, seedArtists, SELECTIVE_TERMS, timeTerms } from './search-data';
 
-// Issue 3: search latency over 100,000 artists. FTS5 (what the API runs) against a LIKE scan of
-// names and descriptions (what one would write without an index), measured in the same run.
-
-const NOUNS = 'band collective trio quartet project ensemble choir singers club brothers sisters crew'.split(' ');
+// Issues 3 and 13: artist search over 100,000 artists. Each row is the service the API calls,
+// next to the query before issue 13 on the same data (and, for the selective terms, a LIKE scan
+// of names and descriptions: what one would write without an index).
 
 export async function benchArtistSearch(count = 100_000) {
-  const { server, random, pick, words, userId, started } = await benchSetup(42);
-  const insert = server.sqlite.prepare(
-    `INSERT INTO artists (user_id, name, description, status, url_slug, published_at) VALUES (?, ?, ?, ?, ?, ?)`,
-  );
-  server.sqlite.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const name = `${pick(words)} ${pick(words)} ${pick(NOUNS)}`;
-      const description = Array.from({ length: 25 }, () => pick(words)).join(' ');
-      const published = random() < 0.9;
-      insert.run(
-        userId,
-        name,
-        description,
-        published ? 'PUBLISHED' : 'DRAFT',
-        `artist-${i}`,
-        published ? Date.now() - i * 1000 : null,
-      );
-    }
-  })();
+  const setup = await benchSetup(42);
+  const { server, userId, started } = setup;
+  seedArtists(setup, userId, count);
   console.log(
     `\nArtist search: ${count.toLocaleString('en-US')} artists seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-
-  const { deps } = server;
-  // From narrow to broad: 'qu' is a prefix of a large share of all words, the worst case.
-  const terms = ['jaz', 'midnight orch', 'velvet', 'ember coast', 'silver thunder band', 'qu'];
-  const runs = 300;
-  const fts = timeEach(runs, (i) =>
-    searchArtists(deps, { page: 0, pageSize: 20, searchTerm: terms[i % terms.length]! }),
-  );
-  const broad = timeEach(50, () => searchArtists(deps, { page: 0, pageSize: 20, searchTerm: 'qu' }));
-  const broadCount = searchArtists(deps, { page: 0, pageSize: 20, searchTerm: 'qu' }).totalCount;
-  const like = timeEach(runs, (i) => {
-    const pattern = `%${terms[i % terms.length]!}%`;
-    const where = sql`status = 'PUBLISHED' AND deleted_at IS NULL AND (name LIKE ${pattern} OR description LIKE ${pattern})`;
-    server.db.all(sql`SELECT * FROM artists WHERE ${where} ORDER BY published_at DESC LIMIT 20`);
-    server.db.all(sql`SELECT count(*) FROM artists WHERE ${where}`);
-  });
-  const recent = timeEach(runs, (i) => searchArtists(deps, { page: i % 50, pageSize: 20, searchTerm: '' }));
-  console.log(`${'baseline: LIKE scan, page of 20 + count'.padEnd(44)} ${fmt(like)}`);
-  console.log(
-    `${'FTS5 prefix search, page of 20 + count'.padEnd(44)} ${fmt(fts)}  (${(like.p50 / fts.p50).toFixed(1)}× faster at p50)`,
-  );
-  console.log(`${`  of which 'qu' alone (${broadCount.toLocaleString('en-US')} matches)`.padEnd(44)} ${fmt(broad)}`);
-  console.log(`${'recent artists (no term), pages 0-49'.padEnd(44)} ${fmt(recent)}`);
+  runArtistSearchRows(server, { termMs: 25 });
 
   const http = await load(`${server.baseUrl}/api/artists/search?searchTerm=midnight%20orch`, 2000, 16);
   report('GET /api/artists/search over HTTP, 16 concurrent', http);
   await server.close();
+}
+
+/** The table's rows for artists, on data already seeded; also used at a million rows. */
+export function runArtistSearchRows(
+  server: Awaited<ReturnType<typeof benchSetup>>['server'],
+  { termMs: targetMs, baselineTerms = BROAD_TERMS, likeRuns = 100 }: SearchRowsOptions,
+) {
+  const { deps, db } = server;
+  const search = (searchTerm: string, page = 0) => searchArtists(deps, { page, pageSize: 20, searchTerm });
+  const before = (searchTerm: string, page = 0) => {
+    const found = previousSearchArtists(db, toMatchQuery(searchTerm)!, 20, page * 20);
+    return { results: found.results.map(toArtist), totalCount: found.totalCount };
+  };
+  const like = timeEach(likeRuns, (i) => {
+    const pattern = `%${SELECTIVE_TERMS[i % SELECTIVE_TERMS.length]!}%`;
+    const where = sql`status = 'PUBLISHED' AND deleted_at IS NULL AND (name LIKE ${pattern} OR description LIKE ${pattern})`;
+    db.all(sql`SELECT * FROM artists WHERE ${where} ORDER BY published_at DESC LIMIT 20`);
+    db.all(sql`SELECT count(*) FROM artists WHERE ${where}`);
+  });
+  printRow('baseline: LIKE scan of names and descriptions, page + count', like);
+  printRow(
+    `selective terms (${SELECTIVE_TERMS.length}), page of 20 + total`,
+    timeTerms(SELECTIVE_TERMS, 40, (term) => search(term)),
+    timeTerms(SELECTIVE_TERMS, 40, (term) => before(term)),
+    targetMs,
+  );
+  const qu = search('qu');
+  console.log(`  broad: 'qu' matches ${qu.totalCount.toLocaleString('en-US')}${qu.totalCountCapped ? '+' : ''}`);
+  printRow(
+    `every single letter a-z and 'qu' (${BROAD_TERMS.length} terms), page 0`,
+    timeTerms(BROAD_TERMS, 8, (term) => search(term)),
+    timeTerms(baselineTerms, 2, (term) => before(term)),
+    targetMs,
+  );
+  printRow(
+    `  the same, pages 1-9`,
+    timeTerms(BROAD_TERMS, 4, (term, i) => search(term, 1 + (i % 9))),
+    timeTerms(baselineTerms, 1, (term, i) => before(term, 1 + (i % 9))),
+    targetMs,
+  );
+  const pages = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+  printRow(
+    'recent artists (no term), pages 0-9',
+    timeTerms(pages, 30, (page) => search('', Number(page))),
+  );
 }

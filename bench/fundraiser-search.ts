@@ -1,58 +1,53 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { type Genre, GENRES } from '../shared/constants';
+import type { Genre } from '../shared/constants';
+import { presentFundraisers } from '../server/features/fundraisers/presenter';
 import { searchFundraisers } from '../server/features/fundraisers/service';
-import { BUNDLED_CHARITIES } from '../server/features/charities/bundled';
+import { toMatchQuery } from '../server/infra/full-text';
 import { load, report } from './http-load';
-import { benchSetup, fmt, timeEach } from './measure';
+import { benchSetup, timeEach } from './measure';
+import { previousRecentFundraisers, previousSearchFundraisers } from './previous-search';
+import {
+  BENCH_EIN,
+  BROAD_TERMS,
+  genreAt,
+  printRow,
+  seedArtists,
+  type SearchRowsOptions,
+  seedFundraisers,
+  SELECTIVE_TERMS,
+  timeTerms,
+} from './search-data';
 
-// Issue 4: search latency over 100,000 fundraisers, with and without the genre and charity
-// filters. FTS5 (what the API runs) against a LIKE scan of name, description, artist and charity
-// names (what one would write without an index), measured in the same run.
+// Issues 4 and 13: fundraiser search over 100,000 fundraisers (FTS5 over name, description,
+// artist and charity; genre and EIN filters), and the recent lists with those filters. Each row
+// is the service the API calls, next to the queries before issue 13 on the same data (and, for
+// the selective terms, a LIKE scan: what one would write without an index).
 
 export async function benchFundraiserSearch(count = 100_000) {
-  const { server, random, pick, words, userId, started } = await benchSetup(7);
-  const insertArtist = server.sqlite.prepare(
-    `INSERT INTO artists (user_id, name, description, status, url_slug, published_at) VALUES (?, ?, '', 'PUBLISHED', ?, ?)`,
-  );
-  const insertFundraiser = server.sqlite.prepare(
-    `INSERT INTO fundraisers (user_id, artist_id, name, description, charity_ein, charity_name, minimum_donation_cents,
-       genre, genre_secondary, status, url_slug, published_at) VALUES (?, ?, ?, ?, ?, ?, 500, ?, ?, ?, ?, ?)`,
-  );
-  const artistIds: number[] = [];
-  server.sqlite.transaction(() => {
-    for (let i = 0; i < count / 20; i++) {
-      const name = `${pick(words)} ${pick(words)} ${pick(['band', 'trio', 'choir', 'collective'])}`;
-      artistIds.push(Number(insertArtist.run(userId, name, `bench-artist-${i}`, Date.now()).lastInsertRowid));
-    }
-    for (let i = 0; i < count; i++) {
-      const charity = pick(BUNDLED_CHARITIES);
-      const published = random() < 0.9;
-      insertFundraiser.run(
-        userId,
-        pick(artistIds),
-        `${pick(words)} ${pick(words)}`,
-        Array.from({ length: 40 }, () => pick(words)).join(' '),
-        charity.ein,
-        charity.name,
-        pick(GENRES),
-        random() < 0.5 ? pick(GENRES) : null,
-        published ? 'PUBLISHED' : 'DRAFT',
-        `fundraiser-${i}`,
-        published ? Date.now() - i * 1000 : null,
-      );
-    }
-  })();
+  const setup = await benchSetup(7);
+  const { server, userId, started } = setup;
+  const artistIds = seedArtists(setup, userId, count / 20);
+  seedFundraisers(setup, userId, artistIds, count);
   console.log(
     `\nFundraiser search: ${count.toLocaleString('en-US')} fundraisers of ${artistIds.length.toLocaleString('en-US')} artists seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  runFundraiserSearchRows(server, { termMs: 25, recentMs: 10 });
 
-  const { deps } = server;
-  // Selective terms as people type them; 'qu' (a prefix of a large share of all words) and a
-  // charity's name (in every fundraiser for it) are the broad cases, timed on their own.
-  const terms = ['jaz', 'midnight orch', 'velvet', 'ember coast', 'silver thunder'];
-  const ein = BUNDLED_CHARITIES[0]!.ein;
-  const search = (searchTerm: string, filters: { genre?: Genre; charityEin?: string } = {}, page = 0) =>
+  const http = await load(`${server.baseUrl}/api/fundraisers/search?searchTerm=midnight%20orch&genre=Jazz`, 1000, 16);
+  report('GET /api/fundraisers/search over HTTP, 16 concurrent', http);
+  await server.close();
+}
+
+type Filters = { genre?: Genre; charityEin?: string };
+
+/** The table's rows for fundraisers, on data already seeded; also used at a million rows. */
+export function runFundraiserSearchRows(
+  server: Awaited<ReturnType<typeof benchSetup>>['server'],
+  { termMs, recentMs = termMs, baselineTerms = BROAD_TERMS, likeRuns = 100 }: SearchRowsOptions,
+) {
+  const { deps, db } = server;
+  const search = (searchTerm: string, filters: Filters = {}, page = 0) =>
     searchFundraisers(deps, null, {
       page,
       pageSize: 20,
@@ -60,38 +55,89 @@ export async function benchFundraiserSearch(count = 100_000) {
       genre: filters.genre,
       charityEin: filters.charityEin,
     });
-  const runs = 200;
-  const like = timeEach(runs, (i) => {
-    const pattern = `%${terms[i % terms.length]!}%`;
+  // The baseline presents its rows as the service does, so both sides do the same work.
+  const before = (searchTerm: string, filters: Filters = {}, page = 0) => {
+    const match = toMatchQuery(searchTerm);
+    const found = match
+      ? previousSearchFundraisers(db, match, filters, 20, page * 20)
+      : previousRecentFundraisers(db, filters, 20, page * 20);
+    return { results: presentFundraisers(deps, found.results, null), totalCount: found.totalCount };
+  };
+  const broadCount = (term: string) => {
+    const found = search(term);
+    return `${found.totalCount.toLocaleString('en-US')}${found.totalCountCapped ? '+' : ''}`;
+  };
+  // Genre, EIN and both in turn.
+  const withFilter = (i: number): Filters =>
+    [{ genre: genreAt(i) }, { charityEin: BENCH_EIN }, { genre: genreAt(i), charityEin: BENCH_EIN }][i % 3]!;
+
+  const like = timeEach(likeRuns, (i) => {
+    const pattern = `%${SELECTIVE_TERMS[i % SELECTIVE_TERMS.length]!}%`;
     const where = sql`f.status = 'PUBLISHED' AND f.deleted_at IS NULL AND (f.name LIKE ${pattern} OR f.description LIKE ${pattern} OR f.charity_name LIKE ${pattern} OR a.name LIKE ${pattern})`;
-    server.db.all(
+    db.all(
       sql`SELECT f.* FROM fundraisers f JOIN artists a ON a.id = f.artist_id WHERE ${where} ORDER BY f.published_at DESC LIMIT 20`,
     );
-    server.db.all(sql`SELECT count(*) FROM fundraisers f JOIN artists a ON a.id = f.artist_id WHERE ${where}`);
+    db.all(sql`SELECT count(*) FROM fundraisers f JOIN artists a ON a.id = f.artist_id WHERE ${where}`);
   });
-  const rows: [string, ReturnType<typeof timeEach>][] = [
-    ['baseline: LIKE scan, page of 20 + count', like],
-    ['FTS5 search, no filter', timeEach(runs, (i) => search(terms[i % terms.length]!))],
-    ['FTS5 search + genre', timeEach(runs, (i) => search(terms[i % terms.length]!, { genre: GENRES[i % 16] }))],
-    ['FTS5 search + charity EIN', timeEach(runs, (i) => search(terms[i % terms.length]!, { charityEin: ein }))],
-    [
-      'FTS5 search + genre + EIN',
-      timeEach(runs, (i) => search(terms[i % terms.length]!, { genre: 'Jazz', charityEin: ein })),
-    ],
-    [`  broad: 'qu' (${search('qu').totalCount.toLocaleString('en-US')} matches)`, timeEach(50, () => search('qu'))],
-    [
-      `  broad: 'red cross' (${search('red cross').totalCount.toLocaleString('en-US')} matches)`,
-      timeEach(50, () => search('red cross')),
-    ],
-    ['recent (no term), pages 0-49', timeEach(runs, (i) => search('', {}, i % 50))],
-    ['recent + genre', timeEach(runs, (i) => search('', { genre: GENRES[i % 16] }, i % 10))],
-    ['recent + charity EIN', timeEach(runs, (i) => search('', { charityEin: ein }, i % 10))],
-  ];
-  for (const [label, times] of rows) {
-    const ratio = times === like ? '' : `  (${(like.p50 / times.p50).toFixed(1)}× the baseline at p50)`;
-    console.log(`${label.padEnd(44)} ${fmt(times)}${ratio}`);
+  printRow('baseline: LIKE scan of the four texts, page of 20 + count', like);
+  printRow(
+    `selective terms (${SELECTIVE_TERMS.length}), page of 20 + total`,
+    timeTerms(SELECTIVE_TERMS, 40, (term) => search(term)),
+    timeTerms(SELECTIVE_TERMS, 40, (term) => before(term)),
+    termMs,
+  );
+  printRow(
+    '  the same with genre / EIN / genre + EIN in turn',
+    timeTerms(SELECTIVE_TERMS, 30, (term, i) => search(term, withFilter(i))),
+    timeTerms(SELECTIVE_TERMS, 30, (term, i) => before(term, withFilter(i))),
+    termMs,
+  );
+  console.log(
+    `  broad: ${['a', 'm', 'e', 'qu'].map((term) => `'${term}' matches ${broadCount(term)}`).join(', ')}; 'red cross' ${broadCount('red cross')}`,
+  );
+  printRow(
+    `every single letter a-z and 'qu' (${BROAD_TERMS.length} terms), page 0`,
+    timeTerms(BROAD_TERMS, 8, (term) => search(term)),
+    timeTerms(baselineTerms, 2, (term) => before(term)),
+    termMs,
+  );
+  printRow(
+    `  the same, pages 1-9`,
+    timeTerms(BROAD_TERMS, 4, (term, i) => search(term, {}, 1 + (i % 9))),
+    timeTerms(baselineTerms, 1, (term, i) => before(term, {}, 1 + (i % 9))),
+    termMs,
+  );
+  for (const [label, filters] of [
+    ['genre', (i: number) => ({ genre: genreAt(i) })],
+    ['EIN', () => ({ charityEin: BENCH_EIN })],
+    ['genre + EIN', (i: number) => ({ genre: genreAt(i), charityEin: BENCH_EIN })],
+  ] as const) {
+    printRow(
+      `  the same + ${label}`,
+      timeTerms(BROAD_TERMS, 4, (term, i) => search(term, filters(i))),
+      timeTerms(baselineTerms, 1, (term, i) => before(term, filters(i))),
+      termMs,
+    );
   }
-  const http = await load(`${server.baseUrl}/api/fundraisers/search?searchTerm=midnight%20orch&genre=Jazz`, 1000, 16);
-  report('GET /api/fundraisers/search over HTTP, 16 concurrent', http);
-  await server.close();
+  printRow(
+    `  'red cross' (a charity's name)`,
+    timeTerms(['red cross'], 50, (term) => search(term)),
+    timeTerms(['red cross'], 20, (term) => before(term)),
+    termMs,
+  );
+
+  const pages = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+  for (const [label, filters] of [
+    ['no filter', () => ({})],
+    ['genre', (i: number) => ({ genre: genreAt(i) })],
+    ['charity EIN', () => ({ charityEin: BENCH_EIN })],
+    ['genre + EIN', (i: number) => ({ genre: genreAt(i), charityEin: BENCH_EIN })],
+  ] as const) {
+    printRow(
+      `recent fundraisers (no term), ${label}, pages 0-9`,
+      timeTerms(pages, 20, (page, i) => search('', filters(i), Number(page))),
+      timeTerms(pages, 5, (page, i) => before('', filters(i), Number(page))),
+      recentMs,
+    );
+  }
 }

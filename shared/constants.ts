@@ -115,6 +115,14 @@ export function goalSegmentsFilled(raisedCents: number, goalCents: number): numb
   return Math.floor((Math.min(raisedCents, goalCents) * GOAL_BAR_SEGMENTS) / goalCents);
 }
 
+/**
+ * Artist and fundraiser search count this far and no further (issue 13): past it, the total is
+ * given as this number with `totalCountCapped` and shown as '10,000+'. A search by words also
+ * ranks no more: its results are the best of its newest this-many matches. So the broadest prefix
+ * ('a') costs what 10,000 matches cost, however large the site grows.
+ */
+export const SEARCH_RESULT_CAP = 10_000;
+
 /** Debounce of the charity search and the admin fundraiser picker (spec part 2 section 9). */
 export const SEARCH_DEBOUNCE_MS = 300;
 

@@ -256,17 +256,23 @@ export const fundraisers = sqliteTable(
   (table) => [
     index('fundraisers_user_idx').on(table.userId),
     index('fundraisers_artist_idx').on(table.artistId),
-    index('fundraisers_charity_idx').on(table.charityEin),
-    // The browse page's genre filter matches either genre; only public rows are ever filtered.
-    index('fundraisers_genre_idx')
-      .on(table.genre)
-      .where(sql`${table.deletedAt} IS NULL AND ${table.status} = 'PUBLISHED'`),
-    index('fundraisers_genre_secondary_idx')
-      .on(table.genreSecondary)
-      .where(sql`${table.deletedAt} IS NULL AND ${table.status} = 'PUBLISHED'`),
     // Serves 'recent fundraisers' (status, then newest first) without a sort, skipping deleted rows.
     index('fundraisers_recent_idx')
       .on(table.status, table.publishedAt, table.id)
+      .where(sql`${table.deletedAt} IS NULL`),
+    // The browse filters (issue 13), each read newest first without a sort and counted from the
+    // index alone. Status leads, as in fundraisers_recent_idx, so the planner prefers these (two
+    // equal columns) without statistics. The genre filter matches either genre: one index each,
+    // merged by published_at. The charity index carries both genres, so EIN and genre together
+    // are answered from it too.
+    index('fundraisers_charity_recent_idx')
+      .on(table.status, table.charityEin, table.publishedAt, table.id, table.genre, table.genreSecondary)
+      .where(sql`${table.deletedAt} IS NULL`),
+    index('fundraisers_genre_recent_idx')
+      .on(table.status, table.genre, table.publishedAt, table.id)
+      .where(sql`${table.deletedAt} IS NULL`),
+    index('fundraisers_genre_secondary_recent_idx')
+      .on(table.status, table.genreSecondary, table.publishedAt, table.id)
       .where(sql`${table.deletedAt} IS NULL`),
   ],
 );

@@ -23,4 +23,9 @@ export type Artist = z.infer<typeof artistSchema>;
 
 export const updateArtistResultSchema = z.object({ urlSlug: z.string() });
 export const artistListSchema = z.array(artistSchema);
-export const artistSearchResultSchema = z.object({ results: z.array(artistSchema), totalCount: z.int() });
+export const artistSearchResultSchema = z.object({
+  results: z.array(artistSchema),
+  totalCount: z.int(),
+  /** Present (true) when more than SEARCH_RESULT_CAP matched: totalCount is the cap, a lower bound. */
+  totalCountCapped: z.optional(z.boolean()),
+});

@@ -89,6 +89,8 @@ export const fundraiserListSchema = z.array(fundraiserSchema);
 export const fundraiserSearchResultSchema = z.object({
   results: z.array(fundraiserSchema),
   totalCount: z.int(),
+  /** Present (true) when more than SEARCH_RESULT_CAP matched: totalCount is the cap, a lower bound. */
+  totalCountCapped: z.optional(z.boolean()),
 });
 
 /** What saving and music submission answer: enough to navigate (spec part 2 section 7). */

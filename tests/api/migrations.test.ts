@@ -102,4 +102,39 @@ describe('migrations', () => {
     ]);
     sqlite.close();
   });
+
+  it('rebuild the search indexes with single-letter prefixes, keeping what was found and what was not', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-upgrade-')), 'old.db');
+    const old = new Database(file);
+    const before = journal.entries.findIndex((entry) => entry.tag === '0014_bounded_search');
+    migrate(drizzle(old), { migrationsFolder: firstMigrations(before) });
+    old.exec(`
+      INSERT INTO users (id, email, password_hash) VALUES (1, 'old@example.org', 'x');
+      INSERT INTO artists (id, user_id, name, description, status, url_slug, published_at)
+        VALUES (1, 1, 'Xylophone Quartet', 'Mallets.', 'PUBLISHED', 'xylophone-quartet', 1700000000000),
+               (2, 1, 'Xenon Draft', 'Unseen.', 'DRAFT', 'xenon-draft', NULL);
+      INSERT INTO fundraisers (id, user_id, artist_id, name, description, charity_ein, charity_name,
+          minimum_donation_cents, status, url_slug, published_at)
+        VALUES (1, 1, 1, 'Yodel Nights', 'Songs.', '530196605', 'American National Red Cross', 500, 'PUBLISHED', 'yodel-nights', 1700000000000),
+               (2, 1, 1, 'Yawning Draft', 'Unseen.', '530196605', 'American National Red Cross', 500, 'DRAFT', 'yawning-draft', NULL);
+    `);
+    old.close();
+
+    const { sqlite } = openDatabase(file);
+    const found = (table: string, term: string) =>
+      sqlite.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid`).pluck().all(`"${term}"*`);
+    expect(found('artists_fts', 'x')).toEqual([1]);
+    expect(found('fundraisers_fts', 'y')).toEqual([1]);
+    expect(found('fundraisers_fts', 'x')).toEqual([1]);
+    for (const table of ['artists_fts', 'fundraisers_fts']) {
+      const created = sqlite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(table);
+      expect(created).toContain("prefix='1 2 3'");
+    }
+    // The triggers of 0002 and 0007 still keep the new tables in step.
+    sqlite.prepare("UPDATE artists SET status = 'PUBLISHED', published_at = 1700000001000 WHERE id = 2").run();
+    sqlite.prepare("UPDATE fundraisers SET status = 'PUBLISHED', published_at = 1700000001000 WHERE id = 2").run();
+    expect(found('artists_fts', 'x')).toEqual([1, 2]);
+    expect(found('fundraisers_fts', 'y')).toEqual([1, 2]);
+    sqlite.close();
+  });
 });

@@ -170,7 +170,11 @@ describe('browse fundraisers', () => {
     await page.route('**/api/fundraisers/search?**', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: '{"code":"OTHER","message":"boom"}' }),
     );
+    // The first page's results come with the page itself (issue 13): the next search asks the API.
     await page.goto(`${server.baseUrl}/browse/projects`);
+    const form = page.getByRole('search', { name: 'Search fundraisers' });
+    await form.getByLabel('Search term').fill('anything');
+    await form.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('alert').getByText('something went wrong!', { exact: true }).waitFor({ timeout: 10_000 });
   });
 

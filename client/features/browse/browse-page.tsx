@@ -106,17 +106,19 @@ function ArtistSearch() {
         </div>
       </SearchForm>
 
-      <ArtistResults search={search} heading={hasFilter ? 'Search results' : 'Recent artists'} />
+      <ArtistResults search={search} hasFilter={hasFilter} />
     </>
   );
 }
 
-function ArtistResults({ search, heading }: { search: ArtistSearch; heading: string }) {
+function ArtistResults({ search, hasFilter }: { search: ArtistSearch; hasFilter: boolean }) {
   // The previous page stays on screen while the next one loads.
   const results = useQuery({ ...artistSearchQueryOptions(search), placeholderData: keepPreviousData });
+  const showCount = hasFilter && results.data && !results.isPlaceholderData;
   return (
     <ResultsSection
-      heading={heading}
+      heading={hasFilter ? 'Search results' : 'Recent artists'}
+      count={showCount && <span className="browse-count">{countText(results.data, 'artist', 'artists')}</span>}
       page={search.page}
       results={results}
       loadingLabel="Loading artists"
@@ -126,9 +128,15 @@ function ArtistResults({ search, heading }: { search: ArtistSearch; heading: str
   );
 }
 
-/** 'N fundraisers' for the results heading. */
-function countText(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'fundraiser' : 'fundraisers'}`;
+type SearchResult<T> = { results: T[]; totalCount: number; totalCountCapped?: boolean };
+
+/**
+ * 'N fundraisers' or 'N artists' after the results heading; '10,000+ fundraisers' when the
+ * server stopped counting at its cap (`totalCountCapped`, issue 13).
+ */
+function countText(result: SearchResult<unknown>, one: string, many: string): string {
+  const count = result.totalCount;
+  return `${count.toLocaleString('en-US')}${result.totalCountCapped ? '+' : ''} ${count === 1 ? one : many}`;
 }
 
 function FundraiserResults({ search, hasFilter }: { search: FundraiserSearch; hasFilter: boolean }) {
@@ -138,7 +146,7 @@ function FundraiserResults({ search, hasFilter }: { search: FundraiserSearch; ha
   return (
     <ResultsSection
       heading={hasFilter ? 'Search results' : 'Recent fundraisers'}
-      count={showCount && <span className="browse-count">{countText(results.data.totalCount)}</span>}
+      count={showCount && <span className="browse-count">{countText(results.data, 'fundraiser', 'fundraisers')}</span>}
       page={search.page}
       results={results}
       loadingLabel="Loading fundraisers"
@@ -153,7 +161,7 @@ type ResultsSectionProps<T extends { id: number }> = {
   /** Shown after the heading, inside it. */
   count?: ReactNode;
   page: number;
-  results: UseQueryResult<{ results: T[]; totalCount: number }>;
+  results: UseQueryResult<SearchResult<T>>;
   loadingLabel: string;
   listClassName: string;
   renderTile: (item: T, index: number) => ReactNode;
@@ -191,7 +199,12 @@ function ResultsSection<T extends { id: number }>({
         </ul>
       )}
       {results.data && (
-        <Pagination page={page} totalPages={Math.ceil(results.data.totalCount / PAGE_SIZE)} label={heading} />
+        <Pagination
+          page={page}
+          totalPages={Math.ceil(results.data.totalCount / PAGE_SIZE)}
+          label={heading}
+          capped={results.data.totalCountCapped}
+        />
       )}
     </section>
   );

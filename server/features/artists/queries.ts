@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { countUpToCap, rankedPage } from '../../infra/full-text';
 import { artists, artistSlugHistory } from '../../db/schema';
 
 export type ArtistRow = typeof artists.$inferSelect;
@@ -90,7 +91,10 @@ export function updateOwnArtist(
 
 const published = and(eq(artists.status, 'PUBLISHED'), live);
 
-/** Published artists, newest first: the browse page with no search term. */
+/**
+ * Published artists, newest first: the browse page with no search term. The total stops at
+ * SEARCH_RESULT_CAP (infra/full-text.ts) like a search's; the pages past it are still served.
+ */
 export function recentArtists(db: Db, limit: number, offset: number) {
   const results = db
     .select()
@@ -100,24 +104,24 @@ export function recentArtists(db: Db, limit: number, offset: number) {
     .limit(limit)
     .offset(offset)
     .all();
-  const [total] = db.select({ n: count() }).from(artists).where(published).all();
-  return { results, totalCount: total?.n ?? 0 };
+  const total = countUpToCap(db, sql`SELECT 1 FROM artists WHERE status = 'PUBLISHED' AND deleted_at IS NULL`);
+  return { results, totalCount: total.totalCount, totalCountCapped: total.capped };
 }
 
 /**
- * Published artists matching an FTS5 query, best first. The index holds only published, live
- * artists (drizzle/0002), so ranking and counting never leave FTS5.
+ * Published artists matching an FTS5 query, best first, the total capped at SEARCH_RESULT_CAP
+ * (infra/full-text.ts). The index holds only published, live artists (drizzle/0002), so ranking
+ * and counting never leave FTS5.
  */
 export function searchArtists(db: Db, match: string, limit: number, offset: number) {
-  const ids = db
-    .all<{ id: number }>(
-      sql`SELECT rowid AS id FROM artists_fts WHERE artists_fts MATCH ${match} ORDER BY rank LIMIT ${limit} OFFSET ${offset}`,
-    )
-    .map((row) => row.id);
-  const [total] = db.all<{ n: number }>(sql`SELECT count(*) AS n FROM artists_fts WHERE artists_fts MATCH ${match}`);
-  const rows = ids.length ? db.select().from(artists).where(inArray(artists.id, ids)).all() : [];
+  const page = rankedPage(db, 'artists_fts', match, undefined, limit, offset);
+  const rows = page.ids.length ? db.select().from(artists).where(inArray(artists.id, page.ids)).all() : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return { results: ids.flatMap((id) => byId.get(id) ?? []), totalCount: total?.n ?? 0 };
+  return {
+    results: page.ids.flatMap((id) => byId.get(id) ?? []),
+    totalCount: page.totalCount,
+    totalCountCapped: page.capped,
+  };
 }
 
 /** What other features show of an artist (a fundraiser's byline), for many artists in one query. */

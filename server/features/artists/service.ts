@@ -143,7 +143,12 @@ export function searchArtists(deps: Deps, params: { page: number; pageSize: numb
   const found = match
     ? queries.searchArtists(deps.db, match, params.pageSize, offset)
     : queries.recentArtists(deps.db, params.pageSize, offset);
-  return { results: found.results.map(toArtist), totalCount: found.totalCount };
+  // The spec's envelope is results and totalCount; a capped total adds `totalCountCapped: true`.
+  return {
+    results: found.results.map(toArtist),
+    totalCount: found.totalCount,
+    ...(found.totalCountCapped && { totalCountCapped: true as const }),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { countUpToCap, rankedPage } from '../../infra/full-text';
 import { donations, featuredFundraisers, fundraisers, fundraiserSlugHistory, fundraiserTracks } from '../../db/schema';
 
 // The fundraisers feature's tables: fundraisers, their tracks, former slugs and the featured list.
@@ -226,56 +227,50 @@ export function replaceFeatured(db: Db, ids: number[]) {
 
 type Filters = { genre?: string; charityEin?: string };
 
-function filterConditions({ genre, charityEin }: Filters): SQL[] {
-  const conditions: SQL[] = [];
-  if (genre) conditions.push(or(eq(fundraisers.genre, genre), eq(fundraisers.genreSecondary, genre))!);
-  if (charityEin) conditions.push(eq(fundraisers.charityEin, charityEin));
-  return conditions;
-}
+const publicRow = sql`status = 'PUBLISHED' AND deleted_at IS NULL`;
 
-/** Published fundraisers, newest first: the browse page with no search term. */
-export function recentFundraisers(db: Db, filters: Filters, limit: number, offset: number) {
-  const where = and(published, ...filterConditions(filters));
-  const results = db
-    .select()
-    .from(fundraisers)
-    .where(where)
-    .orderBy(desc(fundraisers.publishedAt), desc(fundraisers.id))
-    .limit(limit)
-    .offset(offset)
-    .all();
-  const [total] = db.select({ n: count() }).from(fundraisers).where(where).all();
-  return { results, totalCount: total?.n ?? 0 };
+/**
+ * (published_at, id) of the public fundraisers the browse filters keep, newest first once
+ * ordered, from one of the composite indexes alone (drizzle/0013): by charity (the genres are in
+ * that index too), or by genre as a merge of the primary and secondary genre's indexes. Written as
+ * SQL rather than with `or()`, which SQLite answers by walking the newest fundraisers and reading
+ * each row. With `distinct` false, a fundraiser whose two genres are the same comes twice:
+ * harmless in `IN`, and no merge to pay for.
+ */
+function filtered({ genre, charityEin }: Filters, distinct = true): SQL {
+  if (charityEin) {
+    const genreToo = genre ? sql` AND (genre = ${genre} OR genre_secondary = ${genre})` : sql``;
+    return sql`SELECT published_at, id FROM fundraisers WHERE charity_ein = ${charityEin}${genreToo} AND ${publicRow}`;
+  }
+  if (genre) {
+    return sql`SELECT published_at, id FROM fundraisers WHERE genre = ${genre} AND ${publicRow}
+      ${distinct ? sql`UNION` : sql`UNION ALL`}
+      SELECT published_at, id FROM fundraisers WHERE genre_secondary = ${genre} AND ${publicRow}`;
+  }
+  return sql`SELECT published_at, id FROM fundraisers WHERE ${publicRow}`;
 }
 
 /**
- * Published fundraisers matching an FTS5 query, best first. The index holds only public rows
- * (drizzle/0007), so filters are the only reason to look at the table.
+ * Published fundraisers, newest first: the browse page with no search term. The total stops at
+ * SEARCH_RESULT_CAP (infra/full-text.ts) like a search's; the pages past it are still served.
+ */
+export function recentFundraisers(db: Db, filters: Filters, limit: number, offset: number) {
+  const newestFirst = sql`${filtered(filters)} ORDER BY published_at DESC, id DESC`;
+  const ids = db.all<{ id: number }>(sql`${newestFirst} LIMIT ${limit} OFFSET ${offset}`).map((row) => row.id);
+  const total = countUpToCap(db, newestFirst);
+  return { results: rowsInOrder(db, ids), totalCount: total.totalCount, totalCountCapped: total.capped };
+}
+
+/**
+ * Published fundraisers matching an FTS5 query, best first, the total capped at
+ * SEARCH_RESULT_CAP (infra/full-text.ts). The index holds only public rows (drizzle/0007), so
+ * filters are the only reason to look at the table, and then only at the filters' indexes.
  */
 export function searchFundraisers(db: Db, match: string, filters: Filters, limit: number, offset: number) {
-  const conditions = filterConditions(filters);
-  if (conditions.length === 0) {
-    const ids = db
-      .all<{ id: number }>(
-        sql`SELECT rowid AS id FROM fundraisers_fts WHERE fundraisers_fts MATCH ${match} ORDER BY rank LIMIT ${limit} OFFSET ${offset}`,
-      )
-      .map((row) => row.id);
-    const [total] = db.all<{ n: number }>(
-      sql`SELECT count(*) AS n FROM fundraisers_fts WHERE fundraisers_fts MATCH ${match}`,
-    );
-    return { results: rowsInOrder(db, ids), totalCount: total?.n ?? 0 };
-  }
-  const where = and(...conditions);
-  const matching = sql`SELECT rowid AS id, rank FROM fundraisers_fts WHERE fundraisers_fts MATCH ${match}`;
-  const ids = db
-    .all<{ id: number }>(
-      sql`SELECT fundraisers.id AS id FROM (${matching}) m JOIN fundraisers ON fundraisers.id = m.id WHERE ${where} ORDER BY m.rank LIMIT ${limit} OFFSET ${offset}`,
-    )
-    .map((row) => row.id);
-  const [total] = db.all<{ n: number }>(
-    sql`SELECT count(*) AS n FROM (${matching}) m JOIN fundraisers ON fundraisers.id = m.id WHERE ${where}`,
-  );
-  return { results: rowsInOrder(db, ids), totalCount: total?.n ?? 0 };
+  const within =
+    filters.genre || filters.charityEin ? sql`+rowid IN (SELECT id FROM (${filtered(filters, false)}))` : undefined;
+  const page = rankedPage(db, 'fundraisers_fts', match, within, limit, offset);
+  return { results: rowsInOrder(db, page.ids), totalCount: page.totalCount, totalCountCapped: page.capped };
 }
 
 function rowsInOrder(db: Db, ids: number[]): FundraiserRow[] {

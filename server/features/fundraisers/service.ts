@@ -98,7 +98,12 @@ export function searchFundraisers(deps: Deps, session: Session | null, params: F
   const found = match
     ? queries.searchFundraisers(deps.db, match, filters, params.pageSize, offset)
     : queries.recentFundraisers(deps.db, filters, params.pageSize, offset);
-  return { results: presentFundraisers(deps, found.results, session), totalCount: found.totalCount };
+  // The spec's envelope is results and totalCount; a capped total adds `totalCountCapped: true`.
+  return {
+    results: presentFundraisers(deps, found.results, session),
+    totalCount: found.totalCount,
+    ...(found.totalCountCapped && { totalCountCapped: true as const }),
+  };
 }
 
 /** The donor list of the manage page: owner and admins only. */
