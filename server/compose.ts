@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { streamGrants } from './access/stream-grants';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
 import type { Deps } from './deps';
@@ -28,6 +29,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
     db,
     logger,
     media: mediaStore(config.dataDir),
+    streamGrants: streamGrants(),
     mailer: config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : outboxMailer(config.outboxDir, config.mailFrom, logger),

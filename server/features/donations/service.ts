@@ -119,18 +119,22 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUr
     await fulfilPayment(deps, event.paymentIntentId, siteUrl, event);
     return;
   }
-  deps.db.transaction((tx) => {
-    if (!queries.recordEvent(tx, event.id, event.type)) return;
+  const revoked = deps.db.transaction((tx) => {
+    if (!queries.recordEvent(tx, event.id, event.type)) return false;
     const donation = queries.findDonationByIntent(tx, event.paymentIntentId);
-    if (!donation) return;
+    if (!donation) return false;
     const now = new Date();
     if (event.type === 'payment_intent.payment_failed') {
       queries.markFailed(tx, donation.id, now);
-    } else if (queries.markRefunded(tx, donation.id, now)) {
-      // The album goes with the money.
-      queries.revokePurchase(tx, donation.id, now);
+      return false;
     }
+    if (!queries.markRefunded(tx, donation.id, now)) return false;
+    // The album goes with the money.
+    queries.revokePurchase(tx, donation.id, now);
+    return true;
   });
+  // And at once: no remembered permission to stream it may outlive the purchase.
+  if (revoked) deps.streamGrants.clear();
 }
 
 /**

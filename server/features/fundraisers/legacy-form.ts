@@ -92,7 +92,7 @@ export async function updateFundraiserV1(
       bytes: zip.bytes,
     });
   }
-  return deps.db.transaction((tx) => {
+  const ref = deps.db.transaction((tx) => {
     const updated = writeMusic(
       tx,
       row.id,
@@ -111,4 +111,6 @@ export async function updateFundraiserV1(
     if (!updated) throw notFound(say.notFound);
     return toRef(updated);
   });
+  deps.streamGrants.clear();
+  return ref;
 }
