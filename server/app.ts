@@ -28,6 +28,11 @@ import { sessionMiddleware } from './http/session';
 
 /** JSON and form bodies; uploads stream to disk with their own caps (infra/storage/multipart). */
 const jsonBodyLimit = bodyLimit({ maxSize: 1024 * 1024 });
+/**
+ * GET and HEAD carry no body: bodyLimit would still build the whole web Request to find that out
+ * (@hono/node-server makes it lazily), a tenth of a ranged audio request's CPU.
+ */
+const hasNoBody = (method: string) => method === 'GET' || method === 'HEAD';
 const streamsItsBody = (path: string) =>
   path.startsWith('/api/uploads/') || /^\/api\/fundraisers\/[^/]+\/updatev1$/.test(path);
 
@@ -70,7 +75,7 @@ export function createApp(deps: Deps) {
     // The session goes first so that every answer, even a refusal, can carry x-logged-out.
     .use(sessionMiddleware)
     .use(sameOriginMiddleware)
-    .use((c, next) => (streamsItsBody(c.req.path) ? next() : jsonBodyLimit(c, next)))
+    .use((c, next) => (hasNoBody(c.req.method) || streamsItsBody(c.req.path) ? next() : jsonBodyLimit(c, next)))
     .route('/', siteRoutes)
     .route('/', accountRoutes)
     .route('/', mailingListRoutes)
