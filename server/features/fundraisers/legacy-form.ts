@@ -90,6 +90,7 @@ export async function updateFundraiserV1(
       format: 'zip',
       originalName: zip.originalName,
       bytes: zip.bytes,
+      crc32: zip.crc32,
     });
   }
   const ref = deps.db.transaction((tx) => {

@@ -164,6 +164,7 @@ export async function uploadTrack(deps: Deps, session: Session, request: UploadR
         format,
         originalName: displayName(file.originalName),
         bytes: file.bytes,
+        crc32: file.crc32,
       });
     } catch (error) {
       await fs.rm(stored, { force: true });
