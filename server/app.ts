@@ -65,7 +65,9 @@ function pageLookup(deps: Deps): PageLookup {
  */
 const privateByDefault: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store');
+  // On the answer's own headers: c.header() after the handler rebuilds the whole Response (Hono
+  // 4), and with it a web Request-and-Response's worth of work per header (issue 13).
+  if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'private, no-store');
 };
 
 /** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */
@@ -101,9 +103,11 @@ export function createApp(deps: Deps) {
   app.use(compressResponses);
   app.use(async (c, next) => {
     await next();
-    c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'strict-origin-when-cross-origin');
-    c.header('x-frame-options', 'DENY');
+    // Set on the answer itself, as privateByDefault does, not through c.header().
+    const headers = c.res.headers;
+    headers.set('x-content-type-options', 'nosniff');
+    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+    headers.set('x-frame-options', 'DENY');
   });
   app.route('/api', api);
   app.route('/', mediaRoutes(deps.media));
