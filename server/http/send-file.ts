@@ -3,12 +3,13 @@ import type { Context } from 'hono';
 import type { CachePolicy } from '../deps';
 
 // One file on disk as an HTTP answer (DESIGN.md section 3, Media; RFC 9110 sections 8.8, 13 and
-// 14): GET and HEAD, a single byte range, validators and conditional requests. The body is read
-// from disk a chunk at a time as the client takes it, so memory stays flat whatever the file size,
-// and the file is closed however the response ends (finished, failed, or the client went away).
-// The file is read through a plain descriptor and node:fs's callbacks: a FileHandle (fs/promises)
-// costs a tenth more CPU per ranged request (issue 13, bench/range-throughput.ts), and a player
-// seeking through a track sends many.
+// 14): GET and HEAD, a single byte range, validators and conditional requests. A body larger than
+// one chunk is read from disk a chunk at a time as the client takes it, so memory stays flat
+// whatever the file size, and the file is closed however the response ends (finished, failed, or
+// the client went away). A player seeking through a track sends many small ranges, so each costs
+// as little as it can (issue 13, bench/range-throughput.ts): the file is read through a plain
+// descriptor and node:fs's callbacks (a FileHandle costs a tenth more CPU), and a range of one
+// chunk or less is read whole before answering, without a web stream.
 
 export type SendFileOptions = {
   /** A path the server made (never one a client sent). */
