@@ -1,50 +1,22 @@
+import { fork } from 'node:child_process';
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { fundraisers, uploads } from '../server/db/schema';
-import { zipLayout } from '../server/infra/storage/zip-stream';
 import { createFundraiser, details } from '../tests/fixtures/fundraisers';
 import { startTestServer, verifiedUser } from '../tests/fixtures/test-server';
+import { albumZip, CHILD_FLAG, type UploadJob } from './upload-client';
 
 // Issue 3: "a 100 MB image must not be held in memory"; issue 13: a 500 MB upload grows the
-// server's RSS by at most 16 MB. Streams a 500 MB album zip (the largest upload there is: a legacy
-// fundraiser's, PATCH /api/fundraisers/{id}/updatev1, up to 1000 MB) from a generator, the client
-// holding one 1 MB chunk at a time, and samples the process's peak RSS, next to a bare node:http
-// server that reads and discards the same bytes, in the same run. The zip is real: the server
-// streams it to disk with its CRC-32, reads it through once for the album zip check, and keeps it.
+// server's RSS by at most 16 MB. A 500 MB album zip (the largest upload there is: a legacy
+// fundraiser's, PATCH /api/fundraisers/{id}/updatev1, up to 1000 MB) is streamed by a client in
+// another process (bench/upload-client.ts), while this process samples its own peak RSS, next to
+// a bare node:http server here that reads and discards the same bytes, in the same run. The zip
+// is real: the server streams it to disk with its CRC-32, reads it through once for the album zip
+// check, and keeps it.
 
 const MB = 1024 * 1024;
-const TOTAL = 500 * MB;
-/** Bytes that vary, as music does (a stored zip of them is what an album zip of WAVs is like). */
-const CHUNK = Buffer.from(Array.from({ length: MB }, (_, i) => (i * 31 + (i >> 9)) & 0xff));
-
-/** One stored WAV entry of TOTAL bytes, its CRC-32 worked out first as the zip's header needs it. */
-function albumZip() {
-  let crc32 = 0;
-  for (let done = 0; done < TOTAL; done += MB) crc32 = zlib.crc32(CHUNK, crc32);
-  const entry = { path: '', name: 'Album/01 Long song.wav', size: TOTAL, mtime: new Date(), crc32 };
-  return zipLayout([entry]);
-}
-
-const BOUNDARY = 'BENCHBOUNDARY';
-
-function multipartBody(fields: Record<string, string>, zip: ReturnType<typeof albumZip>): AsyncIterable<Uint8Array> {
-  return (async function* () {
-    for (const [name, value] of Object.entries(fields)) {
-      yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-    }
-    yield Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="albumZip"; filename="album.zip"\r\nContent-Type: application/zip\r\n\r\n`,
-    );
-    for (const part of zip.parts) {
-      if (part.kind === 'bytes') yield part.bytes;
-      else for (let sent = 0; sent < part.entry.size; sent += MB) yield CHUNK;
-    }
-    yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
-  })();
-}
 
 async function peakRssDuring(task: () => Promise<unknown>) {
   global.gc?.();
@@ -57,20 +29,22 @@ async function peakRssDuring(task: () => Promise<unknown>) {
   return { growthMb: (peak - before) / MB, beforeMb: before / MB, seconds: (performance.now() - started) / 1000 };
 }
 
-async function upload(
-  url: string,
-  method: string,
-  body: AsyncIterable<Uint8Array>,
-  headers: Record<string, string> = {},
-) {
-  const response = await fetch(url, {
-    method,
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
-    body: Readable.toWeb(Readable.from(body)) as ReadableStream<Uint8Array>,
-    duplex: 'half',
-  } as RequestInit);
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${text}`);
+/** Uploads through the forked client, one at a time; an answer other than 200 fails the benchmark. */
+function uploadClient() {
+  const child = fork(fileURLToPath(new URL('./upload-client.ts', import.meta.url)), [CHILD_FLAG], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return {
+    send: (job: UploadJob) =>
+      new Promise<void>((resolve, reject) => {
+        child.once('message', (message: { result?: { status: number; text: string }; error?: string }) => {
+          if (message.result?.status === 200) resolve();
+          else reject(new Error(`${job.url}: ${message.error ?? `${message.result?.status} ${message.result?.text}`}`));
+        });
+        child.send(job);
+      }),
+    stop: () => child.disconnect(),
+  };
 }
 
 export async function benchUploadMemory() {
@@ -96,30 +70,37 @@ export async function benchUploadMemory() {
     previewTrackFile: legacy.previewTrackFile ?? '',
     trackList: JSON.stringify(['Long song']),
   };
-  const zip = albumZip();
-  const appUrl = `${server.baseUrl}/api/fundraisers/${legacy.id}/updatev1`;
-  const appHeaders = { cookie: owner.cookieHeader(), 'x-forwarded-for': owner.ip };
+  const appJob = {
+    url: `${server.baseUrl}/api/fundraisers/${legacy.id}/updatev1`,
+    method: 'PATCH',
+    headers: { cookie: owner.cookieHeader(), 'x-forwarded-for': owner.ip },
+    fields,
+  };
+  const bareJob = { url: bareUrl, method: 'POST', headers: {}, fields };
+  const client = uploadClient();
+  const zipBytes = albumZip().size;
 
   try {
-    await upload(bareUrl, 'POST', multipartBody(fields, zip)); // warm-up: the HTTP client's own set-up
-    const baseline = await peakRssDuring(() => upload(bareUrl, 'POST', multipartBody(fields, zip)));
-    const app = await peakRssDuring(() => upload(appUrl, 'PATCH', multipartBody(fields, zip), appHeaders));
-    // It was kept, whole, with the checksum it streamed with.
+    await client.send(bareJob); // warm-up: the client's own set-up, and this process's
+    const baseline = await peakRssDuring(() => client.send(bareJob));
+    const app = await peakRssDuring(() => client.send(appJob));
+    // It was kept, whole.
     const kept = server.db.select().from(fundraisers).where(eq(fundraisers.id, legacy.id)).get()!;
     const row = server.db.select().from(uploads).where(eq(uploads.id, kept.tracksZipUploadId!)).get()!;
-    if (row.bytes !== zip.size) throw new Error(`the album zip was kept with ${row.bytes} bytes, not ${zip.size}`);
+    if (row.bytes !== zipBytes) throw new Error(`the album zip was kept with ${row.bytes} bytes, not ${zipBytes}`);
 
     const line = (name: string, run: typeof app) =>
       console.log(
         `${name.padEnd(68)} +${run.growthMb.toFixed(0)} MB over ${run.beforeMb.toFixed(0)} MB, ` +
-          `${run.seconds.toFixed(1)} s (${(zip.size / MB / run.seconds).toFixed(0)} MB/s)`,
+          `${run.seconds.toFixed(1)} s (${(zipBytes / MB / run.seconds).toFixed(0)} MB/s)`,
       );
     console.log(
-      `\nUpload memory: one ${(zip.size / MB).toFixed(0)} MB multipart upload, peak RSS growth of the whole process`,
+      `\nUpload memory: one ${(zipBytes / MB).toFixed(0)} MB multipart upload from another process, peak RSS growth of the server's`,
     );
     line('baseline: bare node:http, bytes discarded', baseline);
     line('PATCH /api/fundraisers/{id}/updatev1 (album zip: disk, CRC, check)', app);
   } finally {
+    client.stop();
     bare.close();
     await server.close();
   }
