@@ -29,6 +29,11 @@ import { sessionMiddleware } from './http/session';
 
 /** JSON and form bodies; uploads stream to disk with their own caps (infra/storage/multipart). */
 const jsonBodyLimit = bodyLimit({ maxSize: 1024 * 1024 });
+/**
+ * GET and HEAD carry no body: bodyLimit would still build the whole web Request to find that out
+ * (@hono/node-server makes it lazily), a tenth of a ranged audio request's CPU.
+ */
+const hasNoBody = (method: string) => method === 'GET' || method === 'HEAD';
 const streamsItsBody = (path: string) =>
   path.startsWith('/api/uploads/') || /^\/api\/fundraisers\/[^/]+\/updatev1$/.test(path);
 
@@ -61,7 +66,9 @@ function pageLookup(deps: Deps): PageLookup {
  */
 const privateByDefault: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store');
+  // On the answer's own headers: c.header() after the handler rebuilds the whole Response (Hono
+  // 4), and with it a web Request-and-Response's worth of work per header (issue 13).
+  if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'private, no-store');
 };
 
 /** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */
@@ -71,7 +78,7 @@ export function createApp(deps: Deps) {
     // The session goes first so that every answer, even a refusal, can carry x-logged-out.
     .use(sessionMiddleware)
     .use(sameOriginMiddleware)
-    .use((c, next) => (streamsItsBody(c.req.path) ? next() : jsonBodyLimit(c, next)))
+    .use((c, next) => (hasNoBody(c.req.method) || streamsItsBody(c.req.path) ? next() : jsonBodyLimit(c, next)))
     .route('/', siteRoutes)
     .route('/', accountRoutes)
     .route('/', mailingListRoutes)
@@ -97,9 +104,11 @@ export function createApp(deps: Deps) {
   app.use(compressResponses);
   app.use(async (c, next) => {
     await next();
-    c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'strict-origin-when-cross-origin');
-    c.header('x-frame-options', 'DENY');
+    // Set on the answer itself, as privateByDefault does, not through c.header().
+    const headers = c.res.headers;
+    headers.set('x-content-type-options', 'nosniff');
+    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+    headers.set('x-frame-options', 'DENY');
   });
   app.route('/api', api);
   app.route('/', mediaRoutes(deps.media));

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { streamGrants } from './access/stream-grants';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
 import type { Deps } from './deps';
@@ -30,6 +31,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
     logger,
     media: mediaStore(config.dataDir),
     uploadsInFlight: uploadReservations(),
+    streamGrants: streamGrants(),
     mailer: config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : outboxMailer(config.outboxDir, config.mailFrom, logger),

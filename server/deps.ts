@@ -1,3 +1,4 @@
+import type { StreamGrants } from './access/stream-grants';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { FfmpegRunner } from './infra/audio/ffmpeg';
@@ -26,6 +27,11 @@ export type Deps = {
   ffmpeg: FfmpegRunner;
   /** Who takes card payments: Stripe with its keys, else the built-in test provider. */
   payments: StripeProvider | TestProvider;
+  /**
+   * canStream's recent answers per session and track (server/access/stream-grants.ts); whatever
+   * revokes access clears them.
+   */
+  streamGrants: StreamGrants;
   /** The charity directory's remote source; null without EVERY_ORG_API_KEY. */
   everyOrg: EveryOrgClient | null;
   /**

@@ -134,6 +134,13 @@ export const uploads = sqliteTable(
     /** The name the user's file had, for display only; never used to build a path. */
     originalName: text('original_name').notNull(),
     bytes: integer('bytes').notNull(),
+    /**
+     * The CRC-32 of the kept original (tracks and album zips), computed as it streamed to disk, so
+     * the album download's zip needs no pass over the files to checksum them (issue 13). Null for
+     * images (only their renditions are kept) and for uploads from before it was recorded, until
+     * the first download computes it; it holds for `bytes` bytes.
+     */
+    crc32: integer('crc32'),
     createdAt: createdAt(),
   },
   (table) => [index('uploads_user_idx').on(table.userId), index('uploads_created_idx').on(table.createdAt)],

@@ -49,15 +49,17 @@ export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const res = c.res;
   const type = res.headers.get('content-type') ?? '';
+  // Cheapest first: asking for the body makes @hono/node-server build a whole web Response,
+  // which audio (never compressed, and often a 206) must not pay for (issue 13).
   if (
     c.req.method === 'HEAD' ||
-    !res.body ||
     res.status === 206 ||
     res.status === 204 ||
     res.status === 304 ||
     res.headers.has('content-encoding') ||
     !COMPRESSIBLE.test(type) ||
-    /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get('cache-control') ?? '')
+    /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get('cache-control') ?? '') ||
+    !res.body
   ) {
     return;
   }

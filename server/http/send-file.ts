@@ -1,14 +1,16 @@
-import fs from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import fs, { type Stats } from 'node:fs';
 import type { Context } from 'hono';
 import { parseRange } from '../../shared/http-range';
 import type { CachePolicy } from '../deps';
 
 // One file on disk as an HTTP answer (DESIGN.md section 3, Media; RFC 9110 sections 8.8, 13 and
-// 14): GET and HEAD, a single byte range, validators and conditional requests. The body is read
-// from disk a chunk at a time as the client takes it, so memory stays flat whatever the file size,
-// and the file is closed however the response ends (finished, failed, or the client went away).
+// 14): GET and HEAD, a single byte range, validators and conditional requests. A body larger than
+// one chunk is read from disk a chunk at a time as the client takes it, so memory stays flat
+// whatever the file size, and the file is closed however the response ends (finished, failed, or
+// the client went away). A player seeking through a track sends many small ranges, so each costs
+// as little as it can (issue 13, bench/range-throughput.ts): the file is read through a plain
+// descriptor and node:fs's callbacks (a FileHandle costs a tenth more CPU), and a range of one
+// chunk or less is read whole before answering, without a web stream.
 
 export type SendFileOptions = {
   /** A path the server made (never one a client sent). */
@@ -49,17 +51,23 @@ export async function sendFile(c: Context, options: SendFileOptions): Promise<Re
   // exactly the bytes that will be read; HEAD only needs the size.
   const opened = isHead ? await statOrNull(options.path) : await openOrNull(options.path);
   if (!opened) return null;
-  const { stats, handle } = opened;
+  const { stats, fd } = opened;
   try {
     const answer = answerFor(c, options, stats);
     const headers = answer.headers;
-    if (answer.kind !== 'body' || !handle) {
-      await handle?.close();
+    if (answer.kind !== 'body' || fd === null) {
+      if (fd !== null) close(fd);
       return c.body(null, answer.status, headers);
     }
-    return c.body(fileBody(handle, answer.start, answer.end), answer.status, headers);
+    const length = answer.end - answer.start + 1;
+    if (length > CHUNK_BYTES) return c.body(fileBody(fd, answer.start, answer.end), answer.status, headers);
+    // What fits in one read is read before answering (a player's range usually does): the same
+    // memory as one chunk of a stream, without a web stream's machinery per request.
+    const bytes = await readExactly(fd, answer.start, length);
+    close(fd);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, answer.status, headers);
   } catch (error) {
-    await handle?.close();
+    if (fd !== null) close(fd);
     throw error;
   }
 }
@@ -150,71 +158,100 @@ function ifRangeMatches(value: string, etag: string, mtime: Date): boolean {
 const isMissing = (error: unknown) =>
   error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
 
-type Opened = { stats: Stats; handle: FileHandle | null };
+type Opened = { stats: Stats; fd: number | null };
 
-async function statOrNull(path: string): Promise<Opened | null> {
-  try {
-    const stats = await fs.stat(path);
-    return stats.isFile() ? { stats, handle: null } : null;
-  } catch (error) {
-    if (isMissing(error)) return null;
-    throw error;
-  }
+/** Closes a descriptor no read is using any more; nothing is left to tell anyone if that fails. */
+const close = (fd: number) => fs.close(fd, () => undefined);
+
+function statOrNull(path: string): Promise<Opened | null> {
+  return new Promise((resolve, reject) => {
+    fs.stat(path, (error, stats) => {
+      if (error) return isMissing(error) ? resolve(null) : reject(error);
+      resolve(stats.isFile() ? { stats, fd: null } : null);
+    });
+  });
 }
 
-async function openOrNull(path: string): Promise<Opened | null> {
-  let handle: FileHandle;
-  try {
-    handle = await fs.open(path, 'r');
-  } catch (error) {
-    if (isMissing(error) || (error instanceof Error && 'code' in error && error.code === 'EISDIR')) return null;
-    throw error;
+function openOrNull(path: string): Promise<Opened | null> {
+  return new Promise((resolve, reject) => {
+    fs.open(path, 'r', (error, fd) => {
+      if (error) return isMissing(error) || error.code === 'EISDIR' ? resolve(null) : reject(error);
+      fs.fstat(fd, (statError, stats) => {
+        if (statError || !stats.isFile()) close(fd);
+        if (statError) reject(statError);
+        else resolve(stats.isFile() ? { stats, fd } : null);
+      });
+    });
+  });
+}
+
+const readAt = (fd: number, buffer: Buffer, position: number) =>
+  new Promise<number>((resolve, reject) =>
+    fs.read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+  );
+
+/** `length` bytes from `start`, all there: a file that ended sooner changed since its size was read. */
+async function readExactly(fd: number, start: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  for (let read = 0; read < length;) {
+    const bytesRead = await readAt(fd, buffer.subarray(read), start + read);
+    if (bytesRead === 0) throw new Error('the file ended before the bytes it announced');
+    read += bytesRead;
   }
-  try {
-    const stats = await handle.stat();
-    if (stats.isFile()) return { stats, handle };
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-  await handle.close();
-  return null;
+  return buffer;
 }
 
 /**
  * Bytes start..end (inclusive) of an open file, read only when the consumer pulls: one chunk
- * ahead at most. The handle closes at the end, on a read error, and when the consumer cancels
- * (@hono/node-server cancels the stream when the client's connection closes).
+ * ahead at most. The descriptor closes at the end, on a read error, and when the consumer cancels
+ * (@hono/node-server cancels the stream when the client's connection closes) — but never while a
+ * read is in flight: the number could be given to another file meanwhile, and the read land there.
  */
-function fileBody(handle: FileHandle, start: number, end: number): ReadableStream<Uint8Array> {
+function fileBody(fd: number, start: number, end: number): ReadableStream<Uint8Array> {
   let position = start;
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await handle.close().catch(() => undefined);
+  let done = false;
+  let reading = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    if (!reading) close(fd);
   };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        const length = Math.min(CHUNK_BYTES, end + 1 - position);
+        const buffer = Buffer.allocUnsafe(length);
+        let read: { bytes: number } | { error: unknown };
+        reading = true;
         try {
-          const length = Math.min(CHUNK_BYTES, end + 1 - position);
-          const buffer = Buffer.allocUnsafe(length);
-          const { bytesRead } = await handle.read(buffer, 0, length, position);
-          if (closed) return; // cancelled while the read was in flight
-          if (bytesRead === 0) throw new Error('the file ended before the bytes it announced');
-          position += bytesRead;
-          controller.enqueue(buffer.subarray(0, bytesRead));
-          if (position > end) {
-            await close();
-            controller.close();
-          }
+          read = { bytes: await readAt(fd, buffer, position) };
         } catch (error) {
-          await close();
-          controller.error(error);
+          read = { error };
+        }
+        reading = false;
+        if (done) {
+          close(fd); // cancelled while the read was in flight: the close waited for it
+          return;
+        }
+        if ('error' in read) {
+          finish();
+          controller.error(read.error);
+          return;
+        }
+        const bytesRead = read.bytes;
+        if (bytesRead === 0) {
+          finish();
+          controller.error(new Error('the file ended before the bytes it announced'));
+          return;
+        }
+        position += bytesRead;
+        controller.enqueue(buffer.subarray(0, bytesRead));
+        if (position > end) {
+          finish();
+          controller.close();
         }
       },
-      cancel: close,
+      cancel: finish,
     },
     { highWaterMark: 1 },
   );

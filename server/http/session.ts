@@ -81,16 +81,23 @@ export function startSession(c: Context<AppEnv>, userId: number): void {
   const { db } = c.get('deps');
   const previous = c.get('session');
   // A new id on every login: a session id planted before login is worthless afterwards.
-  if (previous) deleteSession(db, previous.idHash);
+  if (previous) endStoredSession(c, previous.idHash);
   const { id, expiresAt } = createSession(db, userId);
   writeCookie(c, id, expiresAt);
   const live = findLiveSession(db, id);
   if (live) c.set('session', { idHash: live.idHash, user: live.user });
 }
 
+/** The session's row, and what was remembered for it (its stream grants). */
+function endStoredSession(c: Context<AppEnv>, idHash: string) {
+  const { db, streamGrants } = c.get('deps');
+  deleteSession(db, idHash);
+  streamGrants.forgetSession(idHash);
+}
+
 export function endSession(c: Context<AppEnv>): void {
   const session = c.get('session');
-  if (session) deleteSession(c.get('deps').db, session.idHash);
+  if (session) endStoredSession(c, session.idHash);
   c.set('session', null);
   clearCookies(c);
 }

@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/answers/fundraisers';
-import { fundraisers } from '../../server/db/schema';
+import { fundraisers, uploads } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
+import { uploadTrack } from '../fixtures/fundraisers';
 import { createFundraiser, details } from '../fixtures/fundraisers';
-import { craftedZip } from '../fixtures/zips';
+import { craftedZip, readZip, unzipTest } from '../fixtures/zips';
 import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { donate } from '../fixtures/donations';
 import { useTestServer } from '../fixtures/use-test-server';
@@ -238,6 +242,72 @@ describe('GET /api/fundraisers/{id}/download', () => {
       errors.mockRestore();
       consoleError.mockRestore();
       fs.writeFileSync(smallTrack, saved);
+    }
+  });
+});
+
+// Issue 13: the zip is written with each original's CRC-32 as recorded at upload, so nothing is
+// checksummed while it is sent. It must still be a zip whose every checksum is right.
+describe('the checksums in the album zip', () => {
+  const uploadOf = (file: string) =>
+    server.db
+      .select()
+      .from(uploads)
+      .where(eq(uploads.id, path.basename(file, '.wav')))
+      .get()!;
+
+  /** The album downloaded to a file, read back by yauzl and tested by unzip. */
+  async function downloadedZip() {
+    const got = await download(album);
+    expect(got.status).toBe(200);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-album-')), 'album.zip');
+    fs.writeFileSync(file, got.body);
+    const entries = await readZip(file);
+    const tested = unzipTest(file);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    return { entries, tested };
+  }
+
+  it('records the CRC-32 of an original as it is uploaded', async () => {
+    const bytes = wav({ seconds: 1, frequency: 330 });
+    const id = await uploadTrack(owner, bytes, 'checked.wav');
+    const row = server.db.select().from(uploads).where(eq(uploads.id, id)).get()!;
+    expect(row.crc32).toBe(zlib.crc32(bytes));
+    expect(row.bytes).toBe(bytes.length);
+  });
+
+  it('sends every original with its right checksum, as yauzl and unzip read it', async () => {
+    const { entries, tested } = await downloadedZip();
+    expect(entries.map((entry) => entry.name)).toEqual(
+      album.tracksList.map((_, i) => expect.stringMatching(new RegExp(`^0${i + 1} - `))),
+    );
+    for (const [index, file] of [bigTrack, smallTrack].entries()) {
+      const bytes = fs.readFileSync(file);
+      expect(entries[index]!.size).toBe(bytes.length);
+      expect(entries[index]!.declaredCrc).toBe(zlib.crc32(bytes));
+      expect(entries[index]!.actualCrc).toBe(entries[index]!.declaredCrc);
+    }
+    if (tested) expect(tested.ok, tested.output).toBe(true);
+  });
+
+  it('checksums an original recorded without one once, on its first download, and records it', async () => {
+    server.db
+      .update(uploads)
+      .set({ crc32: null })
+      .where(eq(uploads.id, uploadOf(smallTrack).id))
+      .run();
+    const info = vi.spyOn(server.logger, 'info');
+    try {
+      const first = await downloadedZip();
+      expect(first.entries[1]!.actualCrc).toBe(first.entries[1]!.declaredCrc);
+      if (first.tested) expect(first.tested.ok, first.tested.output).toBe(true);
+      expect(uploadOf(smallTrack).crc32).toBe(zlib.crc32(fs.readFileSync(smallTrack)));
+      const recorded = () => info.mock.calls.filter(([, message]) => String(message).includes('checksum')).length;
+      expect(recorded()).toBe(1);
+      await downloadedZip();
+      expect(recorded()).toBe(1);
+    } finally {
+      info.mockRestore();
     }
   });
 });

@@ -1,7 +1,10 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { donations, jobs, paymentEvents, purchases } from '../../server/db/schema';
+import fs from 'node:fs';
+import { donations, fundraiserTracks, jobs, paymentEvents, purchases } from '../../server/db/schema';
+import { newRenditionName } from '../../server/infra/storage/media';
+import { mp3Frames } from '../fixtures/audio';
 import { adminTransactionsSchema } from '../../shared/answers/admin-money';
 import { paymentConfigSchema, transactionSummarySchema } from '../../shared/answers/donations';
 import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
@@ -391,6 +394,36 @@ describe('Stripe as the payment provider', () => {
     expect((await buyer.get(`/api/music-library/album/${album.id}`)).status).toBe(404);
     expect((await buyer.get(`/api/music-library/album/slug/${album.urlSlug}`)).status).toBe(404);
     expect((await buyer.get(src, { headers: { range: 'bytes=0-0' } })).status).toBe(403);
+  });
+
+  it('takes the stream from the buyer at once on a refund, though they were just listening', async () => {
+    const email = uniqueEmail('refund-listener');
+    const buyer = await verifiedUser(server, email);
+    const intent = await startDonation(server, { fundraiserId: fundraiser.id, email });
+    fake.succeed(intent.paymentIntentId, 52);
+    expect((await deliver(fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(200);
+    // The track as the pipeline leaves it: a rendition on disk, the row ready.
+    const track = server.db
+      .select({ id: fundraiserTracks.id })
+      .from(fundraiserTracks)
+      .where(eq(fundraiserTracks.fundraiserId, fundraiser.id))
+      .get()!;
+    const rendition = newRenditionName();
+    fs.writeFileSync(server.media.streamFile(rendition), mp3Frames(4096));
+    server.db
+      .update(fundraiserTracks)
+      .set({ status: 'ready', streamFile: rendition })
+      .where(eq(fundraiserTracks.id, track.id))
+      .run();
+    // A player seeking: the permission is remembered between its ranges (server/access/stream-grants.ts).
+    const seek = () =>
+      fetch(`${server.baseUrl}/api/tracks/${track.id}/stream`, {
+        headers: { cookie: buyer.cookieHeader(), 'x-forwarded-for': buyer.ip, range: 'bytes=0-99' },
+      }).then((response) => response.status);
+    expect(await seek()).toBe(206);
+    expect(await seek()).toBe(206);
+    expect((await deliver(fake.event('charge.refunded', intent.paymentIntentId))).status).toBe(200);
+    expect(await seek()).toBe(403);
   });
 
   it('ends in the same state whatever order the events arrive in, partial refunds included, and the total is the sum of what stayed paid', async () => {

@@ -4,11 +4,11 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/answers/fundraisers';
 import { trackUrls } from '../../shared/answers/library';
-import { fundraisers, fundraiserTracks } from '../../server/db/schema';
+import { fundraisers, fundraiserTracks, users } from '../../server/db/schema';
 import { wav } from '../fixtures/audio';
 import { openDescriptorsOf } from '../fixtures/descriptors';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
-import { adminClient, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
+import { adminClient, registerUser, strongPassword, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { donate, startDonation } from '../fixtures/donations';
 import { useTestServer } from '../fixtures/use-test-server';
 
@@ -403,6 +403,84 @@ describe('GET /api/tracks/{id}/stream access', () => {
     const head = await fetchBytes(buyer, url, {}, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(streamBytes(album.tracksList[0]!.id).length));
+  });
+});
+
+// Issue 13: a session's "yes" to a track is remembered a short while (server/access/stream-grants.ts),
+// so the ranges a player asks for skip the lookups. Whatever takes the music away does so at once.
+describe('remembered permission to stream', () => {
+  /** A range, as a seeking player asks: 206 when allowed. */
+  const seek = (client: TestClient, id: number) => fetchBytes(client, streamUrl(id), { range: 'bytes=0-99' });
+
+  it('does not remember a refusal: a new purchase is heard at once', async () => {
+    const fan = await verifiedUser(server, 'delivery-new-fan@example.org');
+    const id = album.tracksList[0]!.id;
+    expect((await seek(fan, id)).status).toBe(403);
+    await insertDonation('delivery-new-fan@example.org', album.id);
+    expect((await seek(fan, id)).status).toBe(206);
+  });
+
+  it('takes a deleted fundraiser from its owner at once, not from its buyer', async () => {
+    const created = await createFundraiser(owner, { tracks: 1, publish: true });
+    await server.jobs.drain();
+    await insertDonation('delivery-buyer@example.org', created.id);
+    const id = created.tracksList[0]!.id;
+    expect((await seek(owner, id)).status).toBe(206);
+    expect((await seek(buyer, id)).status).toBe(206);
+    expect((await owner.delete(`/api/fundraisers/${created.id}`)).status).toBe(200);
+    expect((await seek(owner, id)).status).toBe(404);
+    expect((await seek(buyer, id)).status).toBe(206);
+  });
+
+  it('ends with the session: a logged-out cookie streams nothing', async () => {
+    const listener = server.client();
+    const login = await listener.post('/api/login', {
+      form: { email: 'delivery-buyer@example.org', password: strongPassword },
+    });
+    expect(login.status).toBe(200);
+    const cookie = listener.cookieHeader();
+    const id = album.tracksList[0]!.id;
+    expect((await seek(listener, id)).status).toBe(206);
+    expect((await listener.post('/api/logout')).status).toBe(200);
+    const replayed = await fetchBytes(guest, streamUrl(id), { cookie, range: 'bytes=0-99' });
+    expect(replayed.status).toBe(401);
+  });
+
+  it('is asked again at once when the user changes: an admin who is one no more', async () => {
+    const former = await adminClient(server, 'delivery-former-admin@example.org');
+    const id = album.tracksList[0]!.id;
+    expect((await seek(former, id)).status).toBe(206);
+    // Straight in the database: nothing tells the grants, the session's fresh user does.
+    server.db.update(users).set({ isAdmin: false }).where(eq(users.email, 'delivery-former-admin@example.org')).run();
+    expect((await seek(former, id)).status).toBe(403);
+  });
+
+  it('looks the track up again when the remembered rendition is gone or another is asked for', async () => {
+    const id = album.tracksList[1]!.id;
+    const before = trackRow(id).streamFile!;
+    const oldBytes = streamBytes(id);
+    const oldUrl = streamUrl(id);
+    for (const client of [owner, admin]) expect((await fetchBytes(client, oldUrl)).body.equals(oldBytes)).toBe(true);
+    // A re-render, written behind the grants' back.
+    const renamed = 'rerendered-stream.mp3';
+    const newBytes = Buffer.concat([oldBytes, Buffer.from('new render')]);
+    fs.writeFileSync(server.media.streamFile(renamed), newBytes);
+    server.db.update(fundraiserTracks).set({ streamFile: renamed }).where(eq(fundraiserTracks.id, id)).run();
+    try {
+      // The current rendition's URL is not answered from a grant naming another.
+      const fresh = await fetchBytes(admin, streamUrl(id));
+      expect(fresh.status).toBe(200);
+      expect(fresh.body.equals(newBytes)).toBe(true);
+      // The old file goes, as the pipeline removes it: a grant naming it is dropped, the track looked up again.
+      fs.rmSync(server.media.streamFile(before));
+      const gone = await fetchBytes(owner, oldUrl);
+      expect(gone.status).toBe(200);
+      expect(gone.body.equals(newBytes)).toBe(true);
+    } finally {
+      fs.writeFileSync(server.media.streamFile(before), oldBytes);
+      server.db.update(fundraiserTracks).set({ streamFile: before }).where(eq(fundraiserTracks.id, id)).run();
+      fs.rmSync(server.media.streamFile(renamed), { force: true });
+    }
   });
 });
 

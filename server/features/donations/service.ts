@@ -143,25 +143,27 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUr
     await fulfilPayment(deps, event.paymentIntentId, siteUrl, event);
     return;
   }
-  deps.db.transaction((tx) => {
-    if (!queries.recordEvent(tx, event.id, event.type)) return;
+  const revoked = deps.db.transaction((tx) => {
+    if (!queries.recordEvent(tx, event.id, event.type)) return false;
     const donation = queries.findDonationByIntent(tx, event.paymentIntentId);
-    if (!donation) return;
+    if (!donation) return false;
     const now = new Date();
     if (event.type === 'payment_intent.payment_failed') {
       queries.markFailed(tx, donation.id, now);
-      return;
+      return false;
     }
     const paymentCents = donation.amountCents + donation.tipCents;
     const refundedCents = event.full ? paymentCents : Math.min(event.refundedCents, paymentCents);
-    if (refundedCents <= donation.refundedCents) return;
+    if (refundedCents <= donation.refundedCents) return false;
     const full = refundedCents === paymentCents;
     const figures = charityFigures({ ...donation, refundedCents });
     // The album goes with the money, when all of it went.
-    if (queries.recordRefund(tx, donation.id, { refundedCents, ...figures, full }, now) && full) {
-      queries.revokePurchase(tx, donation.id, now);
-    }
+    if (!queries.recordRefund(tx, donation.id, { refundedCents, ...figures, full }, now) || !full) return false;
+    queries.revokePurchase(tx, donation.id, now);
+    return true;
   });
+  // And at once: no remembered permission to stream it may outlive the purchase.
+  if (revoked) deps.streamGrants.clear();
 }
 
 /**

@@ -4,7 +4,9 @@ import { canStream } from '../../access/can-stream';
 import type { CachePolicy, Deps, Session } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import { renditionVersion } from '../../infra/storage/media';
-import { findUpload } from '../../infra/storage/upload-records';
+import { fileChecksum } from '../../infra/storage/checksum';
+import { findUpload, recordChecksum } from '../../infra/storage/upload-records';
+import type { ZipStreamEntry } from '../../infra/storage/zip-stream';
 import { visibleOrNotFound } from './permissions';
 import { streamable } from './presenter';
 import * as queries from './queries';
@@ -58,8 +60,11 @@ export type AlbumDownload =
   | { kind: 'zip'; fileName: string; path: string; version: string }
   | { kind: 'tracks'; fileName: string; entries: AlbumZipEntry[] };
 
-/** One original in the album zip, with what fs.stat said a moment ago (the zip's size is known up front). */
-export type AlbumZipEntry = { path: string; name: string; size: number; mtime: Date };
+/**
+ * One original in the album zip, with what fs.stat said a moment ago (the zip's size is known up
+ * front) and its CRC-32 (the zip is written without a pass over the files to checksum them).
+ */
+export type AlbumZipEntry = ZipStreamEntry;
 
 export const albumFilesMissingMessage = "Some of this album's files are missing. Please contact us.";
 
@@ -108,6 +113,7 @@ async function albumFiles(deps: Deps, row: FundraiserRow): Promise<AlbumDownload
     const number = String(index + 1).padStart(2, '0');
     return [
       {
+        upload,
         path: deps.media.trackFile(upload.id, upload.format),
         name: `${number} - ${safeFileName(track.name, `Track ${number}`)}.${upload.format}`,
       },
@@ -117,13 +123,38 @@ async function albumFiles(deps: Deps, row: FundraiserRow): Promise<AlbumDownload
   const checked = await Promise.all(
     listed.map(async (entry) => ({ entry, stats: await fs.stat(entry.path).catch(() => null) })),
   );
-  const entries = checked.flatMap(({ entry, stats }) =>
-    stats?.isFile() ? [{ ...entry, size: stats.size, mtime: stats.mtime }] : [],
-  );
-  if (entries.length < listed.length) {
+  const found = checked.flatMap(({ entry, stats }) => (stats?.isFile() ? [{ ...entry, stats }] : []));
+  if (found.length < listed.length) {
     const missing = checked.filter(({ stats }) => !stats?.isFile()).map(({ entry }) => entry.path);
     deps.logger.error({ fundraiserId: row.id, missing }, 'album download: track originals missing on disk');
     throw notFound(albumFilesMissingMessage);
   }
+  const entries = await Promise.all(
+    found.map(async ({ upload, path, name, stats }) => ({
+      path,
+      name,
+      size: stats.size,
+      mtime: stats.mtime,
+      crc32: await checksumOf(deps, upload, path, stats.size),
+    })),
+  );
   return { kind: 'tracks', fileName, entries };
+}
+
+/**
+ * The original's CRC-32 as recorded at upload. An upload from before it was recorded, or whose
+ * file is not the size recorded with it (put there by hand), is read once now and recorded, so
+ * no later download reads it twice.
+ */
+async function checksumOf(
+  deps: Deps,
+  upload: { id: string; bytes: number; crc32: number | null },
+  path: string,
+  size: number,
+): Promise<number> {
+  if (upload.crc32 !== null && upload.bytes === size) return upload.crc32;
+  const { crc32, bytes } = await fileChecksum(path);
+  recordChecksum(deps.db, upload.id, crc32, bytes);
+  deps.logger.info({ uploadId: upload.id, bytes }, 'album download: recorded the checksum of an original');
+  return crc32;
 }

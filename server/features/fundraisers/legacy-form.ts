@@ -99,9 +99,10 @@ export async function updateFundraiserV1(
       format: 'zip',
       originalName: zip.originalName,
       bytes: zip.bytes,
+      crc32: zip.crc32,
     });
   }
-  return deps.db.transaction((tx) => {
+  const ref = deps.db.transaction((tx) => {
     const updated = writeMusic(
       tx,
       row.id,
@@ -120,4 +121,6 @@ export async function updateFundraiserV1(
     if (!updated) throw notFound(say.notFound);
     return toRef(updated);
   });
+  deps.streamGrants.clear();
+  return ref;
 }

@@ -310,11 +310,14 @@ export function saveMusic(deps: Deps, session: Session, input: FundraiserMusicIn
   const row = editable(deps, session, input.id);
   if (row.hasV1Tracks) throw invalid('This fundraiser uses the legacy album form. Please edit it instead.');
   checkMusicUploads(deps, session, row, input);
-  return deps.db.transaction((tx) => {
+  const ref = deps.db.transaction((tx) => {
     const updated = writeMusic(tx, row.id, editorOf(session), musicValues(input), streamingTracks(input));
     if (!updated) throw notFound(say.notFound);
     return toRef(updated);
   });
+  // Removed tracks are not to be streamed from a remembered grant.
+  deps.streamGrants.clear();
+  return ref;
 }
 
 export function detailValues(input: Omit<UpdateFundraiserInput, keyof MusicInput> | UpdateFundraiserV1Input) {
@@ -342,7 +345,7 @@ export function updateFundraiser(deps: Deps, session: Session, id: number, input
   const charity = chosenCharity(deps, input.charityEin);
   checkCharityChange(session, row, charity.charityEin);
   checkMusicUploads(deps, session, row, input);
-  return deps.db.transaction((tx) => {
+  const ref = deps.db.transaction((tx) => {
     const urlSlug = slugFor(tx, row, input.name);
     const updated = writeMusic(
       tx,
@@ -354,6 +357,8 @@ export function updateFundraiser(deps: Deps, session: Session, id: number, input
     if (!updated) throw notFound(say.notFound);
     return toRef(updated);
   });
+  deps.streamGrants.clear();
+  return ref;
 }
 
 /**
@@ -391,6 +396,8 @@ export function deleteFundraiser(deps: Deps, session: Session, id: number) {
   const row = manageable(deps, session, id);
   const deleted = queries.updateOwnFundraiser(deps.db, row.id, ownerOf(session), { deletedAt: new Date() });
   if (!deleted) throw notFound(say.notFound);
+  // Its owner may no longer stream it (server/access/can-stream.ts): nothing remembered says otherwise.
+  deps.streamGrants.clear();
 }
 
 /**
@@ -405,6 +412,7 @@ export function deleteArtistWithFundraisers(deps: Deps, session: Session, artist
     if (!removeArtist(tx, artist.id, at)) throw notFound('Artist not found.');
     queries.softDeleteArtistFundraisers(tx, artist.id, at);
   });
+  deps.streamGrants.clear();
 }
 
 /**

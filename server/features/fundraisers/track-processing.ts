@@ -64,7 +64,7 @@ export const freshPreviewTrack = {
   previewTrackError: null,
 } as const;
 
-type ProcessingDeps = Pick<Deps, 'db' | 'media' | 'logger' | 'ffmpeg'>;
+type ProcessingDeps = Pick<Deps, 'db' | 'media' | 'logger' | 'ffmpeg' | 'streamGrants'>;
 
 async function removeRenditions(deps: ProcessingDeps, files: Renditions) {
   await Promise.all([
@@ -132,8 +132,13 @@ function trackHandler(deps: ProcessingDeps): JobHandler {
           .run();
         return current;
       });
-      if (!previous) await removeRenditions(deps, { streams: [names.stream], previews: [names.preview] });
-      else await removeRenditions(deps, toRenditions(previous.streamFile, previous.previewFile));
+      if (!previous) {
+        await removeRenditions(deps, { streams: [names.stream], previews: [names.preview] });
+        return;
+      }
+      // A grant remembering the rendition this one replaces would name a file about to go.
+      if (previous.streamFile) deps.streamGrants.clear();
+      await removeRenditions(deps, toRenditions(previous.streamFile, previous.previewFile));
     },
     giveUp(payload, error) {
       const parsed = trackPayload.safeParse(payload);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fundraisers, fundraiserTracks } from '../../db/schema';
 
@@ -14,11 +14,8 @@ export type TrackMedia = {
   fundraiserDeletedAt: Date | null;
 };
 
-/**
- * The track, deleted fundraiser or not: a deleted fundraiser's full tracks stay its buyers'
- * (server/access/can-stream.ts), so the service decides what a deleted one still serves.
- */
-export function findTrackMedia(db: Db, trackId: number): TrackMedia | undefined {
+/** The lookup of every audio request, prepared once per database (as drizzle would rebuild it each time). */
+function prepareTrackMedia(db: Db) {
   return db
     .select({
       id: fundraiserTracks.id,
@@ -32,6 +29,18 @@ export function findTrackMedia(db: Db, trackId: number): TrackMedia | undefined 
     })
     .from(fundraiserTracks)
     .innerJoin(fundraisers, eq(fundraisers.id, fundraiserTracks.fundraiserId))
-    .where(eq(fundraiserTracks.id, trackId))
-    .get();
+    .where(eq(fundraiserTracks.id, sql.placeholder('trackId')))
+    .prepare();
+}
+
+const trackMediaStatements = new WeakMap<Db, ReturnType<typeof prepareTrackMedia>>();
+
+/**
+ * The track, deleted fundraiser or not: a deleted fundraiser's full tracks stay its buyers'
+ * (server/access/can-stream.ts), so the service decides what a deleted one still serves.
+ */
+export function findTrackMedia(db: Db, trackId: number): TrackMedia | undefined {
+  let statement = trackMediaStatements.get(db);
+  if (!statement) trackMediaStatements.set(db, (statement = prepareTrackMedia(db)));
+  return statement.get({ trackId });
 }

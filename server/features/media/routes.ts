@@ -3,27 +3,40 @@ import { notFound } from '../../errors';
 import { pathId } from '../../http/ids';
 import type { AppEnv } from '../../http/context';
 import { cacheControlFor, sendFile } from '../../http/send-file';
-import { mediaMessages, type TrackAudio, trackPreview, trackStream } from './service';
+import { forgetStreamGrant, mediaMessages, type TrackAudio, trackPreview, trackStream } from './service';
 
 const trackId = (raw: string) => pathId(raw, mediaMessages.trackNotFound);
 
-async function sendAudio(c: Context<AppEnv>, audio: TrackAudio) {
-  const response = await sendFile(c, {
+function sendAudio(c: Context<AppEnv>, audio: TrackAudio) {
+  return sendFile(c, {
     path: audio.path,
     contentType: 'audio/mpeg',
     cacheControl: cacheControlFor(audio),
     version: audio.version,
   });
-  // Gone between the lookup and the read: a new rendition replaced it, and the client's URL is stale.
-  if (!response) throw notFound(mediaMessages.notReady);
-  return response;
 }
 
 // DESIGN.md section 4, audio URLs: GET (and HEAD, which Hono answers through GET) with Range.
 export const trackAudioRoutes = new Hono<AppEnv>()
-  .get('/tracks/:id/preview', (c) =>
-    sendAudio(c, trackPreview(c.get('deps'), c.get('session'), trackId(c.req.param('id')), c.req.query('v'))),
-  )
-  .get('/tracks/:id/stream', (c) =>
-    sendAudio(c, trackStream(c.get('deps'), c.get('session'), trackId(c.req.param('id')), c.req.query('v'))),
-  );
+  .get('/tracks/:id/preview', async (c) => {
+    const audio = trackPreview(c.get('deps'), c.get('session'), trackId(c.req.param('id')), c.req.query('v'));
+    const response = await sendAudio(c, audio);
+    // Gone between the lookup and the read: a new rendition replaced it, and the client's URL is stale.
+    if (!response) throw notFound(mediaMessages.notReady);
+    return response;
+  })
+  .get('/tracks/:id/stream', async (c) => {
+    const deps = c.get('deps');
+    const session = c.get('session');
+    const id = trackId(c.req.param('id'));
+    const requested = c.req.query('v');
+    const audio = trackStream(deps, session, id, requested);
+    const response = await sendAudio(c, audio);
+    if (response) return response;
+    if (!audio.remembered) throw notFound(mediaMessages.notReady);
+    // The remembered rendition was replaced since: look the track up again.
+    forgetStreamGrant(deps, session, id);
+    const current = await sendAudio(c, trackStream(deps, session, id, requested));
+    if (!current) throw notFound(mediaMessages.notReady);
+    return current;
+  });

@@ -51,9 +51,41 @@ export function trackPreview(deps: Deps, session: Session | null, trackId: numbe
 
 /**
  * GET /api/tracks/{id}/stream: the full track, for whoever canStream lets in (owner, admins, buyers;
- * once the fundraiser is deleted, buyers and admins only).
+ * once the fundraiser is deleted, buyers and admins only). A player asks for range after range of
+ * the same track: the answer is remembered for the session a short while (deps.streamGrants, which
+ * says what ends one early), so those requests skip the lookups. `remembered` says it was.
  */
-export function trackStream(deps: Deps, session: Session | null, trackId: number, requested?: string): TrackAudio {
+export function trackStream(
+  deps: Deps,
+  session: Session | null,
+  trackId: number,
+  requested?: string,
+): TrackAudio & { remembered: boolean } {
+  const granted = session ? deps.streamGrants.get(session.idHash, session.user, trackId) : undefined;
+  // A URL naming another rendition than the remembered one was made since it changed: look again.
+  const remembered =
+    granted && (requested === undefined || renditionVersion(granted) === requested) ? granted : undefined;
+  const file = remembered ?? streamableRendition(deps, session, trackId);
+  // Only a caller with a session is ever let in (canStream), so only they reach here unremembered.
+  if (!remembered && session) deps.streamGrants.put(session.idHash, session.user, trackId, file);
+  const version = renditionVersion(file);
+  return {
+    path: deps.media.streamFile(file),
+    version,
+    // Bought music is the caller's own: their browser may keep it, shared caches may not.
+    cache: 'private',
+    immutable: requested === version,
+    remembered: remembered !== undefined,
+  };
+}
+
+/** The rendition a remembered grant named is gone from disk (replaced): the next ask looks again. */
+export function forgetStreamGrant(deps: Deps, session: Session | null, trackId: number) {
+  if (session) deps.streamGrants.forget(session.idHash, trackId);
+}
+
+/** canStream's answer for the track's fundraiser, then the track's ready rendition. */
+function streamableRendition(deps: Deps, session: Session | null, trackId: number): string {
   const track = findTrackMedia(deps.db, trackId);
   if (!track) throw notFound(mediaMessages.trackNotFound);
   const user = session?.user ?? null;
@@ -65,13 +97,5 @@ export function trackStream(deps: Deps, session: Session | null, trackId: number
     if (!user) throw unauthenticated(mediaMessages.logIn);
     throw forbidden(mediaMessages.noAccess);
   }
-  const file = readyRendition(track, track.streamFile);
-  const version = renditionVersion(file);
-  return {
-    path: deps.media.streamFile(file),
-    version,
-    // Bought music is the caller's own: their browser may keep it, shared caches may not.
-    cache: 'private',
-    immutable: requested === version,
-  };
+  return readyRendition(track, track.streamFile);
 }

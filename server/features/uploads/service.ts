@@ -189,6 +189,7 @@ async function keepTrack(deps: Deps, session: Session, file: ReceivedFile) {
         format,
         originalName: displayName(file.originalName),
         bytes: file.bytes,
+        crc32: file.crc32,
       });
     } catch (error) {
       await fs.rm(stored, { force: true });

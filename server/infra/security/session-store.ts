@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { randomToken, sha256 } from './tokens';
@@ -18,15 +18,28 @@ export function createSession(db: Db, userId: number, now = Date.now()) {
   return { id, expiresAt };
 }
 
-/** The live session for a cookie value, extended when due; undefined when dead or unknown. */
-export function findLiveSession(db: Db, id: string, now = Date.now()) {
-  const idHash = sha256(id);
-  const row = db
+/**
+ * The statement behind every request with a session cookie, prepared once per database: drizzle
+ * would build its SQL on every call, and better-sqlite3 prepare it again (most of its cost).
+ */
+function prepareLiveSession(db: Db) {
+  return db
     .select({ user: users, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, new Date(now))))
-    .get();
+    .where(and(eq(sessions.idHash, sql.placeholder('idHash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .prepare();
+}
+
+const liveSessionStatements = new WeakMap<Db, ReturnType<typeof prepareLiveSession>>();
+
+/** The live session for a cookie value, extended when due; undefined when dead or unknown. */
+export function findLiveSession(db: Db, id: string, now = Date.now()) {
+  const idHash = sha256(id);
+  let statement = liveSessionStatements.get(db);
+  if (!statement) liveSessionStatements.set(db, (statement = prepareLiveSession(db)));
+  // A placeholder is bound as it is (no column mapping): the time in milliseconds, as stored.
+  const row = statement.get({ idHash, now });
   if (!row) return undefined;
   let expiresAt = row.expiresAt;
   if (expiresAt.getTime() - now < SESSION_TTL_MS - RENEW_AFTER_MS) {

@@ -64,6 +64,11 @@ export function deleteUploadIfUnused(db: Db, id: string): boolean {
   );
 }
 
+/** The checksum of a kept original computed after the fact, for `bytes` bytes (see uploads.crc32). */
+export function recordChecksum(db: Db, id: string, crc32: number, bytes: number) {
+  db.update(uploads).set({ crc32, bytes }).where(eq(uploads.id, id)).run();
+}
+
 export function findUpload(db: Db, id: string) {
   return db.select().from(uploads).where(eq(uploads.id, id)).get();
 }
