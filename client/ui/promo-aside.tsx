@@ -1,12 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useId, useSyncExternalStore } from 'react';
-import { Link, useLocation } from 'react-router';
-import type { Fundraiser } from '../../shared/answers/fundraisers';
+import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
+import { useLocation } from 'react-router';
 import { fundraiserQueryOptions } from '../api/fundraisers';
 import { siteQueryOptions } from '../lib/site';
 import { fundraiserPath } from './fundraiser-tile';
-import { UploadedPicture } from './uploaded-picture';
 import './promo-aside.css';
+
+// The promo itself is drawn on desktops only: its code loads there, not on a phone's first page.
+const PromoAside = lazy(() => import('./promo-card').then((m) => ({ default: m.PromoAside })));
+
+/** The promo's place, held while it loads so the page does not move when it arrives. */
+function PromoPlaceholder() {
+  return <div className="promo-aside promo-aside-loading" aria-hidden="true" />;
+}
 
 /**
  * The pages that carry the 'Greatest Hits' promo (spec part 1 section 2: 'desktop content pages').
@@ -73,36 +79,12 @@ export function WithPromo({ children }: { children: ReactNode }) {
       <div className="with-promo-content">{children}</div>
       {shown &&
         (fundraiser ? (
-          <PromoAside fundraiser={fundraiser} />
+          <Suspense fallback={<PromoPlaceholder />}>
+            <PromoAside fundraiser={fundraiser} />
+          </Suspense>
         ) : (
-          <div className="promo-aside promo-aside-loading" aria-hidden="true" />
+          <PromoPlaceholder />
         ))}
     </div>
-  );
-}
-
-function PromoAside({ fundraiser }: { fundraiser: Fundraiser }) {
-  const headingId = useId();
-  const path = fundraiserPath(fundraiser);
-  return (
-    <aside className="promo-aside card" aria-labelledby={headingId}>
-      <UploadedPicture
-        className="promo-aside-cover"
-        uploadId={fundraiser.albumCover}
-        alt=""
-        sizes="(min-width: 1280px) 160px, 128px"
-      />
-      <div className="promo-aside-text">
-        <p className="promo-aside-eyebrow">Featured album</p>
-        <h2 id={headingId} className="promo-aside-name">
-          {fundraiser.name}
-        </h2>
-        <p className="promo-aside-artist">{fundraiser.artist.name}</p>
-        <p className="promo-aside-charity">Supports {fundraiser.supportedOrg}</p>
-        <Link className="button button-primary promo-aside-button" to={path}>
-          Listen &amp; donate<span className="visually-hidden">: {fundraiser.name}</span>
-        </Link>
-      </div>
-    </aside>
   );
 }
