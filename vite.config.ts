@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { deferredStyles } from './scripts/deferred-styles-plugin';
 import { pageChunks } from './scripts/page-chunks-plugin';
 
 const THEME_COLOR = '#4c2a85';
@@ -21,6 +22,7 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    deferredStyles(),
     // The pages people arrive on from elsewhere (shared/routes.ts names): the server preloads
     // their chunks with the page, and the bundle budget weighs them (issue 13).
     pageChunks({

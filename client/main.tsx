@@ -6,14 +6,35 @@ import { createRouter } from './app/router';
 import { preloadAnswerSchemas } from './api/http';
 import './styles.css';
 
+/**
+ * The stylesheets the page loads without holding up its first paint (scripts/deferred-styles-plugin.ts,
+ * server/http/first-load.ts), applied now; resolves once they are (or failed: the app still draws).
+ */
+function applyDeferredStyles(): Promise<unknown> {
+  const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][data-deferred]')];
+  return Promise.all(
+    links.map(
+      (link) =>
+        new Promise<void>((resolve) => {
+          link.media = 'all';
+          if (link.sheet) return resolve();
+          link.addEventListener('load', () => resolve(), { once: true });
+          link.addEventListener('error', () => resolve(), { once: true });
+        }),
+    ),
+  );
+}
+
 const router = createRouter();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+void applyDeferredStyles().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );
 
 // The answers' schemas are not needed to draw the first page (its answers came with it); they are

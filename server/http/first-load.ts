@@ -95,8 +95,9 @@ export function firstLoadFor(distDir: string, fetchInternal: InternalFetch) {
 
     const tags: string[] = [];
     const chunks = chunksOf(page.name);
+    // Applied by the app before it draws, like index.html's own (scripts/deferred-styles-plugin.ts).
     for (const file of chunks?.css ?? [])
-      tags.push(`<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">`);
+      tags.push(`<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}" media="print" data-deferred>`);
     for (const file of chunks?.js ?? [])
       tags.push(`<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`);
 

@@ -101,6 +101,28 @@ describe('layout', () => {
     }
   });
 
+  it('draws the header before the app starts exactly where the app draws it, at both widths', async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+      const brandBox = async (withScripts: boolean) => {
+        const { page } = await newPage(browser, viewport);
+        // Without its scripts the page shows only what index.html draws itself (issue 13).
+        if (!withScripts) await page.route('**/*.js', (route) => route.abort());
+        if (!withScripts) allowConsoleErrors(page, /Failed to load resource/);
+        await page.goto(server.baseUrl);
+        if (withScripts) await page.locator('footer.site-footer').waitFor();
+        const brand = page.getByRole('link', { name: 'Soundcause home' });
+        const header = page.locator('header.site-header');
+        const boxes = { brand: await brand.boundingBox(), header: await header.boundingBox() };
+        await page.close();
+        return boxes;
+      };
+      const before = await brandBox(false);
+      const after = await brandBox(true);
+      expect(before.brand).not.toBeNull();
+      expect(before).toEqual(after);
+    }
+  });
+
   it('signs up for the mailing list from the footer', async () => {
     const { page } = await newPage(browser);
     await page.goto(server.baseUrl);
