@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database, { type RunResult } from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
+import { projectRoot } from '../paths';
 import * as schema from './schema';
 
 /** The database or a transaction on it: queries accept either. */
 export type Db = BaseSQLiteDatabase<'sync', RunResult, typeof schema>;
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+const migrationsFolder = path.join(projectRoot, 'drizzle');
 
 /** Opens (creating when missing) the SQLite file and applies every pending migration. */
 export function openDatabase(file: string) {
