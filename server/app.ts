@@ -60,7 +60,17 @@ function pageLookup(deps: Deps): PageLookup {
  */
 const privateByDefault: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store');
+  // On the answer's own headers: c.header() on a finished answer would copy it whole (Hono).
+  if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'private, no-store');
+};
+
+/** The same for every answer; set on the answer's own headers, as above. */
+const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const headers = c.res.headers;
+  headers.set('x-content-type-options', 'nosniff');
+  headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+  headers.set('x-frame-options', 'DENY');
 };
 
 /** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */
@@ -70,7 +80,10 @@ export function createApp(deps: Deps) {
     // The session goes first so that every answer, even a refusal, can carry x-logged-out.
     .use(sessionMiddleware)
     .use(sameOriginMiddleware)
-    .use((c, next) => (streamsItsBody(c.req.path) ? next() : jsonBodyLimit(c, next)))
+    // A GET or HEAD has no body to limit, and asking for it would build a whole fetch Request.
+    .use((c, next) =>
+      c.req.method === 'GET' || c.req.method === 'HEAD' || streamsItsBody(c.req.path) ? next() : jsonBodyLimit(c, next),
+    )
     .route('/', siteRoutes)
     .route('/', accountRoutes)
     .route('/', mailingListRoutes)
@@ -94,12 +107,7 @@ export function createApp(deps: Deps) {
   });
   app.use(requestContextMiddleware);
   app.use(compressResponses);
-  app.use(async (c, next) => {
-    await next();
-    c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'strict-origin-when-cross-origin');
-    c.header('x-frame-options', 'DENY');
-  });
+  app.use(securityHeaders);
   app.route('/api', api);
   app.route('/', mediaRoutes(deps.media));
   app.route(

@@ -30,7 +30,7 @@ export const requestContextMiddleware: MiddlewareHandler<AppEnv> = async (c, nex
   c.set('clientIp', clientIp(c, config.trustProxy));
   const started = performance.now();
   await next();
-  c.header('x-request-id', requestId);
+  c.res.headers.set('x-request-id', requestId);
   const status = c.res.status;
   logger[status >= 500 ? 'error' : 'info']({
     requestId,

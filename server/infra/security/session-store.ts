@@ -1,5 +1,6 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { preparedQuery } from '../../db/prepared';
 import { sessions, users } from '../../db/schema';
 import { randomToken, sha256 } from './tokens';
 
@@ -18,15 +19,21 @@ export function createSession(db: Db, userId: number, now = Date.now()) {
   return { id, expiresAt };
 }
 
-/** The live session for a cookie value, extended when due; undefined when dead or unknown. */
-export function findLiveSession(db: Db, id: string, now = Date.now()) {
-  const idHash = sha256(id);
-  const row = db
+// Every API request with a session cookie runs this: prepared once (server/db/prepared.ts).
+const liveSession = preparedQuery((db) =>
+  db
     .select({ user: users, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, new Date(now))))
-    .get();
+    .where(and(eq(sessions.idHash, sql.placeholder('idHash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .prepare(),
+);
+
+/** The live session for a cookie value, extended when due; undefined when dead or unknown. */
+export function findLiveSession(db: Db, id: string, now = Date.now()) {
+  const idHash = sha256(id);
+  // A placeholder's value goes to SQLite as it is: expires_at holds milliseconds (timestamp_ms).
+  const row = liveSession(db).get({ idHash, now });
   if (!row) return undefined;
   let expiresAt = row.expiresAt;
   if (expiresAt.getTime() - now < SESSION_TTL_MS - RENEW_AFTER_MS) {
