@@ -64,15 +64,6 @@ const privateByDefault: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'private, no-store');
 };
 
-/** The same for every answer; set on the answer's own headers, as above. */
-const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  const headers = c.res.headers;
-  headers.set('x-content-type-options', 'nosniff');
-  headers.set('referrer-policy', 'strict-origin-when-cross-origin');
-  headers.set('x-frame-options', 'DENY');
-};
-
 /** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */
 export function createApp(deps: Deps) {
   const api = new Hono<AppEnv>()
@@ -101,13 +92,8 @@ export function createApp(deps: Deps) {
     });
 
   const app = new Hono<AppEnv>();
-  app.use(async (c, next) => {
-    c.set('deps', deps);
-    await next();
-  });
-  app.use(requestContextMiddleware);
+  app.use(requestContextMiddleware(deps));
   app.use(compressResponses);
-  app.use(securityHeaders);
   app.route('/api', api);
   app.route('/', mediaRoutes(deps.media));
   app.route(

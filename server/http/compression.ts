@@ -20,9 +20,20 @@ const STREAMED = /^text\/csv/i;
 
 type Encoding = 'br' | 'gzip';
 
+/** Browsers send a handful of distinct Accept-Encoding values: each is parsed once. */
+const chosen = new Map<string, Encoding | undefined>();
+
 /** The best encoding the client accepts (q > 0), brotli first. */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (!acceptEncoding) return undefined;
+  if (chosen.has(acceptEncoding)) return chosen.get(acceptEncoding);
+  const encoding = parseAcceptEncoding(acceptEncoding);
+  if (chosen.size >= 100) chosen.clear();
+  chosen.set(acceptEncoding, encoding);
+  return encoding;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding | undefined {
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');

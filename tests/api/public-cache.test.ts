@@ -1,14 +1,16 @@
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/schemas/fundraisers';
+import { OTHERS_CHECK_MS, scopesWritten } from '../../server/db/changes';
+import { findLiveSession, SESSION_TTL_MS } from '../../server/infra/security/session-store';
 import { donate } from '../fixtures/donations';
 import { createArtist, createFundraiser, editFormOf } from '../fixtures/fundraisers';
 import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
 
-// The public fundraiser and artist JSON is kept between requests (issue 13,
-// server/db/public-cache.ts). Every write that changes a page shows on its next request, and
-// nothing that depends on who asks is ever handed to someone else.
+// The public fundraiser and artist JSON, and sessions, are kept between requests (issue 13,
+// server/db/cache.ts). Every write that changes them shows on the next request, and nothing
+// that depends on who asks is ever handed to someone else.
 
 const server = useTestServer();
 let owner: TestClient;
@@ -95,7 +97,7 @@ describe('the public fundraiser cache', () => {
     expect((await visitor.get(`/api/fundraisers/slug/${doomed.urlSlug}`)).status).toBe(404);
   });
 
-  it("shows writes made outside the app's queries: its own connection, and another process's", async () => {
+  it("shows writes made outside the app's queries: at once on its own connection, soon after another process's", async () => {
     await pageOf(visitor);
     server.sqlite.prepare('UPDATE fundraisers SET share_count = 41 WHERE id = ?').run(fundraiser.id);
     expect((await pageOf(visitor)).shareCount).toBe(41);
@@ -106,7 +108,8 @@ describe('the public fundraiser cache', () => {
     } finally {
       other.close();
     }
-    expect((await pageOf(visitor)).shareCount).toBe(42);
+    // Another process's writes are looked for every OTHERS_CHECK_MS.
+    await expect.poll(async () => (await pageOf(visitor)).shareCount, { timeout: 5 * OTHERS_CHECK_MS }).toBe(42);
   });
 });
 
@@ -130,5 +133,56 @@ describe('the public artist cache', () => {
     expect(renamed.status, renamed.text).toBe(200);
     const after = (await visitor.get(`/api/artists/slug/${artist.urlSlug}`)).json as { description: string };
     expect(after.description).toBe('A new description.');
+  });
+});
+
+describe('the session cache', () => {
+  const sessionOf = (client: TestClient) => client.cookies.get('soundcause_session')!;
+  const sameBrowser = (client: TestClient) => {
+    const copy = server.client(client.ip);
+    for (const [name, value] of client.cookies) copy.cookies.set(name, value);
+    return copy;
+  };
+
+  it('forgets a session when it ends: at once on logout, soon after a write by another process', async () => {
+    const fan = await verifiedUser(server, 'cache-session@example.org');
+    const tab = sameBrowser(fan);
+    expect((await tab.get('/api/user')).status).toBe(200);
+    expect((await fan.post('/api/logout')).status).toBe(200);
+    expect((await tab.get('/api/user')).status).toBe(401);
+
+    const other = await verifiedUser(server, 'cache-session-2@example.org');
+    expect((await other.get('/api/user')).status).toBe(200);
+    const elsewhere = new Database(server.config.databasePath);
+    try {
+      elsewhere.prepare('DELETE FROM sessions').run();
+    } finally {
+      elsewhere.close();
+    }
+    await expect.poll(async () => (await other.get('/api/user')).status, { timeout: 5 * OTHERS_CHECK_MS }).toBe(401);
+  });
+
+  it("shows a change to the user at once, and checks the session's expiry on every use", async () => {
+    const fan = await verifiedUser(server, 'cache-promoted@example.org');
+    expect((await fan.get('/api/user')).json).toMatchObject({ isAdmin: false });
+    await adminClient(server, 'cache-promoted@example.org');
+    expect((await fan.get('/api/user')).json).toMatchObject({ isAdmin: true });
+
+    const id = sessionOf(fan);
+    expect(findLiveSession(server.db, id)).toBeDefined();
+    expect(findLiveSession(server.db, id, Date.now() + SESSION_TTL_MS + 1000)).toBeUndefined();
+  });
+});
+
+describe('what a statement may change', () => {
+  it('knows the tables a write goes to; reads change nothing', () => {
+    expect(scopesWritten('update "fundraisers" set "name" = ? where "id" = ?')).toEqual(['public']);
+    expect(scopesWritten('insert into "donations" ("a") values (?) returning "id"')).toEqual(['public']);
+    expect(scopesWritten('DELETE FROM users WHERE id = ?').sort()).toEqual(['public', 'sessions']);
+    expect(scopesWritten('update "sessions" set "expires_at" = ?')).toEqual(['sessions']);
+    expect(scopesWritten('INSERT OR IGNORE INTO throttle_events (key) VALUES (?)')).toEqual([]);
+    expect(scopesWritten('select "updated_at", "id" from "fundraisers" where "id" = ?')).toEqual([]);
+    // A table nobody has listed counts as public: stale pages are worse than an emptied cache.
+    expect(scopesWritten('insert into "something_new" ("a") values (?)')).toEqual(['public']);
   });
 });

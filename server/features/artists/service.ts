@@ -7,7 +7,7 @@ import {
 } from '../../../shared/schemas/artists';
 import { FormError, forbidden, invalid, notFound } from '../../errors';
 import type { Db } from '../../db/client';
-import { publicCache } from '../../db/public-cache';
+import { publicCache } from '../../db/cache';
 import type { Deps, PageInfo, Session, ShareCard } from '../../deps';
 import { toMatchQuery } from '../../infra/full-text';
 import { SerializedJson } from '../../infra/serialized-json';
@@ -79,7 +79,7 @@ export function createArtist(deps: Deps, session: Session, input: CreateArtistIn
 }
 
 /**
- * Artists' pages (server/db/public-cache.ts): an artist's JSON is the same whoever asks, so it is
+ * Artists' pages (server/db/cache.ts): an artist's JSON is the same whoever asks, so it is
  * kept with its row; who may see a draft is decided each time.
  */
 const publicArtists = publicCache<{ row: ArtistRow; json: SerializedJson }>(500);

@@ -5,7 +5,7 @@ import type { Fundraiser, FundraiserRef } from '../../../shared/schemas/fundrais
 import { trackUrls } from '../../../shared/schemas/library';
 import { canStream, type StreamableAlbum, streamAccess } from '../../access/can-stream';
 import type { Db } from '../../db/client';
-import { publicCache } from '../../db/public-cache';
+import { publicCache } from '../../db/cache';
 import type { Deps, Session } from '../../deps';
 import { SerializedJson } from '../../infra/serialized-json';
 import { renditionVersion } from '../../infra/storage/media';
@@ -177,7 +177,7 @@ export function presentFundraiser(deps: Deps, row: FundraiserRow, session: Sessi
 /** A fundraiser's record and its JSON as anyone may see it: what the public cache keeps. */
 type PublicFundraiser = { record: FundraiserRecord; json: SerializedJson };
 
-/** Fundraisers' pages as a visitor sees them (server/db/public-cache.ts): a few hundred at most. */
+/** Fundraisers' pages as a visitor sees them (server/db/cache.ts): a few hundred at most. */
 const publicFundraisers = publicCache<PublicFundraiser>(500);
 
 /**
