@@ -16,7 +16,20 @@ function serializeError(error: Error): Record<string, unknown> {
   return { ...error, type: error.name, message: error.message, stack: error.stack };
 }
 
-const asJson = (_key: string, value: unknown) => (value instanceof Error ? serializeError(value) : value);
+/** The fields with their errors serialized (JSON.stringify sees none of an Error's own). */
+function withErrors(fields: Record<string, unknown>): Record<string, unknown> {
+  for (const key in fields) {
+    if (fields[key] instanceof Error) {
+      const copy: Record<string, unknown> = {};
+      for (const name in fields) {
+        const value = fields[name];
+        copy[name] = value instanceof Error ? serializeError(value) : value;
+      }
+      return copy;
+    }
+  }
+  return fields;
+}
 
 let pending = '';
 let scheduled = false;
@@ -49,7 +62,7 @@ export function createLogger(level: LevelWithSilent): Logger {
         : (fields, msg) => {
             let body: string;
             try {
-              body = JSON.stringify(fields, asJson);
+              body = JSON.stringify(withErrors(fields));
             } catch (error) {
               body = JSON.stringify({ logError: String(error) });
             }
