@@ -9,11 +9,12 @@ import * as esbuild from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** The server's entry points (dist-server/<name>.js): the server, the admin CLI, the image worker. */
+/** The server's entry points (dist-server/<name>.js): the server, the admin CLI and its own processes. */
 export const serverEntries = {
   main: 'server/main.ts',
   cli: 'server/cli.ts',
   'image-worker': 'server/features/uploads/image-worker.ts',
+  'seed-demo': 'server/demo/seed-process.ts',
 };
 
 /** What the compiled server is made of: a build older than any of these is out of date. */

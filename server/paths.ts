@@ -15,3 +15,14 @@ function findProjectRoot(from: string): string {
 }
 
 export const projectRoot = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * A module of the server to run as a process of its own (the image worker, the demo seeding):
+ * the compiled dist-server/<name>.js beside this code (scripts/build-server.mjs lists them), or
+ * under tsx its TypeScript source, `source` from the project folder.
+ */
+export function serverEntry(name: string, source: string): { file: string; execArgv: string[] } {
+  if (import.meta.url.endsWith('.js'))
+    return { file: fileURLToPath(new URL(`./${name}.js`, import.meta.url)), execArgv: [] };
+  return { file: path.join(projectRoot, source), execArgv: ['--import', 'tsx'] };
+}

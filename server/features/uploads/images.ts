@@ -1,8 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { IMAGE_WIDTHS } from '../../../shared/constants';
 import type { MediaStore } from '../../infra/storage/media';
-import { projectRoot } from '../../paths';
+import { projectRoot, serverEntry } from '../../paths';
 import type { RenderJob, RenderResult } from './image-worker';
 
 /** JPEG and PNG by their first bytes; the file's name and the browser's claim don't count. */
@@ -53,12 +52,10 @@ const imageWorker = (() => {
   let pending: { resolve: () => void; reject: (error: Error) => void } | undefined;
 
   function start(): ChildProcess {
-    // Compiled (dist-server/image-worker.js, scripts/build-server.mjs) or TypeScript under tsx.
-    const compiled = import.meta.url.endsWith('.js');
-    const entry = fileURLToPath(new URL(compiled ? './image-worker.js' : './image-worker.ts', import.meta.url));
-    const started = fork(entry, [], {
+    const { file, execArgv } = serverEntry('image-worker', 'server/features/uploads/image-worker.ts');
+    const started = fork(file, [], {
       cwd: projectRoot,
-      execArgv: compiled ? [] : ['--import', 'tsx'],
+      execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'json',
     });
