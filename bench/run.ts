@@ -1,10 +1,11 @@
+import { benchApiOverhead } from './api-overhead';
 import { benchArtistSearch } from './artist-search';
 import { benchDonationFulfilment } from './donation-fulfilment';
 import { benchFirstLoadBytes } from './first-load-bytes';
+import { benchFootprint } from './footprint';
 import { benchFundraiserSearch } from './fundraiser-search';
 import { benchOfflinePlayback } from './offline-playback';
 import { benchRangeThroughput } from './range-throughput';
-import { benchSessionLookup } from './session-lookup';
 import { benchTransactionsCsv } from './transactions-csv';
 import { benchUploadMemory } from './upload-memory';
 import { benchZipMemory } from './zip-memory';
@@ -12,7 +13,7 @@ import { benchZipMemory } from './zip-memory';
 // `npm run bench`: each benchmark prints its figures and a ratio against a baseline measured in
 // the same run, so results compare across machines. Figures, not pass/fail: see the README.
 console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
-await benchSessionLookup();
+await benchApiOverhead();
 await benchArtistSearch();
 await benchFundraiserSearch();
 await benchUploadMemory();
@@ -22,3 +23,4 @@ await benchDonationFulfilment();
 await benchTransactionsCsv();
 await benchOfflinePlayback();
 await benchFirstLoadBytes();
+await benchFootprint();
