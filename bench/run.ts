@@ -1,12 +1,13 @@
+import { benchApiOverhead } from './api-overhead';
 import { benchArtistSearch } from './artist-search';
 import { benchDonationFulfilment } from './donation-fulfilment';
 import { benchFirstLoadBytes } from './first-load-bytes';
+import { benchFootprint } from './footprint';
 import { benchFundraiserSearch } from './fundraiser-search';
 import { benchLighthouse } from './lighthouse';
 import { benchOfflinePlayback } from './offline-playback';
 import { benchRangeThroughput } from './range-throughput';
 import { benchSearchAtScale } from './search-at-scale';
-import { benchSessionLookup } from './session-lookup';
 import { benchTransactionsCsv } from './transactions-csv';
 import { benchUploadMemory } from './upload-memory';
 import { benchZipMemory } from './zip-memory';
@@ -14,7 +15,7 @@ import { benchZipMemory } from './zip-memory';
 // `npm run bench`: each benchmark prints its figures and a ratio against a baseline measured in
 // the same run, so results compare across machines. Figures, not pass/fail: see the README.
 console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
-await benchSessionLookup();
+await benchApiOverhead();
 await benchArtistSearch();
 await benchFundraiserSearch();
 await benchSearchAtScale();
@@ -26,3 +27,4 @@ await benchTransactionsCsv();
 await benchOfflinePlayback();
 await benchFirstLoadBytes();
 await benchLighthouse();
+await benchFootprint();

@@ -1,12 +1,16 @@
-// `npm start`: builds the client when it is missing or older than its sources, then runs the
-// server (which creates DATA_DIR, applies migrations and seeds demo content on first start).
-import { spawn, spawnSync } from 'node:child_process';
+// `npm start`: builds the client and the server when missing or older than their sources, then
+// runs the compiled server in this very process (which creates DATA_DIR, applies migrations and
+// seeds demo content on first start). One node process serves, beside npm's own (issue 13): the
+// builds run as children that have ended by then, and nothing here stays loaded but the server.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
-const distIndex = path.join(root, 'dist', 'index.html');
-const sources = ['client', 'shared', 'public', 'vite.config.ts', 'package-lock.json'];
+const clientSources = ['client', 'shared', 'public', 'vite.config.ts', 'package-lock.json'];
+// As scripts/build-server.mjs lists them (not imported: that would load esbuild into the server).
+const serverSources = ['server', 'shared', 'package-lock.json', 'scripts/build-server.mjs'];
 
 function newestMtime(entry) {
   const full = path.join(root, entry);
@@ -18,19 +22,25 @@ function newestMtime(entry) {
   return newest;
 }
 
-const builtAt = fs.existsSync(distIndex) ? fs.statSync(distIndex).mtimeMs : 0;
-if (builtAt < Math.max(...sources.map(newestMtime))) {
-  console.log('Building the client...');
-  const build = spawnSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  // The .br/.gz copies the server sends to browsers that accept them, as `npm run build` makes.
-  const { precompress } = await import('./precompress.mjs');
-  precompress(path.join(root, 'dist'));
+const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
+const outOfDate = (file, sources) => builtAt(file) < Math.max(...sources.map(newestMtime));
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const server = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], { cwd: root, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+if (outOfDate(path.join(root, 'dist', 'index.html'), clientSources)) {
+  console.log('Building the client...');
+  run(path.join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn']);
+  // The .br/.gz copies the server sends to browsers that accept them, as `npm run build` makes.
+  run(process.execPath, [path.join(root, 'scripts/precompress.mjs'), path.join(root, 'dist')]);
+}
+const serverMain = path.join(root, 'dist-server', 'main.js');
+if (outOfDate(serverMain, serverSources)) {
+  console.log('Building the server...');
+  run(process.execPath, [path.join(root, 'scripts/build-server.mjs')]);
+}
+
+// The server's own start-up reads the environment, listens and handles SIGINT/SIGTERM.
+await import(pathToFileURL(serverMain).href);

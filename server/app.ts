@@ -33,7 +33,6 @@ const jsonBodyLimit = bodyLimit({ maxSize: 1024 * 1024 });
  * GET and HEAD carry no body: bodyLimit would still build the whole web Request to find that out
  * (@hono/node-server makes it lazily), a tenth of a ranged audio request's CPU.
  */
-const hasNoBody = (method: string) => method === 'GET' || method === 'HEAD';
 const streamsItsBody = (path: string) =>
   path.startsWith('/api/uploads/') || /^\/api\/fundraisers\/[^/]+\/updatev1$/.test(path);
 
@@ -66,8 +65,7 @@ function pageLookup(deps: Deps): PageLookup {
  */
 const privateByDefault: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  // On the answer's own headers: c.header() after the handler rebuilds the whole Response (Hono
-  // 4), and with it a web Request-and-Response's worth of work per header (issue 13).
+  // On the answer's own headers: c.header() on a finished answer would copy it whole (Hono).
   if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'private, no-store');
 };
 
@@ -78,7 +76,10 @@ export function createApp(deps: Deps) {
     // The session goes first so that every answer, even a refusal, can carry x-logged-out.
     .use(sessionMiddleware)
     .use(sameOriginMiddleware)
-    .use((c, next) => (hasNoBody(c.req.method) || streamsItsBody(c.req.path) ? next() : jsonBodyLimit(c, next)))
+    // A GET or HEAD has no body to limit, and asking for it would build a whole fetch Request.
+    .use((c, next) =>
+      c.req.method === 'GET' || c.req.method === 'HEAD' || streamsItsBody(c.req.path) ? next() : jsonBodyLimit(c, next),
+    )
     .route('/', siteRoutes)
     .route('/', accountRoutes)
     .route('/', mailingListRoutes)
@@ -96,20 +97,8 @@ export function createApp(deps: Deps) {
     });
 
   const app = new Hono<AppEnv>();
-  app.use(async (c, next) => {
-    c.set('deps', deps);
-    await next();
-  });
-  app.use(requestContextMiddleware);
+  app.use(requestContextMiddleware(deps));
   app.use(compressResponses);
-  app.use(async (c, next) => {
-    await next();
-    // Set on the answer itself, as privateByDefault does, not through c.header().
-    const headers = c.res.headers;
-    headers.set('x-content-type-options', 'nosniff');
-    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
-    headers.set('x-frame-options', 'DENY');
-  });
   app.route('/api', api);
   app.route('/', mediaRoutes(deps.media));
   app.route(

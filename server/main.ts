@@ -3,7 +3,9 @@ import { createApp } from './app';
 import { composeDeps } from './compose';
 import { ffmpegVersion } from './infra/audio/ffmpeg';
 import { loadConfig } from './config';
-import { seedDemoContent } from './demo/seed';
+import { fork } from 'node:child_process';
+import type { DemoAdmin } from './demo/seed';
+import { serverEntry } from './paths';
 import { ensureAdmin } from './features/accounts/service';
 import { cleanupUnusedUploads } from './features/uploads/service';
 import { pruneExpiredSessions } from './infra/security/session-store';
@@ -28,7 +30,21 @@ if (config.admin) {
   if (result.created) logger.info({ email: config.admin.email }, 'created the admin from ADMIN_EMAIL');
   if (result.promoted) logger.info({ email: config.admin.email }, 'promoted ADMIN_EMAIL to admin');
 }
-const demoAdmin = config.seedDemo ? await seedDemoContent(db, config, media) : undefined;
+const demoAdmin = config.seedDemo ? await seedDemo() : undefined;
+
+/** Seeds the demo content in a process of its own (demo/seed-process.ts says why); its admin's login. */
+function seedDemo(): Promise<DemoAdmin> {
+  const { file, execArgv } = serverEntry('seed-demo', 'server/demo/seed-process.ts');
+  const child = fork(file, [], { execArgv, stdio: 'inherit' });
+  return new Promise((resolve, reject) => {
+    let admin: DemoAdmin | undefined;
+    child.on('message', (message: DemoAdmin) => (admin = message));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      admin && code === 0 ? resolve(admin) : reject(new Error(`seeding the demo content failed (exit code ${code})`)),
+    );
+  });
+}
 
 // Track processing runs in the background (issue 5); jobs a crash left running are taken up again.
 const jobs = createJobRunner({

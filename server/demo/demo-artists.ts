@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { renderImage } from '../features/uploads/images';
 import { slugify } from '../infra/slugs';
@@ -64,7 +63,8 @@ export async function seedDemoArtists(db: Db, media: MediaStore, ownerEmail: str
   for (const [index, demo] of DEMO_ARTISTS.entries()) {
     const id = newUploadId();
     const source = media.tempFile();
-    await sharp(portrait(demo.name, demo.colors)).png().toFile(source);
+    // The image pipeline reads the SVG itself (librsvg), as it reads an uploaded PNG.
+    await fs.writeFile(source, portrait(demo.name, demo.colors));
     await renderImage(source, id, media);
     await fs.rm(source, { force: true });
     db.transaction((tx) => {

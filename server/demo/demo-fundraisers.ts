@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import { and, eq, isNull } from 'drizzle-orm';
-import sharp from 'sharp';
 import { renderImage } from '../features/uploads/images';
 import { slugify } from '../infra/slugs';
 import { type MediaStore, newUploadId } from '../infra/storage/media';
@@ -175,9 +174,8 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
 
     const coverId = newUploadId();
     const source = media.tempFile();
-    await sharp(coverSvg(demo.name, demo.artist, demo.colors))
-      .png()
-      .toFile(source);
+    // The image pipeline reads the SVG itself (librsvg), as it reads an uploaded PNG.
+    await fs.writeFile(source, coverSvg(demo.name, demo.artist, demo.colors));
     await renderImage(source, coverId, media);
     await fs.rm(source, { force: true });
     const audio: { id: string; bytes: number }[] = [];

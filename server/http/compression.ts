@@ -1,5 +1,7 @@
 import zlib from 'node:zlib';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { SerializedJson } from '../infra/serialized-json';
 import type { AppEnv } from './context';
 
 // Compression of what the server writes itself (issue 13): JSON answers, index.html and the CSV.
@@ -18,9 +20,20 @@ const STREAMED = /^text\/csv/i;
 
 type Encoding = 'br' | 'gzip';
 
+/** Browsers send a handful of distinct Accept-Encoding values: each is parsed once. */
+const chosen = new Map<string, Encoding | undefined>();
+
 /** The best encoding the client accepts (q > 0), brotli first. */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (!acceptEncoding) return undefined;
+  if (chosen.has(acceptEncoding)) return chosen.get(acceptEncoding);
+  const encoding = parseAcceptEncoding(acceptEncoding);
+  if (chosen.size >= 100) chosen.clear();
+  chosen.set(acceptEncoding, encoding);
+  return encoding;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding | undefined {
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
@@ -33,7 +46,7 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
   return undefined;
 }
 
-function compressBuffer(bytes: Buffer, encoding: Encoding): Buffer {
+function compressBuffer(bytes: Uint8Array, encoding: Encoding): Buffer {
   // Quality 5 brotli: close to gzip's speed, well ahead of its size, for answers made per request.
   return encoding === 'br'
     ? zlib.brotliCompressSync(bytes, {
@@ -45,9 +58,47 @@ function compressBuffer(bytes: Buffer, encoding: Encoding): Buffer {
     : zlib.gzipSync(bytes, { level: 6 });
 }
 
+/** JSON answers negotiated as they were made (below): the middleware leaves them as they are. */
+const negotiated = new WeakSet<Response>();
+
+/**
+ * `c.json` for this request, compressing as it writes: the answer goes out as the one body it is,
+ * without being read back from a stream, which costs an API request more than its own work
+ * (issue 13). Also takes a SerializedJson (a cached public answer), whose text and compressed
+ * copies are made once.
+ */
+function negotiatingJson(c: Context<AppEnv>, encoding: Encoding | undefined): Context<AppEnv>['json'] {
+  const json = (value: unknown, arg?: unknown, headers?: Record<string, string>) => {
+    const cached = value instanceof SerializedJson ? value : undefined;
+    const text = cached ? cached.text : JSON.stringify(value);
+    const extra: Record<string, string> = {
+      'content-type': 'application/json',
+      ...headers,
+      vary: headers?.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding',
+    };
+    let body: string | Uint8Array = text;
+    // A string's length is at most its UTF-8 size, so below the threshold it is small either way.
+    if (encoding && text.length >= COMPRESS_THRESHOLD_BYTES) {
+      let compressed = cached?.encoded.get(encoding);
+      if (!compressed) {
+        compressed = compressBuffer(Buffer.from(text), encoding);
+        cached?.encoded.set(encoding, compressed);
+      }
+      body = compressed;
+      extra['content-encoding'] = encoding;
+    }
+    const response = c.body(body as string, arg as ContentfulStatusCode, extra);
+    negotiated.add(response);
+    return response;
+  };
+  return json as unknown as Context<AppEnv>['json'];
+}
+
 export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method !== 'HEAD') c.json = negotiatingJson(c, chooseEncoding(c.req.header('accept-encoding')));
   await next();
   const res = c.res;
+  if (negotiated.has(res)) return;
   const type = res.headers.get('content-type') ?? '';
   // Cheapest first: asking for the body makes @hono/node-server build a whole web Response,
   // which audio (never compressed, and often a 206) must not pay for (issue 13).

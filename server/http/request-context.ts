@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { Deps } from '../deps';
 import type { AppEnv } from './context';
 
 function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
@@ -22,22 +23,33 @@ function redactPath(path: string): string {
   return path.replace(/\/(token-user|reset-password)\/[^/?]+/g, '/$1/[redacted]');
 }
 
-/** Request id, client address, and one structured log line per request. */
-export const requestContextMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const { config, logger } = c.get('deps');
-  const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
-  c.set('requestId', requestId);
-  c.set('clientIp', clientIp(c, config.trustProxy));
-  const started = performance.now();
-  await next();
-  // On the answer's own headers: c.header() after the handler would rebuild the Response.
-  c.res.headers.set('x-request-id', requestId);
-  const status = c.res.status;
-  logger[status >= 500 ? 'error' : 'info']({
-    requestId,
-    method: c.req.method,
-    path: redactPath(c.req.path),
-    status,
-    ms: Math.round((performance.now() - started) * 10) / 10,
-  });
-};
+/**
+ * The services' dependencies, the request id and client address, the headers every answer
+ * carries, and one structured log line per request. One middleware for all of it: each layer of
+ * middleware costs every request (issue 13). Headers go on the answer's own headers: c.header()
+ * on a finished answer would copy it whole (Hono).
+ */
+export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
+  const { config, logger } = deps;
+  return async (c, next) => {
+    c.set('deps', deps);
+    const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
+    c.set('requestId', requestId);
+    c.set('clientIp', clientIp(c, config.trustProxy));
+    const started = performance.now();
+    await next();
+    const headers = c.res.headers;
+    headers.set('x-request-id', requestId);
+    headers.set('x-content-type-options', 'nosniff');
+    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+    headers.set('x-frame-options', 'DENY');
+    const status = c.res.status;
+    logger[status >= 500 ? 'error' : 'info']({
+      requestId,
+      method: c.req.method,
+      path: redactPath(c.req.path),
+      status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  };
+}

@@ -5,19 +5,31 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../scripts/build-server.mjs';
+import packageJson from '../../package.json';
 import { TestClient } from '../fixtures/test-server';
 
-// The real entry points as an operator runs them: `tsx server/main.ts` and the admin CLI.
+// The real entry points as an operator runs them: the compiled server (`npm run serve`, which
+// `npm start` runs in its own process after building) and the admin CLI.
 
 const tsx = path.resolve('node_modules/.bin/tsx');
+let serverMain: string;
 const running: ChildProcess[] = [];
 afterEach(() => {
   for (const child of running.splice(0)) child.kill('SIGTERM');
 });
 
+beforeAll(async () => {
+  // Into a folder of its own, as `npm run build` makes dist-server/, so a test run leaves no build.
+  fs.mkdirSync('.tmp', { recursive: true });
+  const outdir = await buildServer(fs.mkdtempSync(path.join(path.resolve('.tmp'), 'dist-server-')));
+  serverMain = path.join(outdir, 'main.js');
+  return () => fs.rmSync(outdir, { recursive: true, force: true });
+});
+
 async function startServer(env: Record<string, string>) {
-  const child = spawn(tsx, ['server/main.ts'], {
+  const child = spawn(process.execPath, [serverMain], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -40,9 +52,10 @@ async function startServer(env: Record<string, string>) {
   return { url, output: () => output, child };
 }
 
+/** SIGTERM, as systemd stops it; answers the exit code. */
 async function stop(child: ChildProcess) {
-  await new Promise((resolve) => {
-    child.once('exit', resolve);
+  return new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
   });
 }
@@ -54,6 +67,22 @@ async function freePort() {
   const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+/** The processes started by `pid` that are still running. */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-start-'));
@@ -97,6 +126,8 @@ describe('server start-up', () => {
     const again = new TestClient(second.url.replace('localhost', '127.0.0.1'));
     expect(((await again.get('/api/artists/search')).json as { totalCount: number }).totalCount).toBe(4);
     expect(((await again.get('/api/fundraisers/search')).json as { totalCount: number }).totalCount).toBe(4);
+    // Shut down cleanly: answers finished, jobs interrupted, the database closed, exit code 0.
+    expect(await stop(second.child)).toBe(0);
   });
 
   it('creates the ADMIN_EMAIL admin idempotently and seeds nothing when SEED_DEMO=false', async () => {
@@ -114,10 +145,30 @@ describe('server start-up', () => {
     const client = new TestClient(second.url.replace('localhost', '127.0.0.1'));
     const login = await client.post('/api/login', { form: { email: 'ops@example.org', password: 'Op3rator!pass' } });
     expect(login.json).toMatchObject({ email: 'ops@example.org', isAdmin: true });
+    // One process serves: no loader, launcher or worker beside it (issue 13's small VM).
+    expect(childrenOf(second.child.pid!)).toEqual([]);
+  });
+
+  it('needs only the packages of `dependencies` (a production install omits the rest)', () => {
+    const dependencies = new Set(Object.keys(packageJson.dependencies));
+    const dir = path.dirname(serverMain);
+    const imported = new Set<string>();
+    for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.js'))) {
+      const code = fs.readFileSync(path.join(dir, file), 'utf8');
+      for (const [, specifier] of code.matchAll(
+        /(?:\bfrom\s*|\bimport\s*\(\s*|createRequire\(import\.meta\.url\)\(\s*|\bimport\s+)["']([^"'.][^"']*)["']/g,
+      )) {
+        if (specifier!.startsWith('node:')) continue;
+        const parts = specifier!.split('/');
+        imported.add(specifier!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!);
+      }
+    }
+    expect(imported.size).toBeGreaterThan(5);
+    expect([...imported].filter((name) => !dependencies.has(name))).toEqual([]);
   });
 
   it('refuses to start in production without its secrets, naming them', async () => {
-    const result = await promisify(execFile)(tsx, ['server/main.ts'], {
+    const result = await promisify(execFile)(process.execPath, [serverMain], {
       env: { ...process.env, NODE_ENV: 'production', DATA_DIR: tempDir(), PORT: '0' },
     }).catch((error: { code: number; stderr: string }) => error);
     expect('code' in result && result.code).not.toBe(0);

@@ -1,11 +1,24 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { countUpToCap, rankedPage } from '../../infra/full-text';
+import { preparedQuery } from '../../db/prepared';
 import { artists, artistSlugHistory } from '../../db/schema';
 
 export type ArtistRow = typeof artists.$inferSelect;
 
 const live = isNull(artists.deletedAt);
+
+/** What a fundraiser's JSON shows of its artist. */
+const summaryColumns = {
+  id: artists.id,
+  urlSlug: artists.urlSlug,
+  name: artists.name,
+  status: artists.status,
+  description: artists.description,
+  profileImageId: artists.profileImageId,
+  userId: artists.userId,
+  deletedAt: artists.deletedAt,
+};
 
 export function insertArtist(db: Db, values: typeof artists.$inferInsert): ArtistRow {
   return db.insert(artists).values(values).returning().get();
@@ -19,12 +32,24 @@ export function findArtistById(db: Db, id: number): ArtistRow | undefined {
     .get();
 }
 
-export function findArtistBySlug(db: Db, slug: string): ArtistRow | undefined {
-  return db
+// An artist's page and every fundraiser's page ask these: prepared once (server/db/prepared.ts).
+const bySlug = preparedQuery((db) =>
+  db
     .select()
     .from(artists)
-    .where(and(eq(artists.urlSlug, slug), live))
-    .get();
+    .where(and(eq(artists.urlSlug, sql.placeholder('slug')), live))
+    .prepare(),
+);
+const summaryById = preparedQuery((db) =>
+  db
+    .select(summaryColumns)
+    .from(artists)
+    .where(eq(artists.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+export function findArtistBySlug(db: Db, slug: string): ArtistRow | undefined {
+  return bySlug(db).get({ slug });
 }
 
 /** The artist a former slug belonged to (a rename keeps old links working), deleted or not. */
@@ -132,20 +157,8 @@ export type ArtistSummary = Pick<
 
 export function findArtistSummaries(db: Db, ids: number[]): ArtistSummary[] {
   if (ids.length === 0) return [];
-  return db
-    .select({
-      id: artists.id,
-      urlSlug: artists.urlSlug,
-      name: artists.name,
-      status: artists.status,
-      description: artists.description,
-      profileImageId: artists.profileImageId,
-      userId: artists.userId,
-      deletedAt: artists.deletedAt,
-    })
-    .from(artists)
-    .where(inArray(artists.id, ids))
-    .all();
+  if (ids.length === 1) return summaryById(db).all({ id: ids[0] });
+  return db.select(summaryColumns).from(artists).where(inArray(artists.id, ids)).all();
 }
 
 /** Publishes a DRAFT artist (alone, or with a fundraiser in the caller's transaction). */

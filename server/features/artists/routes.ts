@@ -23,14 +23,10 @@ export const artistRoutes = new Hono<AppEnv>()
     const params = parseWith(artistSearchParamsSchema, c.req.query());
     return c.json(artists.searchArtists(c.get('deps'), params));
   })
-  .get('/artists/slug/:slug', (c) => {
-    const row = artists.getArtistBySlug(c.get('deps'), c.get('session'), c.req.param('slug'));
-    return c.json(artists.toArtist(row));
-  })
-  .get('/artists/:id', (c) => {
-    const row = artists.getArtist(c.get('deps'), c.get('session'), artistId(c.req.param('id')));
-    return c.json(artists.toArtist(row));
-  })
+  .get('/artists/slug/:slug', (c) =>
+    c.json(artists.getArtistBySlug(c.get('deps'), c.get('session'), c.req.param('slug'))),
+  )
+  .get('/artists/:id', (c) => c.json(artists.getArtist(c.get('deps'), c.get('session'), artistId(c.req.param('id')))))
   .patch('/artists/:id/update', async (c) => {
     const session = requireSession(c);
     const input = await jsonBody(c, updateArtistSchema);

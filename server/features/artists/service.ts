@@ -3,8 +3,10 @@ import { type CreateArtistInput, isArtistPublishable, type UpdateArtistInput } f
 import { type Artist } from '../../../shared/answers/artists';
 import { FormError, forbidden, invalid, notFound } from '../../errors';
 import type { Db } from '../../db/client';
+import { publicCache } from '../../db/cache';
 import type { Deps, PageInfo, Session, ShareCard } from '../../deps';
 import { toMatchQuery } from '../../infra/full-text';
+import { SerializedJson } from '../../infra/serialized-json';
 import { uniqueSlug } from '../../infra/slugs';
 import { findOwnUpload } from '../../infra/storage/upload-records';
 import * as queries from './queries';
@@ -72,13 +74,28 @@ export function createArtist(deps: Deps, session: Session, input: CreateArtistIn
   );
 }
 
+/**
+ * Artists' pages (server/db/cache.ts): an artist's JSON is the same whoever asks, so it is
+ * kept with its row; who may see a draft is decided each time.
+ */
+const publicArtists = publicCache<{ row: ArtistRow; json: SerializedJson }>(500);
+
+function cachedArtist(deps: Deps, session: Session | null, key: string, find: () => ArtistRow | undefined) {
+  const kept = publicArtists.get(deps.db, key, () => {
+    const row = find();
+    return row && { row, json: new SerializedJson(toArtist(row)) };
+  });
+  visibleOrNotFound(session, kept?.row);
+  return kept!.json;
+}
+
 export function getArtist(deps: Deps, session: Session | null, id: number) {
-  return visibleOrNotFound(session, queries.findArtistById(deps.db, id));
+  return cachedArtist(deps, session, `id:${id}`, () => queries.findArtistById(deps.db, id));
 }
 
 /** By its slug, or by a slug it had before a rename (the answer carries the current one). */
 export function getArtistBySlug(deps: Deps, session: Session | null, slug: string) {
-  return visibleOrNotFound(session, findBySlugOrFormerSlug(deps.db, slug));
+  return cachedArtist(deps, session, `slug:${slug}`, () => findBySlugOrFormerSlug(deps.db, slug));
 }
 
 function findBySlugOrFormerSlug(db: Db, slug: string): ArtistRow | undefined {

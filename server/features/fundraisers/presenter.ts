@@ -3,12 +3,14 @@ import { isArtistPublishable } from '../../../shared/schemas/artists';
 import { formatEin } from '../../../shared/ein';
 import type { Fundraiser, FundraiserRef } from '../../../shared/answers/fundraisers';
 import { trackUrls } from '../../../shared/answers/library';
-import { type StreamableAlbum, streamAccess } from '../../access/can-stream';
+import { canStream, type StreamableAlbum, streamAccess } from '../../access/can-stream';
 import type { Db } from '../../db/client';
+import { publicCache } from '../../db/cache';
 import type { Deps, Session } from '../../deps';
+import { SerializedJson } from '../../infra/serialized-json';
 import { renditionVersion } from '../../infra/storage/media';
 import { type ArtistSummary, artistSummaries } from '../artists/service';
-import { canManage } from './permissions';
+import { canManage, visibleOrNotFound } from './permissions';
 import * as queries from './queries';
 import type { FundraiserRow, TrackRow } from './queries';
 
@@ -170,4 +172,35 @@ export function presentFundraisers(deps: Deps, rows: FundraiserRow[], session: S
 
 export function presentFundraiser(deps: Deps, row: FundraiserRow, session: Session | null): Fundraiser {
   return presentFundraisers(deps, [row], session)[0]!;
+}
+
+/** A fundraiser's record and its JSON as anyone may see it: what the public cache keeps. */
+type PublicFundraiser = { record: FundraiserRecord; json: SerializedJson };
+
+/** Fundraisers' pages as a visitor sees them (server/db/cache.ts): a few hundred at most. */
+const publicFundraisers = publicCache<PublicFundraiser>(500);
+
+/**
+ * One fundraiser's JSON for this caller, found by `find` under the cache's `key` (its slug or id).
+ * The record and its public JSON come from the cache; what depends on the caller is decided
+ * here each time: its owner and admins (canManage, upload ids, errors) and those who may hear the
+ * full tracks (their URLs) get JSON made for them, everyone else the public JSON as it was kept.
+ */
+export function presentFundraiserCached(
+  deps: Deps,
+  session: Session | null,
+  key: string,
+  find: () => FundraiserRow | undefined,
+): Fundraiser | SerializedJson {
+  const kept = publicFundraisers.get(deps.db, key, () => {
+    const row = find();
+    const record = row && loadRecords(deps.db, [row])[0];
+    if (!record) return undefined;
+    return { record, json: new SerializedJson(toFundraiser(record, null, { canStream: false })) };
+  });
+  const row = visibleOrNotFound(session, kept?.record.row);
+  const { record, json } = kept!;
+  const mayStream = session !== null && hasStreams(record) && canStream(deps.db, session.user, streamable(row));
+  if (!canManage(session, row) && !mayStream) return json;
+  return toFundraiser(record, session, { canStream: mayStream });
 }

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, sum, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { countUpToCap, rankedPage } from '../../infra/full-text';
+import { preparedQuery } from '../../db/prepared';
 import { donations, featuredFundraisers, fundraisers, fundraiserSlugHistory, fundraiserTracks } from '../../db/schema';
 
 // The fundraisers feature's tables: fundraisers, their tracks, former slugs and the featured list.
@@ -17,12 +18,39 @@ export function insertFundraiser(db: Db, values: typeof fundraisers.$inferInsert
   return db.insert(fundraisers).values(values).returning().get();
 }
 
-export function findFundraiserById(db: Db, id: number): FundraiserRow | undefined {
-  return db
+// A fundraiser's page asks these on every visit: prepared once (server/db/prepared.ts).
+const byId = preparedQuery((db) =>
+  db
     .select()
     .from(fundraisers)
-    .where(and(eq(fundraisers.id, id), live))
-    .get();
+    .where(and(eq(fundraisers.id, sql.placeholder('id')), live))
+    .prepare(),
+);
+const bySlug = preparedQuery((db) =>
+  db
+    .select()
+    .from(fundraisers)
+    .where(and(eq(fundraisers.urlSlug, sql.placeholder('slug')), live))
+    .prepare(),
+);
+const tracksOf = preparedQuery((db) =>
+  db
+    .select()
+    .from(fundraiserTracks)
+    .where(eq(fundraiserTracks.fundraiserId, sql.placeholder('id')))
+    .orderBy(asc(fundraiserTracks.position))
+    .prepare(),
+);
+const totalsOf = preparedQuery((db) =>
+  db
+    .select({ total: sum(donations.amountCents), n: count() })
+    .from(donations)
+    .where(and(eq(donations.fundraiserId, sql.placeholder('id')), eq(donations.status, 'succeeded')))
+    .prepare(),
+);
+
+export function findFundraiserById(db: Db, id: number): FundraiserRow | undefined {
+  return byId(db).get({ id });
 }
 
 /** Deleted ones too: their buyers keep the music (server/access/can-stream.ts). */
@@ -31,11 +59,7 @@ export function findFundraiserIncludingDeleted(db: Db, id: number): FundraiserRo
 }
 
 export function findFundraiserBySlug(db: Db, slug: string): FundraiserRow | undefined {
-  return db
-    .select()
-    .from(fundraisers)
-    .where(and(eq(fundraisers.urlSlug, slug), live))
-    .get();
+  return bySlug(db).get({ slug });
 }
 
 /** The fundraiser a former slug belonged to (renamed drafts keep their invite links), deleted or not. */
@@ -111,6 +135,7 @@ export function updateOwnFundraiser(
 
 export function listTracks(db: Db, fundraiserIds: number[]): TrackRow[] {
   if (fundraiserIds.length === 0) return [];
+  if (fundraiserIds.length === 1) return tracksOf(db).all({ id: fundraiserIds[0] });
   return db
     .select()
     .from(fundraiserTracks)
@@ -173,6 +198,10 @@ export function replaceTracks(
  */
 export function donationTotals(db: Db, ids: number[]) {
   if (ids.length === 0) return new Map<number, { total: number; count: number }>();
+  if (ids.length === 1) {
+    const one = totalsOf(db).get({ id: ids[0] });
+    return new Map(one && one.n > 0 ? [[ids[0]!, { total: Number(one.total ?? 0), count: one.n }]] : []);
+  }
   const rows = db
     .select({
       id: donations.fundraiserId,

@@ -26,8 +26,15 @@ import {
   removeUserArtists,
 } from '../artists/service';
 import { findDirectoryCharity } from '../charities/service';
-import { editable, editorOf, manageable, type Owner, ownerOf, visibleOrNotFound } from './permissions';
-import { isPublishable, loadRecords, presentFundraiser, presentFundraisers, toRef } from './presenter';
+import { editable, editorOf, manageable, type Owner, ownerOf } from './permissions';
+import {
+  isPublishable,
+  loadRecords,
+  presentFundraiser,
+  presentFundraiserCached,
+  presentFundraisers,
+  toRef,
+} from './presenter';
 import * as queries from './queries';
 import type { FundraiserRow } from './queries';
 import {
@@ -44,13 +51,14 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Reads
 
+// A fundraiser's page: its JSON as anyone sees it is kept (presenter.ts), what is the caller's own is not.
 export function getFundraiser(deps: Deps, session: Session | null, id: number) {
-  return presentFundraiser(deps, visibleOrNotFound(session, queries.findFundraiserById(deps.db, id)), session);
+  return presentFundraiserCached(deps, session, `id:${id}`, () => queries.findFundraiserById(deps.db, id));
 }
 
 /** By its slug, or by a slug it had before a rename (the answer carries the current one). */
 export function getFundraiserBySlug(deps: Deps, session: Session | null, slug: string) {
-  return presentFundraiser(deps, visibleOrNotFound(session, findBySlugOrFormerSlug(deps.db, slug)), session);
+  return presentFundraiserCached(deps, session, `slug:${slug}`, () => findBySlugOrFormerSlug(deps.db, slug));
 }
 
 function findBySlugOrFormerSlug(db: Db, slug: string): FundraiserRow | undefined {

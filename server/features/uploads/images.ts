@@ -1,6 +1,8 @@
-import sharp from 'sharp';
+import { type ChildProcess, fork } from 'node:child_process';
 import { IMAGE_WIDTHS } from '../../../shared/constants';
 import type { MediaStore } from '../../infra/storage/media';
+import { projectRoot, serverEntry } from '../../paths';
+import type { RenderJob, RenderResult } from './image-worker';
 
 /** JPEG and PNG by their first bytes; the file's name and the browser's claim don't count. */
 export function isJpegOrPng(head: Buffer): boolean {
@@ -8,9 +10,6 @@ export function isJpegOrPng(head: Buffer): boolean {
   const png = head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   return jpeg || png;
 }
-
-/** 40 megapixels (e.g. 8000 × 5000): larger than any camera photo, small enough to decode safely. */
-const MAX_INPUT_PIXELS = 40_000_000;
 
 // One render at a time: decoding a big photo takes a few hundred megabytes and all of a small
 // VM's CPU, and a queue keeps a burst of uploads from multiplying that.
@@ -30,32 +29,69 @@ async function inRenderQueue<T>(task: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Re-encodes the upload into each width as WebP and JPEG. The source is decoded once, to at
- * most 1200 px, and every rendition is made from that. Re-encoding drops all metadata (EXIF,
- * GPS) because sharp keeps it only when asked; `rotate()` first applies the EXIF orientation so
- * photos stay upright without it. JPEG has no transparency, so it gets a white background.
+ * Re-encodes the upload into each width as WebP and JPEG (image-worker.ts says how). sharp
+ * (libvips) runs in a child process that ends when no image has come for a while: libvips' threads
+ * leave the memory they used with the process (a server that rendered a dozen images held 200 MB
+ * more at idle, glibc arenas it never gives back), and a small VM's server should not (issue 13).
  */
 export function renderImage(source: string, id: string, media: MediaStore): Promise<void> {
-  return inRenderQueue(async () => {
-    const largest = Math.max(...IMAGE_WIDTHS);
-    const { data, info } = await sharp(source, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-      .rotate()
-      .resize({ width: largest, height: largest, fit: 'inside', withoutEnlargement: true })
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-    for (const width of IMAGE_WIDTHS) {
-      const resized = () => sharp(data, raw).resize({ width, height: width, fit: 'inside', withoutEnlargement: true });
-      await Promise.all([
-        resized()
-          .webp({ quality: 80 })
-          .toFile(media.imageFile(id, width, 'webp')),
-        resized()
-          .flatten({ background: '#ffffff' })
-          .jpeg({ quality: 82, mozjpeg: true })
-          .toFile(media.imageFile(id, width, 'jpg')),
-      ]);
-    }
-  });
+  const outputs = IMAGE_WIDTHS.map((width) => ({
+    width,
+    webp: media.imageFile(id, width, 'webp'),
+    jpg: media.imageFile(id, width, 'jpg'),
+  }));
+  return inRenderQueue(() => imageWorker.render({ source, outputs }));
 }
+
+/** How long the worker waits for another image before it ends. */
+const WORKER_IDLE_MS = 10_000;
+
+const imageWorker = (() => {
+  let child: ChildProcess | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let pending: { resolve: () => void; reject: (error: Error) => void } | undefined;
+
+  function start(): ChildProcess {
+    const { file, execArgv } = serverEntry('image-worker', 'server/features/uploads/image-worker.ts');
+    const started = fork(file, [], {
+      cwd: projectRoot,
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'json',
+    });
+    started.on('message', (message: RenderResult) => {
+      const waiting = pending;
+      pending = undefined;
+      if ('error' in message) waiting?.reject(new Error(message.error));
+      else waiting?.resolve();
+    });
+    started.on('exit', (code, signal) => {
+      if (child === started) child = undefined;
+      pending?.reject(new Error(`the image worker ended (${signal ?? code})`));
+      pending = undefined;
+    });
+    // An idle worker never keeps the server (or a test run) alive.
+    started.unref();
+    started.channel?.unref();
+    return started;
+  }
+
+  return {
+    render(job: RenderJob): Promise<void> {
+      clearTimeout(idleTimer);
+      child ??= start();
+      const worker = child;
+      worker.channel?.ref();
+      return new Promise<void>((resolve, reject) => {
+        pending = { resolve, reject };
+        worker.send(job);
+      }).finally(() => {
+        worker.channel?.unref();
+        idleTimer = setTimeout(() => {
+          if (child === worker) child = undefined;
+          worker.kill();
+        }, WORKER_IDLE_MS).unref();
+      });
+    },
+  };
+})();

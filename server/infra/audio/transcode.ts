@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { parseFile } from 'music-metadata';
 import type { FfmpegRunner } from './ffmpeg';
 
 // Audio processing with ffmpeg (which one: ./ffmpeg.ts). One ffmpeg run per track decodes the
@@ -43,6 +42,8 @@ function integratedLoudness(stderr: string): number | undefined {
 
 async function readMetadata(file: string) {
   try {
+    // Loaded on first use: about 9 MB that an idle server need not hold (issue 13's footprint).
+    const { parseFile } = await import('music-metadata');
     const metadata = await parseFile(file, { duration: true });
     return { duration: metadata.format.duration, tags: metadata.common };
   } catch {

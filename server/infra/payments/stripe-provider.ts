@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import type { IntentState, PaymentEvent, PaymentProvider } from './provider';
 
 // Stripe PaymentIntents with the real SDK (DESIGN.md section 2). STRIPE_API_URL points the SDK at
@@ -7,7 +8,12 @@ import type { IntentState, PaymentEvent, PaymentProvider } from './provider';
 
 export type StripeKeys = { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
 
+// Loaded only when Stripe is configured: a server on the test provider (a laptop's demo) need not
+// hold its SDK (issue 13's footprint). The package's CommonJS build, so that this stays synchronous.
+const loadStripe = () => createRequire(import.meta.url)('stripe') as typeof Stripe;
+
 function sdk(keys: StripeKeys): Stripe {
+  const Stripe = loadStripe();
   if (!keys.apiUrl) return new Stripe(keys.secretKey, { maxNetworkRetries: 2 });
   const url = new URL(keys.apiUrl);
   return new Stripe(keys.secretKey, {

@@ -1,5 +1,7 @@
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { changeAwareCache } from '../../db/cache';
+import { preparedQuery } from '../../db/prepared';
 import { sessions, users } from '../../db/schema';
 import { randomToken, sha256 } from './tokens';
 
@@ -18,35 +20,42 @@ export function createSession(db: Db, userId: number, now = Date.now()) {
   return { id, expiresAt };
 }
 
-/**
- * The statement behind every request with a session cookie, prepared once per database: drizzle
- * would build its SQL on every call, and better-sqlite3 prepare it again (most of its cost).
- */
-function prepareLiveSession(db: Db) {
-  return db
+// A signed-in request whose session is not in memory (below) runs this: prepared once
+// (server/db/prepared.ts). Whether it has expired is checked on every use, in findLiveSession.
+const storedSession = preparedQuery((db) =>
+  db
     .select({ user: users, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, sql.placeholder('idHash')), gt(sessions.expiresAt, sql.placeholder('now'))))
-    .prepare();
-}
+    .where(eq(sessions.idHash, sql.placeholder('idHash')))
+    .prepare(),
+);
 
-const liveSessionStatements = new WeakMap<Db, ReturnType<typeof prepareLiveSession>>();
+type StoredSession = { idHash: string; user: SessionUser; expiresAt: Date };
+
+/**
+ * Sessions as stored, by cookie value: every signed-in request asks, and the answer changes only
+ * with a write to sessions or users, which empties this (server/db/cache.ts). Expiry is checked
+ * on every use. Keyed by the cookie value itself, which passes through memory on every request
+ * anyway, so that a hit needs no hashing either.
+ */
+const storedSessions = changeAwareCache<StoredSession>('sessions', 10_000);
 
 /** The live session for a cookie value, extended when due; undefined when dead or unknown. */
 export function findLiveSession(db: Db, id: string, now = Date.now()) {
-  const idHash = sha256(id);
-  let statement = liveSessionStatements.get(db);
-  if (!statement) liveSessionStatements.set(db, (statement = prepareLiveSession(db)));
-  // A placeholder is bound as it is (no column mapping): the time in milliseconds, as stored.
-  const row = statement.get({ idHash, now });
-  if (!row) return undefined;
+  const row = storedSessions.get(db, id, () => {
+    const idHash = sha256(id);
+    const found = storedSession(db).get({ idHash });
+    return found && { idHash, ...found };
+  });
+  if (!row || row.expiresAt.getTime() <= now) return undefined;
+  const { idHash, user } = row;
   let expiresAt = row.expiresAt;
   if (expiresAt.getTime() - now < SESSION_TTL_MS - RENEW_AFTER_MS) {
     expiresAt = new Date(now + SESSION_TTL_MS);
     db.update(sessions).set({ expiresAt }).where(eq(sessions.idHash, idHash)).run();
   }
-  return { idHash, user: row.user, expiresAt, renewed: expiresAt !== row.expiresAt };
+  return { idHash, user, expiresAt, renewed: expiresAt !== row.expiresAt };
 }
 
 export function deleteSession(db: Db, idHash: string): void {

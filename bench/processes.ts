@@ -1,0 +1,190 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { buildServer } from '../scripts/build-server.mjs';
+
+// Servers under test as their own processes (issue 13): what a process costs is read from /proc,
+// which a load generator or a test harness in the same process would blur.
+
+const root = path.resolve(import.meta.dirname, '..');
+const TICKS_PER_SECOND = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in these on Linux
+
+/** CPU time the process has used so far (user + system), in microseconds, from /proc/<pid>/stat. */
+export function cpuMicros(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1e6) / TICKS_PER_SECOND;
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined; // ended while we looked
+  }
+}
+
+function rssKb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The process and all its descendants, with the command name of each. */
+export function processTree(pid: number): { pid: number; name: string; rssKb: number }[] {
+  const all = fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number);
+  const children = new Map<number, number[]>();
+  for (const each of all) {
+    const parent = parentOf(each);
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), each]);
+  }
+  const tree: number[] = [];
+  const visit = (each: number) => {
+    tree.push(each);
+    for (const child of children.get(each) ?? []) visit(child);
+  };
+  visit(pid);
+  return tree.map((each) => {
+    let name = '?';
+    try {
+      name = fs.readFileSync(`/proc/${each}/comm`, 'utf8').trim();
+    } catch {
+      // ended while we looked
+    }
+    return { pid: each, name, rssKb: rssKb(each) };
+  });
+}
+
+/** Summed VmRSS of the process and its descendants, in MB. */
+export const treeRssMb = (pid: number) => processTree(pid).reduce((sum, each) => sum + each.rssKb, 0) / 1024;
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export type RunningServer = {
+  child: ChildProcess;
+  pid: number;
+  baseUrl: string;
+  output: () => string;
+  stop(): Promise<void>;
+};
+
+/**
+ * Runs `command` as its own process and waits for "running at" in its output. Its output is read
+ * to the end all along (as journald would), so writing the log costs what it costs in production.
+ */
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp = /running at (http:\/\/\S+)/,
+): Promise<RunningServer> {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    if (output.length < 100_000) output += chunk.toString();
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} did not start:\n${output}`)), 180_000);
+    const check = () => {
+      const match = ready.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off('data', check);
+        resolve((match[1] ?? '').replace('localhost', '127.0.0.1'));
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}:\n${output}`)));
+  });
+  return {
+    child,
+    pid: child.pid!,
+    baseUrl,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}
+
+/** A fresh data folder under the system's temp folder. */
+export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-bench-'));
+
+/** Compiles the server as `npm run build` does and answers the path of its entry point. */
+export async function compiledServer(): Promise<string> {
+  const outdir = await buildServer();
+  return path.join(outdir, 'main.js');
+}
+
+/** Waits until the server's job queue (the demo's track processing) has nothing left to do. */
+export async function jobsSettled(dataDir: string, timeoutMs = 300_000) {
+  const deadline = Date.now() + timeoutMs;
+  const db = new Database(path.join(dataDir, 'soundcause.db'), { readonly: true, fileMustExist: true });
+  try {
+    for (;;) {
+      const { n } = db.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get() as {
+        n: number;
+      };
+      if (n === 0) return;
+      if (Date.now() > deadline) throw new Error(`${n} jobs still pending after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Waits until the process runs alone: helpers it starts for a while (the image worker, ffmpeg)
+ * end by themselves once idle.
+ */
+export async function alone(pid: number, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (processTree(pid).length > 1) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} still has children after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Polls until `read` has not changed by more than 1 % for `quietMs` (the process has settled). */
+export async function settledValue(read: () => number, quietMs = 3000, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  let value = read();
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = read();
+    if (Math.abs(now - value) > value * 0.01) {
+      value = now;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) {
+      return now;
+    }
+  }
+  return read();
+}
