@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { countUpToCap, rankedPage } from '../../infra/full-text';
 import { preparedQuery } from '../../db/prepared';
@@ -41,9 +41,12 @@ const tracksOf = preparedQuery((db) =>
     .orderBy(asc(fundraiserTracks.position))
     .prepare(),
 );
+/** What a fundraiser has raised: its donations (tips are the platform's), less their refunded part. */
+const raised = sql<number>`sum(${donations.amountCents} - ${donations.charityRefundedCents})`;
+
 const totalsOf = preparedQuery((db) =>
   db
-    .select({ total: sum(donations.amountCents), n: count() })
+    .select({ total: raised, n: count() })
     .from(donations)
     .where(and(eq(donations.fundraiserId, sql.placeholder('id')), eq(donations.status, 'succeeded')))
     .prepare(),
@@ -205,7 +208,7 @@ export function donationTotals(db: Db, ids: number[]) {
   const rows = db
     .select({
       id: donations.fundraiserId,
-      total: sql<number>`sum(${donations.amountCents} - ${donations.charityRefundedCents})`,
+      total: raised,
       n: count(),
     })
     .from(donations)
