@@ -7,6 +7,7 @@ import { GENRES, PAGE_SIZE } from './constants';
 
 export type FundraiserSearch = { searchTerm: string; genre: string; charityEin: string; page: number };
 export type ArtistSearch = { searchTerm: string; page: number };
+export type LibraryTab = 'past-donations' | 'user';
 
 const isDigits = (value: string) => /^\d+$/.test(value);
 
@@ -28,6 +29,18 @@ export const apiPaths = {
       searchTerm: search.searchTerm,
       genre: search.genre,
       charityEin: search.charityEin,
+    })}`,
+  ledger: '/api/ledger',
+  /** The album page's `{projectSlug}`: digits are a fundraiser id (a draft without a slug), else a slug. */
+  libraryAlbum: (slugOrId: string) =>
+    isDigits(slugOrId)
+      ? `/api/music-library/album/${slugOrId}`
+      : `/api/music-library/album/slug/${encodeURIComponent(slugOrId)}`,
+  /** One page (zero-based) of Your music's lists, named as the /music/albums/{tab} routes name them. */
+  libraryList: (tab: LibraryTab, page: number) =>
+    `${tab === 'user' ? '/api/music-library/user' : '/api/music-library/purchases'}?${new URLSearchParams({
+      page: String(page),
+      pageSize: String(PAGE_SIZE),
     })}`,
   artistSearch: (search: ArtistSearch) =>
     `/api/artists/search?${new URLSearchParams({

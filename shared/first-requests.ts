@@ -1,4 +1,4 @@
-import { apiPaths, artistSearchFromUrl, fundraiserSearchFromUrl } from './api-paths';
+import { apiPaths, artistSearchFromUrl, fundraiserSearchFromUrl, pageFromUrl } from './api-paths';
 import { pictureSizes } from './constants';
 import type { PageName } from './routes';
 
@@ -32,6 +32,17 @@ export function firstRequests(
       break;
     case 'artist':
       if (params.artistSlugOrId) paths.push(apiPaths.artist(params.artistSlugOrId));
+      break;
+    case 'ledger':
+      paths.push(apiPaths.ledger);
+      break;
+    case 'album':
+      if (signedIn && params.projectSlug) paths.push(apiPaths.libraryAlbum(params.projectSlug));
+      break;
+    case 'musicAlbumList':
+      if (signedIn && (params.tab === 'past-donations' || params.tab === 'user')) {
+        paths.push(apiPaths.libraryList(params.tab, pageFromUrl(search.get('page'))));
+      }
       break;
   }
   return paths;

@@ -1,4 +1,4 @@
-import type { LibraryTab } from '../../api/library';
+import type { LibraryTab } from '../../../shared/api-paths';
 
 // Where Your music and the album page lead each other: the album link carries the tab and page
 // it came from, so the album's back link returns to the same page (spec part 1 section 2).
