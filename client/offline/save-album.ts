@@ -166,7 +166,9 @@ async function downloadAlbum(projectId: number) {
     // Until nothing is left to download: tracks added meanwhile are read on the next pass.
     for (;;) {
       const album = await offlineDb.albums.get(projectId);
-      if (!album) return;
+      // A save that failed while this one waited its turn (the sync's resume queues behind a
+      // save in progress) stays failed: only the user's Try again starts it over.
+      if (!album || album.state === 'failed') return;
       const tracks = (await offlineDb.tracks.where('projectId').equals(projectId).toArray()).filter(isUnfinished);
       if (tracks.length === 0) break;
       if (album.state !== 'saving') await setState(projectId, 'saving');

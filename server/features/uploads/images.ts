@@ -46,10 +46,16 @@ export function renderImage(source: string, id: string, media: MediaStore): Prom
 /** How long the worker waits for another image before it ends. */
 const WORKER_IDLE_MS = 10_000;
 
-const imageWorker = (() => {
+/**
+ * The render worker: started on the first image, ended `idleMs` after the last (exported for its
+ * test, which makes that short to race an ending worker against the next image).
+ */
+export function createImageWorker(idleMs: number) {
   let child: ChildProcess | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
-  let pending: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  // The job in flight and the worker it went to: a worker that ends late (one the idle timer
+  // killed while the next image started a new one) must not fail the new worker's job.
+  let pending: { worker: ChildProcess; resolve: () => void; reject: (error: Error) => void } | undefined;
 
   function start(): ChildProcess {
     const { file, execArgv } = serverEntry('image-worker', 'server/features/uploads/image-worker.ts');
@@ -60,14 +66,16 @@ const imageWorker = (() => {
       serialization: 'json',
     });
     started.on('message', (message: RenderResult) => {
-      const waiting = pending;
+      const waiting = pending?.worker === started ? pending : undefined;
+      if (!waiting) return;
       pending = undefined;
-      if ('error' in message) waiting?.reject(new Error(message.error));
-      else waiting?.resolve();
+      if ('error' in message) waiting.reject(new Error(message.error));
+      else waiting.resolve();
     });
     started.on('exit', (code, signal) => {
       if (child === started) child = undefined;
-      pending?.reject(new Error(`the image worker ended (${signal ?? code})`));
+      if (pending?.worker !== started) return;
+      pending.reject(new Error(`the image worker ended (${signal ?? code})`));
       pending = undefined;
     });
     // An idle worker never keeps the server (or a test run) alive.
@@ -83,15 +91,17 @@ const imageWorker = (() => {
       const worker = child;
       worker.channel?.ref();
       return new Promise<void>((resolve, reject) => {
-        pending = { resolve, reject };
+        pending = { worker, resolve, reject };
         worker.send(job);
       }).finally(() => {
         worker.channel?.unref();
         idleTimer = setTimeout(() => {
           if (child === worker) child = undefined;
           worker.kill();
-        }, WORKER_IDLE_MS).unref();
+        }, idleMs).unref();
       });
     },
   };
-})();
+}
+
+const imageWorker = createImageWorker(WORKER_IDLE_MS);
