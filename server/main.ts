@@ -5,7 +5,7 @@ import { ffmpegVersion } from './infra/audio/ffmpeg';
 import { loadConfig } from './config';
 import { seedDemoContent } from './demo/seed';
 import { ensureAdmin } from './features/accounts/service';
-import { cleanupUnusedUploads } from './features/uploads/service';
+import { cleanupUnusedUploads, removeCrashLeftovers } from './features/uploads/service';
 import { pruneExpiredSessions } from './infra/security/session-store';
 import { pruneThrottleEvents } from './infra/security/throttle';
 import { trackJobHandlers } from './features/fundraisers/track-processing';
@@ -29,6 +29,8 @@ if (config.admin) {
   if (result.promoted) logger.info({ email: config.admin.email }, 'promoted ADMIN_EMAIL to admin');
 }
 const demoAdmin = config.seedDemo ? await seedDemoContent(db, config, media) : undefined;
+// Before any job runs or any request comes: what a crash left half-written can only be debris.
+await removeCrashLeftovers({ db, logger, media });
 
 // Track processing runs in the background (issue 5); jobs a crash left running are taken up again.
 const jobs = createJobRunner({
