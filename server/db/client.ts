@@ -28,3 +28,11 @@ export function openDatabase(file: string) {
   migrate(db, { migrationsFolder });
   return { db, sqlite };
 }
+
+/** How many migrations this version has (a backup made by a newer version has more). */
+export function knownMigrationCount(): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { IMAGE_WIDTHS, UPLOAD_LIMITS_MB } from '../../../shared/constants';
+import { UPLOAD_LIMITS_MB } from '../../../shared/constants';
 import { serverMessages } from '../../../shared/api';
 import { uploadMessages } from '../../../shared/schemas/uploads';
 import { AppError, invalid, rateLimited, unavailable } from '../../errors';
@@ -156,11 +156,7 @@ async function keepImage(deps: Deps, session: Session, file: ReceivedFile) {
 }
 
 async function removeImageFiles(media: MediaStore, id: string) {
-  await Promise.all(
-    IMAGE_WIDTHS.flatMap((width) =>
-      (['webp', 'jpg'] as const).map((format) => fs.rm(media.imageFile(id, width, format), { force: true })),
-    ),
-  );
+  await Promise.all(media.imageFiles(id).map((file) => fs.rm(file, { force: true })));
 }
 
 /**
@@ -200,15 +196,6 @@ async function keepTrack(deps: Deps, session: Session, file: ReceivedFile) {
   }
 }
 
-/** Where an upload's stored original lives (images keep only their renditions). */
-export function storedOriginal(media: MediaStore, upload: { id: string; kind: string; format: string | null }) {
-  if (upload.kind === 'zip') return media.zipFile(upload.id);
-  if (upload.kind === 'track' && (upload.format === 'wav' || upload.format === 'mp3')) {
-    return media.trackFile(upload.id, upload.format);
-  }
-  return null;
-}
-
 /**
  * How long an upload may wait to be saved into something (issue 9: an hour, not a day, so the
  * pending quota frees up soon and the disk cannot be filled a day at a time).
@@ -225,7 +212,7 @@ export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'm
     if (!queries.deleteUploadIfUnused(deps.db, upload.id)) continue;
     removed++;
     if (upload.kind === 'image') await removeImageFiles(media, upload.id);
-    const original = storedOriginal(media, upload);
+    const original = media.storedOriginal(upload);
     if (original) await fs.rm(original, { force: true });
   }
   // While the server runs, a file without its row may be a write in progress (an upload
