@@ -104,9 +104,11 @@ async function crashRun(payments: Payments) {
   try {
     for (let cycle = 0; cycle < cycles; cycle++) {
       await sleep(300 + next() * 1200);
-      // Aim the kill at a moment with an upload half-written and a track being transcoded.
-      await until(() => workload.inFlight.uploads > 0 && runningTranscodes(dataDir) > 0, 8000, 25);
-      await sleep(next() * 40);
+      // Aim the kill at a moment with a payment under way, an upload half-written and a track
+      // being transcoded.
+      const busy = () => workload.inFlight.donations > 0 && workload.inFlight.uploads > 0;
+      await until(() => busy() && runningTranscodes(dataDir) > 0, 8000, 10);
+      await sleep(next() * 10);
       const transcoding = runningTranscodes(dataDir);
       const inFlight = { ...workload.inFlight };
       gate.close();
@@ -160,6 +162,7 @@ async function crashRun(payments: Payments) {
   expect(lost).toBe(0);
   expect(kills.transcode).toBeGreaterThan(0);
   expect(kills.upload).toBeGreaterThan(0);
+  expect(kills.donation).toBeGreaterThan(0);
 }
 
 describe('crash safety: kill -9 under load', () => {
