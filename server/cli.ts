@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { emailField, newPasswordField } from '../shared/schemas/text';
@@ -5,9 +6,11 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { ensureAdmin } from './features/accounts/service';
 import { importIrsBmf } from './features/charities/irs-import';
+import { BackupError, createBackup, restoreBackup } from './infra/backup';
 import { randomToken } from './infra/security/tokens';
 
-// Operator commands: `npm run cli -- create-admin --email you@example.org [--password '...']`.
+// Operator commands: `npm run cli -- create-admin --email you@example.org [--password '...']`,
+// `npm run cli -- backup DIR`, `npm run cli -- restore DIR [--force]` and the IRS import.
 
 const usage = `Usage:
   npm run cli -- create-admin --email <email> [--password <password>]
@@ -15,17 +18,38 @@ const usage = `Usage:
       password is generated and printed (only used when the account is created).
   npm run cli -- import-irs-bmf <eo_xx.csv> [more.csv ...]
       Imports the 501(c)(3) organisations of IRS Exempt Organizations Business Master File
-      extract files into the charity directory. Running it again refreshes them.`;
+      extract files into the charity directory. Running it again refreshes them.
+  npm run cli -- backup <dir>
+      Backs the site in DATA_DIR up into <dir> (new or empty) while it runs: the database through
+      SQLite's online backup API, the media files it refers to, and manifest.json with their hashes.
+  npm run cli -- restore <dir> [--force]
+      Checks the backup in <dir>, then restores it into DATA_DIR and checks it again there. Refuses
+      while the site runs on DATA_DIR (stop it first) unless --force.`;
 
 async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { email: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      force: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   });
   const [command, ...files] = positionals;
-  if (values.help || (command !== 'create-admin' && command !== 'import-irs-bmf')) {
+  const commands = ['create-admin', 'import-irs-bmf', 'backup', 'restore'];
+  if (values.help || command === undefined || !commands.includes(command)) {
     console.log(usage);
     process.exit(values.help ? 0 : 1);
+  }
+  if (command === 'backup' || command === 'restore') {
+    const [dir] = files;
+    if (!dir || files.length > 1) {
+      console.error(`Name one folder: npm run cli -- ${command} <dir>`);
+      process.exit(1);
+    }
+    await backupCommand(command, path.resolve(dir), values.force ?? false);
+    return;
   }
   if (command === 'import-irs-bmf') {
     if (files.length === 0) {
@@ -70,6 +94,29 @@ async function main() {
     console.log(
       `${input.data.email} ${result.promoted ? 'is now an admin' : 'was already an admin'}${result.passwordSet ? ' (password set)' : ' (password unchanged)'}.`,
     );
+  }
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function backupCommand(command: 'backup' | 'restore', dir: string, force: boolean) {
+  const { dataDir } = loadConfig();
+  try {
+    if (command === 'backup') {
+      const done = await createBackup(dataDir, dir);
+      console.log(
+        `Backed up ${dataDir} to ${dir} in ${(done.ms / 1000).toFixed(1)} s: the database (${megabytes(done.databaseBytes)}, integrity ok) and ${done.files} media files (${megabytes(done.mediaBytes)}).`,
+      );
+    } else {
+      const done = await restoreBackup(dir, dataDir, { force });
+      console.log(
+        `Restored the backup of ${done.createdAt} into ${dataDir}${done.running ? ' under the running site' : ''} in ${(done.ms / 1000).toFixed(1)} s: the database (integrity ok) and ${done.files} media files (${megabytes(done.mediaBytes)}), each checked against its hash.`,
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof BackupError)) throw error;
+    console.error(error.message);
+    process.exit(1);
   }
 }
 

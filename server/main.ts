@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import type { DemoAdmin } from './demo/seed';
 import { serverEntry } from './paths';
 import { ensureAdmin } from './features/accounts/service';
-import { cleanupUnusedUploads } from './features/uploads/service';
+import { cleanupUnusedUploads, removeCrashLeftovers } from './features/uploads/service';
 import { pruneExpiredSessions } from './infra/security/session-store';
 import { pruneThrottleEvents } from './infra/security/throttle';
 import { trackJobHandlers } from './features/fundraisers/track-processing';
@@ -31,6 +31,8 @@ if (config.admin) {
   if (result.promoted) logger.info({ email: config.admin.email }, 'promoted ADMIN_EMAIL to admin');
 }
 const demoAdmin = config.seedDemo ? await seedDemo() : undefined;
+// Before any job runs or any request comes: what a crash left half-written can only be debris.
+await removeCrashLeftovers({ db, logger, media });
 
 /** Seeds the demo content in a process of its own (demo/seed-process.ts says why); its admin's login. */
 function seedDemo(): Promise<DemoAdmin> {

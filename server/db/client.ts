@@ -38,3 +38,11 @@ const trackers = new WeakMap<Db, ChangeTracker>();
 export function changeTracker(db: Db): ChangeTracker | undefined {
   return trackers.get(db);
 }
+
+/** How many migrations this version has (a backup made by a newer version has more). */
+export function knownMigrationCount(): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}

@@ -410,6 +410,12 @@ export const purchases = sqliteTable(
     email: text('email').notNull(),
     downloadTokenHash: text('download_token_hash').unique(),
     downloadExpiresAt: timestamp('download_expires_at'),
+    /**
+     * The link's token in plain text, only while its receipt is being sent (cleared once the
+     * receipt is recorded as sent): a retry after a send whose outcome was lost (a crash, a
+     * dropped SMTP connection) sends the very same message, whose link works (issue 14).
+     */
+    receiptToken: text('receipt_token'),
     revokedAt: timestamp('revoked_at'),
     createdAt: createdAt(),
   },

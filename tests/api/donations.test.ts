@@ -11,6 +11,10 @@ import {
   testIntentStatusSchema,
   transactionSummarySchema,
 } from '../../shared/answers/donations';
+import { donationJobHandlers } from '../../server/features/donations/service';
+import { trackJobHandlers } from '../../server/features/fundraisers/track-processing';
+import type { Mailer } from '../../server/infra/email/mailer';
+import { createJobRunner } from '../../server/infra/jobs/runner';
 import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { fieldErrors, registerUser, verifiedUser } from '../fixtures/test-server';
@@ -292,8 +296,10 @@ describe('paying with the test provider', () => {
     expect(receiptJob()).toMatchObject({ status: 'done', attempts: 2 });
     const receipts = server.outbox.messages(email);
     expect(receipts).toHaveLength(1);
-    // The attempt that failed made a link nobody got; the one in the email replaced it.
-    expect(purchase().downloadTokenHash).not.toBe(firstLinkHash);
+    // Every attempt sends the same message: the link made for the first is the one that works,
+    // and only its hash is kept once the receipt went.
+    expect(purchase().downloadTokenHash).toBe(firstLinkHash);
+    expect(purchase().receiptToken).toBeNull();
     const token = receipts[0]!.replace(/=\r?\n/g, '').match(/\/purchases\/([A-Za-z0-9_-]{43})/)![1]!;
     const guest = server.client();
     expect((await guest.get(`/api/purchases/${token}`)).status).toBe(200);
@@ -311,6 +317,56 @@ describe('paying with the test provider', () => {
     const buyer = await verifiedUser(server, email);
     const library = (await buyer.get('/api/music-library/purchases')).json as { results: { projectId: number }[] };
     expect(library.results.map((album) => album.projectId)).toEqual([fundraiser.id]);
+  });
+
+  it('takes a test payment only together with its fulfilment', async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const intent = await startDonation(server, { fundraiserId: fundraiser.id, email: uniqueEmail('atomic') });
+    // Fulfilment breaks half-way (as if the process died there): the payment must not stand alone.
+    server.sqlite.exec(
+      `CREATE TEMP TRIGGER break_fulfilment BEFORE INSERT ON purchases BEGIN SELECT RAISE(ABORT, 'disk gone'); END`,
+    );
+    try {
+      expect((await payWithTestCard(server, intent.clientSecret)).status).toBe(500);
+    } finally {
+      server.sqlite.exec('DROP TRIGGER temp.break_fulfilment');
+    }
+    const status = await server.client().get(`/api/test-payments/intent?clientSecret=${intent.clientSecret}`);
+    expect(testIntentStatusSchema.parse(status.json).status).toBe('requires_payment_method');
+    expect(donationOf(intent.paymentIntentId).status).toBe('pending');
+    expect((await payWithTestCard(server, intent.clientSecret)).status).toBe(200);
+    expect(donationOf(intent.paymentIntentId).status).toBe('succeeded');
+  });
+
+  it('sends a receipt once when the mail went but its sending was not recorded, and its link works', async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const email = uniqueEmail('lost-answer');
+    const intent = await donate(server, { fundraiserId: fundraiser.id, email });
+    // The mail goes out and then the job dies before recording it (a crash, a dropped SMTP
+    // connection after the server took the message): the job is retried.
+    let cutOff = true;
+    const mailer: Mailer = {
+      async send(message) {
+        await server.deps.mailer.send(message);
+        if (cutOff) {
+          cutOff = false;
+          throw new Error('connection lost after the message was sent');
+        }
+      },
+    };
+    const jobs = createJobRunner({
+      db: server.db,
+      logger: server.logger,
+      handlers: { ...trackJobHandlers(server.deps), ...donationJobHandlers({ ...server.deps, mailer }) },
+      workers: 1,
+    });
+    await jobs.drain({ skipBackoff: true });
+    expect(cutOff).toBe(false);
+    expect(donationOf(intent.paymentIntentId).receiptSentAt).not.toBeNull();
+    const receipts = server.outbox.messages(email);
+    expect(receipts).toHaveLength(1);
+    const token = receipts[0]!.replace(/=\r?\n/g, '').match(/\/purchases\/([A-Za-z0-9_-]{43})/)![1]!;
+    expect((await server.client().get(`/api/purchases/${token}`)).status).toBe(200);
   });
 
   it("remembers a logged-in donor's account on the donation", async () => {

@@ -3,9 +3,10 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { uploads } from '../../server/db/schema';
-import { cleanupUnusedUploads } from '../../server/features/uploads/service';
+import { cleanupUnusedUploads, removeCrashLeftovers } from '../../server/features/uploads/service';
+import { createFundraiser } from '../fixtures/fundraisers';
 import { imageForm, jpegWithGps, png } from '../fixtures/images';
-import { rawRequest, registerUser } from '../fixtures/test-server';
+import { rawRequest, registerUser, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
 
 const server = useTestServer();
@@ -267,5 +268,32 @@ describe('cleaning up unused uploads', () => {
     expect(names.some((name) => name.startsWith(old.id))).toBe(false);
     expect(names.filter((name) => name.startsWith(fresh.id))).toHaveLength(6);
     expect(server.db.select().from(uploads).where(eq(uploads.id, old.id)).get()).toBeUndefined();
+  });
+
+  it('at start-up removes what a crash left half-made, however new, and keeps every recorded file', async () => {
+    const owner = await verifiedUser(server, `crash-owner-${++counter}@example.org`);
+    await createFundraiser(owner, { tracks: 1 });
+    await server.jobs.drain();
+    const everything = () =>
+      Object.values(server.media.dirs)
+        .flatMap((dir) => fs.readdirSync(dir).map((name) => `${dir}/${name}`))
+        .sort();
+    const kept = everything();
+    const { dirs } = server.media;
+    // A partial upload, an original and an image stored but never recorded, renditions rendered
+    // but never recorded: each a moment old, as a kill -9 leaves them.
+    const leftovers = [
+      `${dirs.tmp}/0123456789abcdef0123456789abcdef.part`,
+      `${dirs.tracks}/AAAAAAAAAAAAAAAAAAAAAA.wav`,
+      `${dirs.images}/BBBBBBBBBBBBBBBBBBBB-C-400.jpg`,
+      `${dirs.streams}/DDDDDDDDDDDDDDDDDDDDDD.mp3`,
+      `${dirs.previews}/EEEEEEEEEEEEEEEEEEEEEE.mp3`,
+    ];
+    for (const file of leftovers) fs.writeFileSync(file, 'half');
+    // While the server runs they may be writes in progress: the hourly cleanup leaves them.
+    await cleanupUnusedUploads(server);
+    expect(everything()).toEqual([...kept, ...leftovers].sort());
+    expect(await removeCrashLeftovers(server)).toBe(leftovers.length);
+    expect(everything()).toEqual(kept);
   });
 });

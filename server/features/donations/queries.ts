@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { charities, donations, fundraisers, paymentEvents, purchases } from '../../db/schema';
 
@@ -73,8 +73,18 @@ export function recordFee(db: Db, id: number, feeCents: number, charityFeeCents:
     .run();
 }
 
-export function markReceiptSent(db: Db, id: number, at: Date) {
-  db.update(donations).set({ receiptSentAt: at, updatedAt: at }).where(eq(donations.id, id)).run();
+/**
+ * The receipt went: recorded, and its link's plain token forgotten (only its hash stays), the
+ * link working until `linkExpiresAt`.
+ */
+export function markReceiptSent(db: Db, id: number, at: Date, linkExpiresAt: Date) {
+  db.transaction((tx) => {
+    tx.update(donations).set({ receiptSentAt: at, updatedAt: at }).where(eq(donations.id, id)).run();
+    tx.update(purchases)
+      .set({ receiptToken: null, downloadExpiresAt: linkExpiresAt })
+      .where(and(eq(purchases.donationId, id), isNotNull(purchases.receiptToken)))
+      .run();
+  });
 }
 
 export function findDonation(db: Db, id: number): DonationRow | undefined {
@@ -95,16 +105,19 @@ export function findPurchaseByTokenHash(db: Db, tokenHash: string): PurchaseRow 
   return db.select().from(purchases).where(eq(purchases.downloadTokenHash, tokenHash)).get();
 }
 
-/** A new download link for the purchase (each receipt sent carries its own; the last one counts). */
-export function setDownloadToken(db: Db, id: number, tokenHash: string, expiresAt: Date) {
+/**
+ * The download link of the receipt about to be sent: its hash for checking links, and the token
+ * itself until the receipt is recorded as sent (markReceiptSent), so a retry sends the same link.
+ */
+export function setDownloadToken(db: Db, id: number, token: string, tokenHash: string, expiresAt: Date) {
   db.update(purchases)
-    .set({ downloadTokenHash: tokenHash, downloadExpiresAt: expiresAt })
+    .set({ downloadTokenHash: tokenHash, downloadExpiresAt: expiresAt, receiptToken: token })
     .where(eq(purchases.id, id))
     .run();
 }
 
 export function revokePurchase(db: Db, donationId: number, at: Date) {
-  db.update(purchases).set({ revokedAt: at }).where(eq(purchases.donationId, donationId)).run();
+  db.update(purchases).set({ revokedAt: at, receiptToken: null }).where(eq(purchases.donationId, donationId)).run();
 }
 
 /** Records a provider event as handled; false when it already was (a redelivery). */

@@ -102,29 +102,43 @@ export async function fulfilPayment(
   }
   const state = await deps.payments.retrieveIntent(paymentIntentId);
   if (state.status !== 'succeeded') return donation;
-  const feeCents = state.feeCents;
-  return deps.db.transaction((tx) => {
-    if (event && !queries.recordEvent(tx, event.id, event.type)) return queries.findDonation(tx, donation.id);
-    const now = new Date();
-    // Read again inside the transaction: a refund may have come while Stripe was asked.
-    // (The prepared statements run on the same connection, so inside this transaction.)
-    const current = statements.byIntent.get({ paymentIntentId }) ?? donation;
-    const { charityFeeCents } = charityFigures({ ...current, feeCents });
-    const succeeded = statements.markSucceeded.get({ id: donation.id, feeCents, charityFeeCents, at: now.getTime() });
-    // Someone else fulfilled it meanwhile (or a refund came first): theirs is the row.
-    if (!succeeded) return queries.findDonation(tx, donation.id);
-    if (feeCents === null) enqueue(tx, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
-    if (donation.fundraiserId !== null) {
-      statements.insertPurchase.run({
-        donationId: donation.id,
-        fundraiserId: donation.fundraiserId,
-        email: donation.email,
-        createdAt: now,
-      });
-    }
-    enqueue(tx, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
-    return succeeded;
-  });
+  return deps.db.transaction((tx) => recordFulfilment(deps, tx, donation, state.feeCents, siteUrl, event));
+}
+
+/**
+ * Fulfilment's writes, in the caller's transaction: the donation succeeded (conditionally: once),
+ * the purchase, the receipt's job, and the fee's job when the fee is not known yet.
+ */
+function recordFulfilment(
+  deps: Deps,
+  tx: Db,
+  donation: DonationRow,
+  feeCents: number | null,
+  siteUrl: string,
+  event?: PaymentEvent,
+): DonationRow | undefined {
+  const statements = queries.fulfilmentQueries(deps.db);
+  const paymentIntentId = donation.paymentIntentId;
+  if (event && !queries.recordEvent(tx, event.id, event.type)) return queries.findDonation(tx, donation.id);
+  const now = new Date();
+  // Read again inside the transaction: a refund may have come while Stripe was asked.
+  // (The prepared statements run on the same connection, so inside this transaction.)
+  const current = statements.byIntent.get({ paymentIntentId }) ?? donation;
+  const { charityFeeCents } = charityFigures({ ...current, feeCents });
+  const succeeded = statements.markSucceeded.get({ id: donation.id, feeCents, charityFeeCents, at: now.getTime() });
+  // Someone else fulfilled it meanwhile (or a refund came first): theirs is the row.
+  if (!succeeded) return queries.findDonation(tx, donation.id);
+  if (feeCents === null) enqueue(tx, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
+  if (donation.fundraiserId !== null) {
+    statements.insertPurchase.run({
+      donationId: donation.id,
+      fundraiserId: donation.fundraiserId,
+      email: donation.email,
+      createdAt: now,
+    });
+  }
+  enqueue(tx, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
+  return succeeded;
 }
 
 /**
@@ -190,11 +204,18 @@ export async function transactionSummary(deps: Deps, paymentIntentId: string, si
 export async function confirmTestPayment(deps: Deps, clientSecret: string, cardNumber: string, siteUrl: string) {
   const payments = deps.payments;
   if (payments.kind !== 'test') throw notFound('Test payments are off: Stripe takes the payments here.');
-  const result = payments.confirm(clientSecret, cardNumber);
+  // Paying and fulfilling commit together: a crash between the two would leave a paid intent
+  // with a pending donation that only the donor's return to the success page could fulfil.
+  const result = deps.db.transaction((tx) => {
+    const outcome = payments.confirm(clientSecret, cardNumber);
+    if (outcome.outcome !== 'succeeded') return outcome;
+    const donation = queries.fulfilmentQueries(deps.db).byIntent.get({ paymentIntentId: outcome.paymentIntentId });
+    if (donation) recordFulfilment(deps, tx, donation, outcome.feeCents, siteUrl);
+    return outcome;
+  });
   if (result.outcome === 'unknown') throw notFound(say.paymentNotFound);
   if (result.outcome === 'already-paid') throw conflict('This payment has already been made.');
   if (result.outcome === 'declined') throw paymentRefused(result.message);
-  await fulfilPayment(deps, result.paymentIntentId, siteUrl);
   return { status: 'succeeded' as const, paymentIntentId: result.paymentIntentId };
 }
 
@@ -260,10 +281,12 @@ function parseFeePayload(payload: unknown): { donationId: number } {
 
 /**
  * The donations feature's jobs. The receipt: queued by fulfilment in its transaction (so a
- * fulfilled payment always gets one), retried when mail fails. Each attempt makes a fresh download
- * link, so no link is ever stored in plain text; the one in the email that arrives is the one that
- * works. The fee: queued by fulfilment when Stripe had not settled the charge yet, asking again
- * until it has.
+ * fulfilled payment always gets one), retried when mail fails. Its download link is made once and
+ * kept (in plain text) only until the receipt is recorded as sent, so every attempt sends the very
+ * same message: one the mail went out for, whose outcome was lost (a crash, a dropped SMTP
+ * connection), is not sent twice by the outbox and carries the same Message-ID over SMTP, and the
+ * link in it works (issue 14). The fee: queued by fulfilment when Stripe had not settled the
+ * charge yet, asking again until it has.
  */
 export function donationJobHandlers(deps: Deps): Record<string, JobHandler> {
   return {
@@ -296,16 +319,30 @@ export function donationJobHandlers(deps: Deps): Record<string, JobHandler> {
         if (!donation) throw new PermanentJobError(`donation ${donationId} is gone`);
         if (donation.receiptSentAt || donation.status !== 'succeeded') return;
         const purchase = queries.findPurchaseByDonation(deps.db, donationId);
-        let link: string | null = null;
+        let token: string | null = null;
         if (purchase) {
-          const token = randomToken();
-          queries.setDownloadToken(deps.db, purchase.id, sha256(token), new Date(Date.now() + DOWNLOAD_LINK_MS));
-          link = `${siteUrl}/purchases/${token}`;
+          token = purchase.receiptToken;
+          if (!token) {
+            token = randomToken();
+            queries.setDownloadToken(
+              deps.db,
+              purchase.id,
+              token,
+              sha256(token),
+              new Date(Date.now() + DOWNLOAD_LINK_MS),
+            );
+          }
         }
+        const link = token ? `${siteUrl}/purchases/${token}` : null;
         const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
         const fundraiser = target ? { name: target.name, artistName: target.artistName } : null;
-        await deps.mailer.send(receiptEmail(deps.config, donation, fundraiser, link));
-        queries.markReceiptSent(deps.db, donationId, new Date());
+        await deps.mailer.send({
+          ...receiptEmail(deps.config, donation, fundraiser, link),
+          key: `receipt-${donationId}`,
+        });
+        // The link works for 30 days from the receipt's sending.
+        const now = new Date();
+        queries.markReceiptSent(deps.db, donationId, now, new Date(now.getTime() + DOWNLOAD_LINK_MS));
       },
     },
   };

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { IMAGE_WIDTHS, UPLOAD_LIMITS_MB } from '../../../shared/constants';
+import { UPLOAD_LIMITS_MB } from '../../../shared/constants';
 import { serverMessages } from '../../../shared/api';
 import { uploadMessages } from '../../../shared/schemas/uploads';
 import { AppError, invalid, rateLimited, unavailable } from '../../errors';
@@ -156,11 +156,7 @@ async function keepImage(deps: Deps, session: Session, file: ReceivedFile) {
 }
 
 async function removeImageFiles(media: MediaStore, id: string) {
-  await Promise.all(
-    IMAGE_WIDTHS.flatMap((width) =>
-      (['webp', 'jpg'] as const).map((format) => fs.rm(media.imageFile(id, width, format), { force: true })),
-    ),
-  );
+  await Promise.all(media.imageFiles(id).map((file) => fs.rm(file, { force: true })));
 }
 
 /**
@@ -201,15 +197,6 @@ async function keepTrack(deps: Deps, session: Session, file: ReceivedFile) {
   }
 }
 
-/** Where an upload's stored original lives (images keep only their renditions). */
-export function storedOriginal(media: MediaStore, upload: { id: string; kind: string; format: string | null }) {
-  if (upload.kind === 'zip') return media.zipFile(upload.id);
-  if (upload.kind === 'track' && (upload.format === 'wav' || upload.format === 'mp3')) {
-    return media.trackFile(upload.id, upload.format);
-  }
-  return null;
-}
-
 /**
  * How long an upload may wait to be saved into something (issue 9: an hour, not a day, so the
  * pending quota frees up soon and the disk cannot be filled a day at a time).
@@ -226,44 +213,57 @@ export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'm
     if (!queries.deleteUploadIfUnused(deps.db, upload.id)) continue;
     removed++;
     if (upload.kind === 'image') await removeImageFiles(media, upload.id);
-    const original = storedOriginal(media, upload);
+    const original = media.storedOriginal(upload);
     if (original) await fs.rm(original, { force: true });
   }
-  // Files whose upload was never recorded (a crash mid-render or between storing and recording),
-  // and partial uploads.
-  const uploadOf = (idOf: (name: string) => string) => (name: string) => queries.uploadExists(deps.db, idOf(name));
-  await removeStrayFiles(
-    media.dirs.images,
-    uploadOf((name) => name.split('-').slice(0, -1).join('-')),
-    now,
-  );
-  await removeStrayFiles(
-    media.dirs.tracks,
-    uploadOf((name) => name.replace(/\.[a-z0-9]+$/, '')),
-    now,
-  );
-  await removeStrayFiles(
-    media.dirs.zips,
-    uploadOf((name) => name.replace(/\.zip$/, '')),
-    now,
-  );
-  await removeStrayFiles(media.dirs.tmp, () => false, now);
-  // Renditions are removed by a job when their track goes; these catch a crash mid-render.
-  await removeStrayFiles(media.dirs.streams, (name) => queries.renditionInUse(deps.db, 'stream', name), now);
-  await removeStrayFiles(media.dirs.previews, (name) => queries.renditionInUse(deps.db, 'preview', name), now);
+  // While the server runs, a file without its row may be a write in progress (an upload
+  // streaming, a render): only those untouched for an hour go.
+  await removeStrayFiles(deps, (stat) => now - stat.mtimeMs > UNUSED_UPLOAD_TTL_MS);
   if (removed > 0) deps.logger.info({ count: removed }, 'removed unused uploads');
   return removed;
 }
 
 /**
- * Removes files in `dir` untouched for an hour that nothing keeps (`isKept` answers by file name).
- * A file still being written (a long upload, a render) is touched as it grows, so it stays.
+ * At start-up, before the server listens and before a job runs, nothing is writing media: every
+ * partial upload, file without its upload row and rendition no track refers to is what a crash
+ * (kill -9, power loss) cut short, and goes now rather than an hour later (issue 14). Answers
+ * how many files went.
  */
-async function removeStrayFiles(dir: string, isKept: (name: string) => boolean, now: number) {
-  for (const name of await fs.readdir(dir)) {
-    const file = path.join(dir, name);
-    const stat = await fs.stat(file).catch(() => undefined);
-    if (!stat || now - stat.mtimeMs <= UNUSED_UPLOAD_TTL_MS) continue;
-    if (!isKept(name)) await fs.rm(file, { force: true });
+export async function removeCrashLeftovers(deps: Pick<Deps, 'db' | 'logger' | 'media'>) {
+  const count = await removeStrayFiles(deps, () => true);
+  if (count > 0) deps.logger.warn({ count }, 'removed files an earlier run left half-made');
+  return count;
+}
+
+/**
+ * Files whose upload was never recorded (a crash mid-render or between storing and recording),
+ * partial uploads, and renditions nothing refers to (a crash between rendering and recording, or
+ * before a replaced rendition was removed), when `mayGo` agrees. Answers how many went.
+ */
+async function removeStrayFiles(
+  deps: Pick<Deps, 'db' | 'media'>,
+  mayGo: (stat: { mtimeMs: number }) => boolean,
+): Promise<number> {
+  const { media, db } = deps;
+  const uploadOf = (idOf: (name: string) => string) => (name: string) => queries.uploadExists(db, idOf(name));
+  const folders: [string, (name: string) => boolean][] = [
+    [media.dirs.images, uploadOf((name) => name.split('-').slice(0, -1).join('-'))],
+    [media.dirs.tracks, uploadOf((name) => name.replace(/\.[a-z0-9]+$/, ''))],
+    [media.dirs.zips, uploadOf((name) => name.replace(/\.zip$/, ''))],
+    [media.dirs.tmp, () => false],
+    [media.dirs.streams, (name) => queries.renditionInUse(db, 'stream', name)],
+    [media.dirs.previews, (name) => queries.renditionInUse(db, 'preview', name)],
+  ];
+  let removed = 0;
+  for (const [dir, isKept] of folders) {
+    for (const name of await fs.readdir(dir)) {
+      const file = path.join(dir, name);
+      const stat = await fs.stat(file).catch(() => undefined);
+      // A file still being written (a long upload, a render) is touched as it grows.
+      if (!stat?.isFile() || !mayGo(stat) || isKept(name)) continue;
+      await fs.rm(file, { force: true });
+      removed++;
+    }
   }
+  return removed;
 }

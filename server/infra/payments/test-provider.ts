@@ -11,14 +11,17 @@ import { estimatedFeeCents, type IntentState, type PaymentProvider } from './pro
 const DECLINED_CARD = '4000000000000002';
 
 export type TestConfirmOutcome =
-  | { outcome: 'succeeded'; paymentIntentId: string }
+  | { outcome: 'succeeded'; paymentIntentId: string; feeCents: number }
   | { outcome: 'declined'; message: string }
   | { outcome: 'already-paid' }
   | { outcome: 'unknown' };
 
 export type TestProvider = PaymentProvider & {
   kind: 'test';
-  /** Pays the intent of `clientSecret` with a test card (the card's details are already valid). */
+  /**
+   * Pays the intent of `clientSecret` with a test card (the card's details are already valid),
+   * on the database's connection: inside the caller's transaction when there is one.
+   */
   confirm(clientSecret: string, cardNumber: string): TestConfirmOutcome;
   /** The intent of a client secret, as the donate page asks when the donor comes back. */
   findByClientSecret(clientSecret: string): typeof testPaymentIntents.$inferSelect | undefined;
@@ -63,7 +66,9 @@ export function testProvider(db: Db): TestProvider {
         .where(and(eq(testPaymentIntents.id, intent.id), eq(testPaymentIntents.status, 'requires_payment_method')))
         .run();
       // Two confirmations at once: the one that changed the row paid it.
-      return paid.changes === 1 ? { outcome: 'succeeded', paymentIntentId: intent.id } : { outcome: 'already-paid' };
+      return paid.changes === 1
+        ? { outcome: 'succeeded', paymentIntentId: intent.id, feeCents: estimatedFeeCents(intent.amountCents) }
+        : { outcome: 'already-paid' };
     },
     findByClientSecret(clientSecret) {
       return db.select().from(testPaymentIntents).where(eq(testPaymentIntents.clientSecret, clientSecret)).get();

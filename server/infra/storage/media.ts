@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { IMAGE_WIDTHS } from '../../../shared/constants';
 
 // Files on local disk under DATA_DIR/media. Every name is generated here; nothing a client sends
 // ever becomes part of a path.
 
 export type AudioFormat = 'wav' | 'mp3';
+
+/** What the media store needs to know of an upload row to find its files. */
+export type StoredUpload = { id: string; kind: string; format: string | null };
 
 export type MediaStore = ReturnType<typeof mediaStore>;
 
@@ -24,14 +28,29 @@ export function mediaStore(dataDir: string) {
     previews: path.join(root, 'previews'),
   };
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
+  const imageFile = (id: string, width: number, format: 'webp' | 'jpg') =>
+    path.join(dirs.images, `${id}-${width}.${format}`);
+  const trackFile = (id: string, format: AudioFormat) => path.join(dirs.tracks, `${id}.${format}`);
+  const zipFile = (id: string) => path.join(dirs.zips, `${id}.zip`);
   return {
+    root,
     dirs,
     /** A fresh path for an upload in progress. */
     tempFile: () => path.join(dirs.tmp, `${randomBytes(16).toString('hex')}.part`),
-    imageFile: (id: string, width: number, format: 'webp' | 'jpg') =>
-      path.join(dirs.images, `${id}-${width}.${format}`),
-    trackFile: (id: string, format: AudioFormat) => path.join(dirs.tracks, `${id}.${format}`),
-    zipFile: (id: string) => path.join(dirs.zips, `${id}.zip`),
+    imageFile,
+    trackFile,
+    zipFile,
+    /** An image upload's renditions: each width of IMAGE_WIDTHS in WebP and JPEG (the original is not kept). */
+    imageFiles: (id: string) =>
+      IMAGE_WIDTHS.flatMap((width) => (['webp', 'jpg'] as const).map((format) => imageFile(id, width, format))),
+    /** Where an upload's stored original lives (images keep only their renditions). */
+    storedOriginal(upload: StoredUpload): string | null {
+      if (upload.kind === 'zip') return zipFile(upload.id);
+      if (upload.kind === 'track' && (upload.format === 'wav' || upload.format === 'mp3')) {
+        return trackFile(upload.id, upload.format);
+      }
+      return null;
+    },
     /** `name` is one that newRenditionName made (stored in the database), never a client's. */
     streamFile: (name: string) => path.join(dirs.streams, name),
     previewFile: (name: string) => path.join(dirs.previews, name),

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, lt, notInArray, sum } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { artists, fundraisers, fundraiserTracks, uploads } from '../../db/schema';
+import type { MediaStore } from './media';
 
 // The uploads table: shared by every feature that takes files (artists, fundraisers). Whether an
 // upload is still needed is read straight from the columns that refer to uploads, in the same
@@ -87,4 +88,29 @@ export function renditionInUse(db: Db, kind: 'stream' | 'preview', name: string)
   if (track) return true;
   const column = kind === 'stream' ? fundraisers.previewTrackStreamFile : fundraisers.previewTrackPreviewFile;
   return db.select({ id: fundraisers.id }).from(fundraisers).where(eq(column, name)).get() !== undefined;
+}
+
+/**
+ * Every media file the database refers to: each upload's stored files, and the renditions tracks
+ * and preview tracks name. What a backup must hold for its copy of the database (infra/backup.ts);
+ * any other file in the media folder is a write in progress or debris.
+ */
+export function mediaFilesInUse(db: Db, media: MediaStore): string[] {
+  const files: string[] = [];
+  for (const upload of db.select({ id: uploads.id, kind: uploads.kind, format: uploads.format }).from(uploads).all()) {
+    if (upload.kind === 'image') files.push(...media.imageFiles(upload.id));
+    const original = media.storedOriginal(upload);
+    if (original) files.push(original);
+  }
+  const renditions = unionAll(
+    db.select({ stream: fundraiserTracks.streamFile, preview: fundraiserTracks.previewFile }).from(fundraiserTracks),
+    db
+      .select({ stream: fundraisers.previewTrackStreamFile, preview: fundraisers.previewTrackPreviewFile })
+      .from(fundraisers),
+  ).all();
+  for (const { stream, preview } of renditions) {
+    if (stream) files.push(media.streamFile(stream));
+    if (preview) files.push(media.previewFile(preview));
+  }
+  return files;
 }

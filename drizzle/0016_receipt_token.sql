@@ -1,0 +1,1 @@
+ALTER TABLE `purchases` ADD `receipt_token` text;
