@@ -105,6 +105,9 @@ describe('account journey in Chromium', () => {
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByRole('button', { name: `Account menu for ${email}` }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
+    // Leaving before the logout's answer arrives would keep the signed-in hint, and the next page
+    // would ask for a user whose session is gone.
+    await page.locator('header').getByRole('button', { name: 'Log in' }).waitFor();
     await page.goto(`${server.baseUrl}/reset-password/${token}`);
     await page.getByText('The reset password link has expired').waitFor();
     expect(await page.locator('main').getByRole('link', { name: 'contact us' }).getAttribute('href')).toBe('/contact');
