@@ -28,13 +28,19 @@ export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 export const adminTransactionsSchema = listEnvelope(adminTransactionSchema);
 
 /** One charity's money (spec part 2 section 3, Disbursement summary), with the outstanding amount. */
-export const disbursementSummarySchema = z.object({
-  ein: z.string(),
-  charityName: z.string(),
+/** A charity's money, in cents (server/features/disbursements/balances.ts computes it). */
+const charityMoney = {
   donatedCents: z.int(),
   afterFeesDonatedCents: z.int(),
   disbursedCents: z.int(),
+  /** after fees − disbursed: still to be paid to the charity. */
   outstandingCents: z.int(),
+};
+
+export const disbursementSummarySchema = z.object({
+  ein: z.string(),
+  charityName: z.string(),
+  ...charityMoney,
   hasPending: z.boolean(),
 });
 export type DisbursementSummary = z.infer<typeof disbursementSummarySchema>;
@@ -71,20 +77,11 @@ export const callbackAnswerSchema = z.object({ disbursement: disbursementSchema,
 export const ledgerEntrySchema = z.object({
   ein: z.string(),
   charityName: z.string(),
-  donatedCents: z.int(),
-  afterFeesDonatedCents: z.int(),
-  disbursedCents: z.int(),
-  /** after fees − disbursed: still to be paid to the charity. */
-  outstandingCents: z.int(),
+  ...charityMoney,
   lastDisbursedAt: z.nullable(z.string()),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
-const ledgerTotalsSchema = z.object({
-  donatedCents: z.int(),
-  afterFeesDonatedCents: z.int(),
-  disbursedCents: z.int(),
-  outstandingCents: z.int(),
-});
+const ledgerTotalsSchema = z.object(charityMoney);
 export type LedgerTotals = z.infer<typeof ledgerTotalsSchema>;
 /** Per charity, and the sums of those figures over every charity (computed on the server, like them). */
 export const ledgerSchema = z.object({ results: z.array(ledgerEntrySchema), totals: ledgerTotalsSchema });

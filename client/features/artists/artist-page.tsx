@@ -7,6 +7,7 @@ import { artistFundraisersQueryOptions } from '../../api/fundraisers';
 import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
+import { AdminMenu } from '../../ui/admin-menu';
 import { Alert } from '../../ui/alert';
 import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
@@ -107,7 +108,7 @@ function ArtistProfile({ artist }: { artist: Artist }) {
           <div className="page-heading">
             <h1>{artist.name}</h1>
             {isAdmin && (
-              <AdminMenu
+              <ArtistAdminMenu
                 artist={artist}
                 editPath={editPath}
                 publishing={publish.isPending}
@@ -227,29 +228,22 @@ type AdminMenuProps = {
   onDelete: () => void;
 };
 
-/** The admin menu of the artist page (spec part 1 section 2); Radix handles keys and focus. */
-function AdminMenu({ artist, editPath, publishing, onPublish, onDelete }: AdminMenuProps) {
+/** The artist page's admin menu items (spec part 1 section 2). */
+function ArtistAdminMenu({ artist, editPath, publishing, onPublish, onDelete }: AdminMenuProps) {
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className="button button-secondary">
-        Admin menu<span aria-hidden="true"> ▾</span>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
-          {artist.status === 'DRAFT' && (
-            <DropdownMenu.Item className="menu-item" disabled={publishing} onSelect={onPublish}>
-              Publish artist
-            </DropdownMenu.Item>
-          )}
-          <DropdownMenu.Item asChild className="menu-item">
-            <Link to={editPath}>Edit artist</Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className="menu-separator" />
-          <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
-            Delete this artist
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <AdminMenu>
+      {artist.status === 'DRAFT' && (
+        <DropdownMenu.Item className="menu-item" disabled={publishing} onSelect={onPublish}>
+          Publish artist
+        </DropdownMenu.Item>
+      )}
+      <DropdownMenu.Item asChild className="menu-item">
+        <Link to={editPath}>Edit artist</Link>
+      </DropdownMenu.Item>
+      <DropdownMenu.Separator className="menu-separator" />
+      <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
+        Delete this artist
+      </DropdownMenu.Item>
+    </AdminMenu>
   );
 }

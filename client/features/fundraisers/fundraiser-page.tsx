@@ -22,7 +22,9 @@ import { isNotFound } from '../../api/http';
 
 // What only owners and admins use loads when they use it, and the not-found page when it is needed
 // (issue 13): a visitor's page carries no menu or dialog library.
-const AdminMenu = lazy(() => import('./fundraiser-admin-menu').then((m) => ({ default: m.AdminMenu })));
+const FundraiserAdminMenu = lazy(() =>
+  import('./fundraiser-admin-menu').then((m) => ({ default: m.FundraiserAdminMenu })),
+);
 const PublishFundraiserDialog = lazy(() =>
   import('./publish-fundraiser-dialog').then((m) => ({ default: m.PublishFundraiserDialog })),
 );
@@ -141,7 +143,7 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
                   </button>
                 }
               >
-                <AdminMenu
+                <FundraiserAdminMenu
                   fundraiser={fundraiser}
                   editPath={editPath}
                   onPublish={() => setOpen('publish')}

@@ -37,20 +37,18 @@ function messageIdOf(key: string, from: string) {
   return `<${key}@${domain}>`;
 }
 
+/** The message as nodemailer takes it; a keyed one always has the same Message-ID. */
+function mailOf(from: string, { to, subject, text, html, key }: Omit<EmailMessage, 'summary'>) {
+  return { from, to, subject, text, html, ...(key ? { messageId: messageIdOf(key, from) } : {}) };
+}
+
 /** Real delivery over SMTP (SMTP_URL, e.g. smtps://user:pass@smtp.example.org:465). */
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
     async send({ to, subject, text, html, key }) {
       checkKey(key);
-      await transport.sendMail({
-        from,
-        to,
-        subject,
-        text,
-        html,
-        ...(key ? { messageId: messageIdOf(key, from) } : {}),
-      });
+      await transport.sendMail(mailOf(from, { to, subject, text, html, key }));
     },
   };
 }
@@ -80,14 +78,7 @@ export function outboxMailer(outboxDir: string, from: string, logger: Logger): M
         logger.info({ to, subject, key }, `email to ${to} is already in the outbox`);
         return;
       }
-      const info = await transport.sendMail({
-        from,
-        to,
-        subject,
-        text,
-        html,
-        ...(key ? { messageId: messageIdOf(key, from) } : {}),
-      });
+      const info = await transport.sendMail(mailOf(from, { to, subject, text, html, key }));
       await fs.mkdir(outboxDir, { recursive: true });
       const safeTo = to.replace(/[^a-z0-9@._-]/gi, '_');
       // The time first, so the files list in the order sent; then a key or random part, so two
