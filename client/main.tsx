@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router/dom';
 import { Providers } from './app/providers';
 import { createRouter } from './app/router';
 import { preloadAnswerSchemas } from './api/http';
+import { meetContentSecurityPolicy } from './app/content-security-policy';
 import './styles.css';
 
 /**
@@ -24,6 +25,9 @@ function applyDeferredStyles(): Promise<unknown> {
     ),
   );
 }
+
+// Before the app draws and zod loads: what the Content-Security-Policy needs (app/content-security-policy.ts).
+meetContentSecurityPolicy();
 
 const router = createRouter();
 

@@ -93,6 +93,21 @@ export const pictureSizes = {
   artistPicture: '(min-width: 1024px) 320px, 100vw',
 } as const;
 
+/**
+ * The fundraiser page's video players (spec part 2 section 5: only the code is stored, the address
+ * is ours). The server's Content-Security-Policy lets these, and no other sites, into frames.
+ */
+export const VIDEO_EMBED_ORIGINS = {
+  youtube: 'https://www.youtube-nocookie.com',
+  vimeo: 'https://player.vimeo.com',
+} as const;
+
+/**
+ * Where charity logos may come from: Every.org's image host. The directory hands out no other
+ * logo address, and the Content-Security-Policy lets pages load images from there and nowhere else.
+ */
+export const CHARITY_LOGO_SOURCE = 'https://res.cloudinary.com/everydotorg/';
+
 /** Spec part 2 sections 5 and 9: fundraiser limits. Money in cents. */
 export const fundraiserLimits = {
   name: 75,

@@ -7,6 +7,7 @@ import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import type { PageInfo, ShareCard } from '../deps';
 import type { AppEnv } from './context';
 import type { FirstLoad } from './first-load';
+import { newStyleNonce } from './security-headers';
 import { SESSION_COOKIE } from './session';
 
 // Serves the built client (dist/): hashed assets cached for a year, everything else revalidated,
@@ -91,6 +92,16 @@ export function clientAppRoutes({
     return indexHtml;
   };
 
+  /**
+   * The page's HTML with a new nonce on its inline styles, which the policy of this answer names
+   * (security-headers.ts); the app hands the same nonce to the styles it adds (client/main.tsx).
+   */
+  const withStyleNonce = (c: Context<AppEnv>, html: string) => {
+    const nonce = newStyleNonce();
+    c.set('styleNonce', nonce);
+    return html.replaceAll('<style>', () => `<style nonce="${nonce}">`);
+  };
+
   const app = new Hono<AppEnv>();
   if (!fs.existsSync(indexFile)) {
     app.get('*', (c) =>
@@ -110,6 +121,12 @@ export function clientAppRoutes({
   });
   // The home page is a page like any other, not the static index.html the next handler would send.
   app.get('/', (c) => servePage(c));
+  // The app shell the service worker precaches and answers every navigation with, offline too:
+  // with the site's name, and with a nonce for its inline styles, kept with the headers that name it.
+  app.get('/index.html', (c) => {
+    c.header('cache-control', REVALIDATE);
+    return c.html(withStyleNonce(c, readIndex()));
+  });
   app.use(
     '*',
     serveStatic({
@@ -130,6 +147,7 @@ export function clientAppRoutes({
   // moves permanently to its own.
   /** A page of the app: its HTML with what its first load needs, for this caller only. */
   const pageHtml = async (c: Context<AppEnv>, html: string) => {
+    html = withStyleNonce(c, html);
     const extra = firstLoad ? await firstLoad(c) : undefined;
     if (!extra) return c.html(html);
     for (const cookie of extra.setCookies) c.header('set-cookie', cookie, { append: true });
@@ -147,7 +165,7 @@ export function clientAppRoutes({
     const page = lookUpPage(c.req.path);
     switch (page.kind) {
       case 'missing':
-        return c.html(readIndex(), 404);
+        return c.html(withStyleNonce(c, readIndex()), 404);
       case 'moved':
         return c.redirect(page.path + new URL(c.req.url).search, 301);
       case 'card':

@@ -7,5 +7,7 @@ export type AppEnv = {
     session: Session | null;
     requestId: string;
     clientIp: string;
+    /** A page's nonce for its inline styles, set by the page's handler (security-headers.ts). */
+    styleNonce: string | undefined;
   };
 };

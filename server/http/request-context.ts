@@ -3,6 +3,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
 import type { AppEnv } from './context';
+import { securityHeaders } from './security-headers';
+import { servedOverHttps } from './site-url';
 
 function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
@@ -25,12 +27,13 @@ function redactPath(path: string): string {
 
 /**
  * The services' dependencies, the request id and client address, the headers every answer
- * carries, and one structured log line per request. One middleware for all of it: each layer of
+ * carries (security-headers.ts), and one structured log line per request. One middleware for all of it: each layer of
  * middleware costs every request (issue 13). Headers go on the answer's own headers: c.header()
  * on a finished answer would copy it whole (Hono).
  */
 export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   const { config, logger } = deps;
+  const setSecurityHeaders = securityHeaders(config);
   return async (c, next) => {
     c.set('deps', deps);
     const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
@@ -40,9 +43,7 @@ export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> 
     await next();
     const headers = c.res.headers;
     headers.set('x-request-id', requestId);
-    headers.set('x-content-type-options', 'nosniff');
-    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
-    headers.set('x-frame-options', 'DENY');
+    setSecurityHeaders(headers, servedOverHttps(c, config), c.get('styleNonce'));
     const status = c.res.status;
     logger[status >= 500 ? 'error' : 'info']({
       requestId,

@@ -5,21 +5,15 @@ import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import { createSession, deleteSession, findLiveSession, SESSION_TTL_MS } from '../infra/security/session-store';
 import type { Session } from '../deps';
 import type { AppEnv } from './context';
+import { servedOverHttps } from './site-url';
 import { forbidden, unauthenticated } from '../errors';
 
 export const SESSION_COOKIE = 'soundcause_session';
 
-function isSecure(c: Context<AppEnv>): boolean {
-  const { config } = c.get('deps');
-  if (config.publicUrl) return config.publicUrl.startsWith('https://');
-  const forwarded = config.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
-  return (forwarded ?? new URL(c.req.url).protocol.replace(':', '')) === 'https';
-}
-
 function writeCookie(c: Context<AppEnv>, id: string, expiresAt: Date) {
   const options = {
     sameSite: 'Lax',
-    secure: isSecure(c),
+    secure: servedOverHttps(c, c.get('deps').config),
     path: '/',
     expires: expiresAt,
     maxAge: Math.floor(SESSION_TTL_MS / 1000),

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { Config } from '../config';
 import type { AppEnv } from './context';
 
 /**
@@ -12,4 +13,14 @@ export function siteUrlForEmails(c: Context<AppEnv>): string {
   const url = new URL(c.req.url);
   const isLoopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   return isLoopback ? url.origin : `http://localhost:${config.port}`;
+}
+
+/**
+ * Whether the caller reached the site over HTTPS: PUBLIC_URL's scheme when it is set (the proxy in
+ * front decides), else, behind a trusted proxy, the X-Forwarded-Proto it sets, else the socket's.
+ */
+export function servedOverHttps(c: Context<AppEnv>, config: Config): boolean {
+  if (config.publicUrl) return config.publicUrl.startsWith('https://');
+  const forwarded = config.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
+  return (forwarded ?? new URL(c.req.url).protocol.replace(':', '')) === 'https';
 }

@@ -203,12 +203,13 @@ const SEARCH_HITS = [
   },
   // No EIN: not a charity a fundraiser can name.
   { name: 'A Project Without EIN', location: 'London, UK', profileUrl: 'https://www.every.org/p' },
-  // A website that is not http(s) is dropped, not passed on as a link.
+  // A website that is not http(s) is dropped, not passed on as a link; a logo anywhere but
+  // Every.org's image host too (pages may load no image from elsewhere: the CSP).
   {
     ein: '93-0000004',
     name: 'Lakeside Choir Society',
     location: 'WASHINGTON, District of Columbia, 20036-1653 United States',
-    logoUrl: null,
+    logoUrl: 'https://images.example.net/lakeside-choir.png',
     websiteUrl: 'javascript:alert(1)',
     profileUrl: 'https://www.every.org/lakeside-choir',
   },
@@ -316,6 +317,7 @@ describe('with Every.org configured', () => {
     });
     expect(found[2]).toMatchObject({ locationAddress: 'Washington, DC' });
     expect(found[2]!.websiteUrl).toBeUndefined();
+    expect(found[2]!.logoUrl).toBeUndefined();
 
     expect(fake.requests).toHaveLength(1);
     const [request] = fake.requests;

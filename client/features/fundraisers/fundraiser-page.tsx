@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { pictureSizes } from '../../../shared/constants';
+import { pictureSizes, VIDEO_EMBED_ORIGINS } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
 import type { Fundraiser, FundraiserTrack } from '../../../shared/answers/fundraisers';
@@ -296,9 +296,9 @@ function Video({ fundraiser }: { fundraiser: Fundraiser }) {
   const youtube = fundraiser.youtubeLink?.trim();
   const vimeo = fundraiser.vimeoLink?.trim();
   const video = youtube
-    ? { src: `https://www.youtube-nocookie.com/embed/${encodeURIComponent(youtube)}`, site: 'YouTube' }
+    ? { src: `${VIDEO_EMBED_ORIGINS.youtube}/embed/${encodeURIComponent(youtube)}`, site: 'YouTube' }
     : vimeo
-      ? { src: `https://player.vimeo.com/video/${encodeURIComponent(vimeo)}`, site: 'Vimeo' }
+      ? { src: `${VIDEO_EMBED_ORIGINS.vimeo}/video/${encodeURIComponent(vimeo)}`, site: 'Vimeo' }
       : null;
   if (!video) return null;
   return (

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
+import { CHARITY_LOGO_SOURCE } from '../../../shared/constants';
 import { formatEin, normaliseEin } from '../../../shared/ein';
 import { type Nonprofit } from '../../../shared/answers/charities';
 import { FormError, notFound } from '../../errors';
@@ -22,7 +23,9 @@ export function toNonprofit(row: CharityRow): Nonprofit {
     name: row.name,
     locationAddress: location || undefined,
     tags: tags.length ? tags : undefined,
-    logoUrl: row.logoUrl ?? undefined,
+    // Pages may load images from Every.org's image host only (the Content-Security-Policy): a
+    // logo anywhere else would be refused by the browser, so it is not handed out.
+    logoUrl: row.logoUrl?.startsWith(CHARITY_LOGO_SOURCE) ? row.logoUrl : undefined,
     websiteUrl: row.websiteUrl ?? undefined,
   };
 }

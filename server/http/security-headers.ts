@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { CHARITY_LOGO_SOURCE, VIDEO_EMBED_ORIGINS } from '../../shared/constants';
+import type { Config } from '../config';
+
+// The headers that tell the browser what the app's pages may do (issue 14), set on every answer
+// by the one request middleware (request-context.ts). The Content-Security-Policy allows exactly
+// what the app loads; anything else (an injected script, a frame, an image from elsewhere) is
+// refused by the browser. Browser tests fail on any violation (tests/fixtures/console-errors.ts).
+
+/**
+ * Stripe.js and what it talks to, as Stripe documents it (docs.stripe.com/security/guide,
+ * "Content Security Policy"): its script and its frames come from js.stripe.com and its
+ * subdomains, 3D Secure from hooks.stripe.com, and the page itself asks api.stripe.com (the
+ * success page's intent status). Only with Stripe configured: the test provider loads nothing.
+ */
+const STRIPE_SCRIPTS = ['https://js.stripe.com', 'https://*.js.stripe.com'];
+const STRIPE_FRAMES = [...STRIPE_SCRIPTS, 'https://hooks.stripe.com'];
+const STRIPE_API = ['https://api.stripe.com'];
+
+const videoPlayers = Object.values(VIDEO_EMBED_ORIGINS);
+
+/**
+ * The policy for a page whose inline styles carry `nonce`, or for any other answer (no nonce).
+ *
+ * - Scripts: the app's own files only. No inline script runs: the page's first answers travel in
+ *   a `<script type="application/json">` data block, which is never executed, so CSP has no say.
+ * - Styles: the app's own stylesheets, and inline `<style>` elements only with this page's nonce:
+ *   index.html's critical header rules, and those Radix's scroll lock (react-remove-scroll) adds
+ *   at run time, which client/main.tsx hands the same nonce. A nonce rather than a hash because
+ *   the scroll lock's rules are made in the browser (the scrollbar's width), so no hash can know
+ *   them. The service worker serves the index.html it precached, with the headers it came with,
+ *   so its pages keep that copy's nonce and policy, offline too (client-app.ts serves
+ *   /index.html with a nonce for it). Style attributes in markup are refused: React writes
+ *   `style` props through the CSSOM, which CSP does not govern.
+ * - Media: `data:` too, because Howler ends a track by pointing its <audio> at a data: URI of
+ *   silence, which stops the download. Saved music and covers come from the service worker at
+ *   the same addresses as online, so no blob: is needed.
+ * - Workers: the service worker and the player's SharedWorker, both the app's own files.
+ */
+function contentSecurityPolicy(config: Config): (nonce: string | undefined) => string {
+  const stripe = config.stripe !== undefined;
+  const directives = (styleSources: string[]): [string, string[]][] => [
+    ['default-src', ["'self'"]],
+    ['script-src', ["'self'", ...(stripe ? STRIPE_SCRIPTS : [])]],
+    ['style-src', ["'self'", ...styleSources]],
+    ['img-src', ["'self'", CHARITY_LOGO_SOURCE]],
+    ['media-src', ["'self'", 'data:']],
+    ['font-src', ["'self'"]],
+    ['connect-src', ["'self'", ...(stripe ? STRIPE_API : [])]],
+    ['frame-src', [...videoPlayers, ...(stripe ? STRIPE_FRAMES : [])]],
+    ['worker-src', ["'self'"]],
+    ['manifest-src', ["'self'"]],
+    ['object-src', ["'none'"]],
+    ['base-uri', ["'self'"]],
+    ['form-action', ["'self'"]],
+    ['frame-ancestors', ["'none'"]],
+  ];
+  const write = (styleSources: string[]) =>
+    directives(styleSources)
+      .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+      .join('; ');
+  // Built once; a page's policy is the same text around its nonce.
+  const withoutNonce = write([]);
+  const [before, after] = write(["'nonce-NONCE'"]).split('NONCE') as [string, string];
+  return (nonce) => (nonce === undefined ? withoutNonce : before + nonce + after);
+}
+
+/**
+ * Powerful features the app never uses are denied to the page and every frame in it. The video
+ * players keep autoplay, encrypted media (some videos are protected), fullscreen and
+ * picture-in-picture, which their iframe's `allow` grants them; the page itself keeps autoplay
+ * (the player moves the sound between tabs). Payment (Apple Pay, Google Pay) only for Stripe's
+ * frames, which need it, and only with Stripe configured. The page's own origin must be in an
+ * allowlist for a frame to be granted the feature.
+ */
+function permissionsPolicy(config: Config): string {
+  const players = videoPlayers.map((origin) => `"${origin}"`).join(' ');
+  const stripeFrames = STRIPE_SCRIPTS.map((origin) => `"${origin}"`).join(' ');
+  const denied = [
+    'accelerometer',
+    'bluetooth',
+    'camera',
+    'display-capture',
+    'geolocation',
+    'gyroscope',
+    'hid',
+    'idle-detection',
+    'magnetometer',
+    'microphone',
+    'midi',
+    'serial',
+    'usb',
+    'xr-spatial-tracking',
+    'browsing-topics',
+  ];
+  return [
+    ...denied.map((feature) => `${feature}=()`),
+    `payment=(${config.stripe ? `self ${stripeFrames}` : ''})`,
+    ...['autoplay', 'encrypted-media', 'fullscreen', 'picture-in-picture'].map(
+      (feature) => `${feature}=(self ${players})`,
+    ),
+  ].join(', ');
+}
+
+/** A new nonce for a page's inline styles: 128 random bits (CSP 3 asks for at least that). */
+export function newStyleNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * Sets the security headers on an answer. `https`: whether the caller reached the site over
+ * HTTPS (then HSTS tells the browser never to use plain HTTP for it again; over HTTP browsers
+ * ignore it anyway). `styleNonce`: the nonce of the page's inline styles, for a page.
+ */
+export function securityHeaders(config: Config) {
+  const csp = contentSecurityPolicy(config);
+  const permissions = permissionsPolicy(config);
+  // Stripe's wallets and some payment methods open a window of their own that must keep its
+  // opener; without Stripe no page opens one.
+  const openerPolicy = config.stripe ? 'same-origin-allow-popups' : 'same-origin';
+  return (headers: Headers, https: boolean, styleNonce: string | undefined) => {
+    headers.set('content-security-policy', csp(styleNonce));
+    headers.set('permissions-policy', permissions);
+    headers.set('cross-origin-opener-policy', openerPolicy);
+    headers.set('x-content-type-options', 'nosniff');
+    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+    // frame-ancestors 'none' says the same to browsers that know CSP 2; this to those that do not.
+    headers.set('x-frame-options', 'DENY');
+    // A year; not includeSubDomains: the site may live beside other hosts of its domain that it
+    // does not speak for.
+    if (https) headers.set('strict-transport-security', 'max-age=31536000');
+  };
+}
