@@ -101,6 +101,19 @@ export function searchFundraisers(deps: Deps, session: Session | null, params: F
   return { results: presentFundraisers(deps, found.results, session), totalCount: found.totalCount };
 }
 
+/**
+ * Refusals that come before the route reads the request (issue 14): whoever may not manage, or
+ * may not edit, this fundraiser is refused whatever they sent, and learns nothing from the
+ * validation of it. The service functions below check again, in their own reads and writes.
+ */
+export function checkMayManage(deps: Deps, session: Session, id: number): void {
+  manageable(deps, session, id);
+}
+
+export function checkMayEdit(deps: Deps, session: Session, id: number): void {
+  editable(deps, session, id);
+}
+
 /** The donor list of the manage page: owner and admins only. */
 export function listTransactions(deps: Deps, session: Session, id: number, page: number, pageSize = PAGE_SIZE) {
   const row = manageable(deps, session, id);
