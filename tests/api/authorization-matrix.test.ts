@@ -381,6 +381,16 @@ const matrix: Record<string, Case | Case[]> = {
       prepare: ({ cast }) => ({ params: { id: cast.draft.id }, send: { json: editFormOf(cast.draft) } }),
       expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
     },
+    {
+      // Spec part 2 section 6: upgrading a legacy v1 fundraiser to streaming is for admins, even
+      // on the owner's own draft.
+      case: 'draft legacy',
+      prepare: async ({ cast }) => {
+        const legacy = await cast.freshLegacyDraft();
+        return { params: { id: legacy.id }, send: { json: editFormOf(legacy) } };
+      },
+      expect: { guest: 401, unverified: 404, stranger: 404, owner: 403, buyer: 404, admin: 200 },
+    },
   ],
   'PATCH /api/fundraisers/:id/updatev1': [
     {

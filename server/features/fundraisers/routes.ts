@@ -104,7 +104,7 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   .patch('/fundraisers/:id/update', async (c) => {
     const session = requireSession(c);
     const id = fundraiserId(c.req.param('id'));
-    fundraisers.checkMayEdit(c.get('deps'), session, id);
+    fundraisers.checkMayUpdate(c.get('deps'), session, id);
     const input = await jsonBody(c, updateFundraiserSchema);
     return c.json(fundraisers.updateFundraiser(c.get('deps'), session, id, input));
   })
