@@ -110,11 +110,11 @@ export function clientAppRoutes({
     return app;
   }
 
-  app.get('/manifest.webmanifest', (c) => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'manifest.webmanifest'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
+  const manifestFile = path.join(distDir, 'manifest.webmanifest');
+  app.get('/manifest.webmanifest', (c, next) => {
+    // A build without the PWA plugin's manifest has none to serve: a 404 like any missing file.
+    if (!fs.existsSync(manifestFile)) return next();
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
     c.header('cache-control', REVALIDATE);
     c.header('content-type', 'application/manifest+json');
     return c.body(JSON.stringify({ ...manifest, name: siteName, short_name: siteName }));

@@ -56,6 +56,10 @@ describe('page addresses', () => {
     expect(Object.keys(pagePaths).length).toBeGreaterThan(20);
   });
 
+  it('answers 404, not 500, for the web manifest of a build that has none', async () => {
+    expect((await server.client().get('/manifest.webmanifest')).status).toBe(404);
+  });
+
   it('answers 404 for a fundraiser or artist that does not exist, and moves an id to the slug', async () => {
     expect((await server.client().get('/projects/no-such-album')).status).toBe(404);
     expect((await server.client().get('/projects/999999')).status).toBe(404);

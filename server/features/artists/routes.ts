@@ -8,7 +8,8 @@ import * as artists from './service';
 
 const artistId = (raw: string) => pathId(raw, artists.ARTIST_NOT_FOUND);
 
-// Spec part 1 section 7: the artist calls. Routes parse and call the service.
+// Spec part 1 section 7: the artist calls. Routes parse and call the service; a change to one
+// artist asks whether the caller may make it before it reads the body (issue 14).
 export const artistRoutes = new Hono<AppEnv>()
   .get('/artists/user', (c) => {
     const session = requireSession(c);
@@ -29,8 +30,10 @@ export const artistRoutes = new Hono<AppEnv>()
   .get('/artists/:id', (c) => c.json(artists.getArtist(c.get('deps'), c.get('session'), artistId(c.req.param('id')))))
   .patch('/artists/:id/update', async (c) => {
     const session = requireSession(c);
+    const id = artistId(c.req.param('id'));
+    artists.checkMayChangeArtist(c.get('deps'), session, id);
     const input = await jsonBody(c, updateArtistSchema);
-    const row = artists.updateArtist(c.get('deps'), session, artistId(c.req.param('id')), input);
+    const row = artists.updateArtist(c.get('deps'), session, id, input);
     return c.json({ urlSlug: row.urlSlug });
   })
   .patch('/artists/:id/publish', (c) => {

@@ -109,6 +109,14 @@ export function listUserArtists(deps: Deps, session: Session) {
   return queries.listUserArtists(deps.db, session.user.id);
 }
 
+/**
+ * Refuses a caller who may not change this artist, before the route reads the body: a refusal
+ * must not depend on, nor tell anything about, what was sent (issue 14). The write checks again.
+ */
+export function checkMayChangeArtist(deps: Deps, session: Session, id: number): void {
+  manageable(deps, session, id);
+}
+
 export function updateArtist(deps: Deps, session: Session, id: number, input: UpdateArtistInput) {
   const row = manageable(deps, session, id);
   if (input.profileImage && input.profileImage !== row.profileImageId)

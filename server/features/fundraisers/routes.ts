@@ -27,7 +27,8 @@ import * as fundraisers from './service';
 
 const fundraiserId = (raw: string) => pathId(raw, fundraiserMessages.notFound);
 
-// Spec part 2 section 7: the fundraiser calls. Routes parse and call the service.
+// Spec part 2 section 7: the fundraiser calls. Routes parse and call the service; a call about one
+// fundraiser asks whether the caller may make it before it reads the request (issue 14).
 export const fundraiserRoutes = new Hono<AppEnv>()
   .get('/fundraisers/search', (c) => {
     const params = parseWith(fundraiserSearchParamsSchema, c.req.query());
@@ -67,8 +68,9 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   )
   .get('/fundraisers/:id/transactions', (c) => {
     const session = requireSession(c);
-    const { page, page_size } = parseWith(transactionsParamsSchema, c.req.query());
     const id = fundraiserId(c.req.param('id'));
+    fundraisers.checkMayManage(c.get('deps'), session, id);
+    const { page, page_size } = parseWith(transactionsParamsSchema, c.req.query());
     return c.json(fundraisers.listTransactions(c.get('deps'), session, id, page, page_size));
   })
   /** The preview track (its streaming rendition once processed); Range requests work, so players can seek. */
@@ -93,6 +95,7 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   .patch('/fundraisers/:id/publish', async (c) => {
     const session = requireSession(c);
     const id = fundraiserId(c.req.param('id'));
+    fundraisers.checkMayManage(c.get('deps'), session, id);
     // The body is optional: without one, nothing but the fundraiser is published.
     const hasBody = (c.req.header('content-length') ?? '0') !== '0' || c.req.header('transfer-encoding');
     const { publishArtist } = hasBody ? await jsonBody(c, publishFundraiserSchema) : { publishArtist: false };
@@ -101,6 +104,7 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   .patch('/fundraisers/:id/update', async (c) => {
     const session = requireSession(c);
     const id = fundraiserId(c.req.param('id'));
+    fundraisers.checkMayUpdate(c.get('deps'), session, id);
     const input = await jsonBody(c, updateFundraiserSchema);
     return c.json(fundraisers.updateFundraiser(c.get('deps'), session, id, input));
   })

@@ -114,6 +114,19 @@ export function searchFundraisers(deps: Deps, session: Session | null, params: F
   };
 }
 
+/**
+ * Refusals that come before the route reads the request (issue 14): whoever may not manage this
+ * fundraiser, or may not make this edit of it, is refused whatever they sent, and learns nothing
+ * from the validation of it. The service functions check again, in their own reads and writes.
+ */
+export function checkMayManage(deps: Deps, session: Session, id: number): void {
+  manageable(deps, session, id);
+}
+
+export function checkMayUpdate(deps: Deps, session: Session, id: number): void {
+  updatable(deps, session, id);
+}
+
 /** The donor list of the manage page: owner and admins only. */
 export function listTransactions(deps: Deps, session: Session, id: number, page: number, pageSize = PAGE_SIZE) {
   const row = manageable(deps, session, id);
@@ -345,11 +358,17 @@ export function detailValues(input: Omit<UpdateFundraiserInput, keyof MusicInput
  * PATCH /api/fundraisers/{id}/update: the streaming edit form. For a legacy v1 fundraiser this is
  * the admins' 'Upgrade to streaming': the uploaded tracks replace the zip.
  */
-export function updateFundraiser(deps: Deps, session: Session, id: number, input: UpdateFundraiserInput) {
+/** Editable by this caller, and a legacy v1 fundraiser only by an admin (its 'Upgrade to streaming'). */
+function updatable(deps: Deps, session: Session, id: number): FundraiserRow {
   const row = editable(deps, session, id);
   if (row.hasV1Tracks && !session.user.isAdmin) {
     throw forbidden('Only admins can upgrade a legacy fundraiser to streaming.');
   }
+  return row;
+}
+
+export function updateFundraiser(deps: Deps, session: Session, id: number, input: UpdateFundraiserInput) {
+  const row = updatable(deps, session, id);
   const charity = chosenCharity(deps, input.charityEin);
   checkCharityChange(session, row, charity.charityEin);
   checkMusicUploads(deps, session, row, input);
