@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { useHasBeenTrue } from '../lib/use-has-been-true';
-import { useLoadedAndIdle } from '../lib/when-idle';
+import { usePageSettled } from '../lib/page-settled';
 import { useLogout, userInitials, useUser } from '../lib/session';
 import { useSite } from '../lib/site';
 import { Logo } from '../ui/logo';
@@ -33,10 +33,10 @@ export function Header() {
   const hamburger = useRef<HTMLButtonElement>(null);
 
   const [askingAboutSavedMusic, setAskingAboutSavedMusic] = useState(false);
-  const idle = useLoadedAndIdle();
+  const settled = usePageSettled();
   useEffect(() => {
-    if (idle) prefetchMenus();
-  }, [idle]);
+    if (settled) prefetchMenus();
+  }, [settled]);
   const askedAboutSavedMusic = useHasBeenTrue(askingAboutSavedMusic);
 
   const logOut = async () => {

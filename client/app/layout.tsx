@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { usePageViews } from '../lib/analytics';
-import { usePageLoaded } from '../lib/use-page-loaded';
+import { useFirstPageDrawn, usePageSettled } from '../lib/page-settled';
 import { useHasBeenTrue } from '../lib/use-has-been-true';
 import { useUser } from '../lib/session';
 import { PlayerDock } from '../player/player-dock';
@@ -15,7 +15,7 @@ import { TopLoader } from './top-loader';
 
 // Kept off the first page's path (issue 13): the login dialog (and its form library) loads when it
 // is first opened; the service worker's update prompt and, for a logged-in user, the offline
-// store's sync (Dexie) once the page has loaded.
+// store's sync (Dexie) once the first page has settled.
 const OfflineSync = lazy(() => import('../offline/offline-sync').then((m) => ({ default: m.OfflineSync })));
 const UpdatePrompt = lazy(() => import('./update-prompt').then((m) => ({ default: m.UpdatePrompt })));
 const LoginDialog = lazy(() => import('../features/accounts/login-dialog').then((m) => ({ default: m.LoginDialog })));
@@ -23,7 +23,8 @@ const LoginDialog = lazy(() => import('../features/accounts/login-dialog').then(
 export function Layout() {
   usePageViews();
   const loginWanted = useHasBeenTrue(useLoginDialog((state) => state.open));
-  const loaded = usePageLoaded();
+  useFirstPageDrawn();
+  const settled = usePageSettled();
   const user = useUser();
   return (
     <div className="app">
@@ -46,7 +47,7 @@ export function Layout() {
           <LoginDialog />
         </Suspense>
       )}
-      {loaded && (
+      {settled && (
         <Suspense fallback={null}>
           <UpdatePrompt />
           {user && <OfflineSync />}

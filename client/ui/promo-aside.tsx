@@ -9,9 +9,12 @@ import './promo-aside.css';
 // The promo itself is drawn on desktops only: its code loads there, not on a phone's first page.
 const PromoAside = lazy(() => import('./promo-card').then((m) => ({ default: m.PromoAside })));
 
-/** The promo's place, held while it loads so the page does not move when it arrives. */
+/**
+ * The promo's place, held while it loads so the page does not move when it arrives. Busy until
+ * then: the page is not finished while it waits.
+ */
 function PromoPlaceholder() {
-  return <div className="promo-aside promo-aside-loading" aria-hidden="true" />;
+  return <div className="promo-aside promo-aside-loading" aria-hidden="true" aria-busy="true" />;
 }
 
 /**

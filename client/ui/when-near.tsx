@@ -1,5 +1,5 @@
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { useLoadedAndIdle } from '../lib/when-idle';
+import { usePageSettled } from '../lib/page-settled';
 
 type WhenNearProps = {
   /** What loads once the spot comes near the screen (typically a React.lazy component). */
@@ -10,8 +10,8 @@ type WhenNearProps = {
 };
 
 /**
- * Renders `children` once its spot is within a screen's height of the viewport, or once the page
- * has loaded and gone idle, and `placeholder` until then: code for what sits below the fold (the
+ * Renders `children` once its spot is within a screen's height of the viewport, or once the first
+ * page has settled (lib/page-settled.ts), and `placeholder` until then: code for what sits below the fold (the
  * footer's form) stays off the first page's path and does not compete with it for a phone's
  * bandwidth (issue 13), yet is ready when someone gets there.
  */
@@ -19,7 +19,7 @@ export function WhenNear({ children, placeholder, className }: WhenNearProps) {
   const spot = useRef<HTMLDivElement>(null);
   // Without IntersectionObserver (very old browsers) it simply loads at once.
   const [seen, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
-  const near = useLoadedAndIdle() || seen;
+  const near = usePageSettled() || seen;
   useEffect(() => {
     const element = spot.current;
     if (near || !element) return;

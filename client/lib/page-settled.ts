@@ -1,0 +1,60 @@
+import { useEffect, useSyncExternalStore } from 'react';
+
+// When the first page has settled: the window has loaded, the app has drawn its first page, and
+// the browser then had a quiet moment. What only matters later waits for it (the service worker
+// and its update prompt, the offline store's sync, the answers' schemas, menus a visitor may open
+// soon, the footer's form), so none of it competes with the first page for a phone's CPU or
+// bandwidth (issue 13). The window's load event alone comes too early: the app draws after it,
+// once its deferred stylesheets apply.
+
+let loaded = false;
+let drawn = false;
+let settled = false;
+const waiting = new Set<() => void>();
+
+function settleWhenReady() {
+  if (settled || !loaded || !drawn) return;
+  const settle = () => {
+    settled = true;
+    for (const task of waiting) task();
+    waiting.clear();
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(settle, { timeout: 2000 });
+  else setTimeout(settle, 200);
+}
+
+if (typeof window !== 'undefined') {
+  const onLoad = () => {
+    loaded = true;
+    settleWhenReady();
+  };
+  if (document.readyState === 'complete') onLoad();
+  else window.addEventListener('load', onLoad, { once: true });
+}
+
+/** Runs `task` once the first page has settled (at once if it has); returns a cancel. */
+export function whenPageSettled(task: () => void): () => void {
+  if (settled) {
+    task();
+    return () => {};
+  }
+  waiting.add(task);
+  return () => waiting.delete(task);
+}
+
+/** Called by the layout once it has drawn its first page. */
+export function useFirstPageDrawn(): void {
+  useEffect(() => {
+    drawn = true;
+    settleWhenReady();
+  }, []);
+}
+
+/** True once the first page has settled (see above). */
+export function usePageSettled(): boolean {
+  return useSyncExternalStore(
+    whenPageSettled,
+    () => settled,
+    () => false,
+  );
+}
