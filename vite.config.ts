@@ -37,9 +37,7 @@ export default defineConfig({
       output: {
         // What the three pages of the budget all need travels in one request (scripts/landing-chunk.ts).
         codeSplitting: {
-          groups: [
-            landingChunk(CLIENT_ROOT, [LANDING_PAGES.home, LANDING_PAGES.browse, LANDING_PAGES.fundraiser]),
-          ],
+          groups: [landingChunk(CLIENT_ROOT, [LANDING_PAGES.home, LANDING_PAGES.browse, LANDING_PAGES.fundraiser])],
         },
       },
     },
