@@ -124,10 +124,20 @@ export async function startProcess(
     output: () => output,
     async stop() {
       if (child.exitCode !== null) return;
+      // The whole tree: npm does not always pass the signal on, and a server left behind would
+      // keep this process's pipes, and the machine's CPU, busy.
+      const descendants = processTree(child.pid!).filter((each) => each.pid !== child.pid);
       await new Promise((resolve) => {
         child.once('exit', resolve);
         child.kill('SIGTERM');
       });
+      for (const { pid } of descendants) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // Already gone with its parent.
+        }
+      }
     },
   };
 }

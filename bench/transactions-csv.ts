@@ -90,6 +90,9 @@ export async function benchTransactionsCsv(sizes = [10_000, 100_000]) {
     const headers = {
       cookie: [...admin.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
       'x-forwarded-for': admin.ip,
+      // The same bytes as the bare server sends: a browser asking for gzip gets it compressed as
+      // it streams, which is the compressor's time, not the download's.
+      'accept-encoding': 'identity',
     };
     const bare = await bareCsvServer(count);
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;

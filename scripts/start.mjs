@@ -26,7 +26,10 @@ const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 const outOfDate = (file, sources) => builtAt(file) < Math.max(...sources.map(newestMtime));
 
 function run(command, args) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  // Always a production build, whatever NODE_ENV the server runs with: under NODE_ENV=development
+  // Vite would build React's development bundle, without the service worker's registration.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
