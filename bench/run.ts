@@ -16,12 +16,14 @@ import { benchZipMemory } from './zip-memory';
 // the same run, so results compare across machines. Figures, not pass/fail: see the README.
 console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
 await benchApiOverhead();
+// Memory first, while this process (which serves them) is small: the search benchmarks leave a
+// large heap behind whose collection would blur a growth of a few megabytes.
+await benchUploadMemory();
+await benchZipMemory();
+await benchRangeThroughput();
 await benchArtistSearch();
 await benchFundraiserSearch();
 await benchSearchAtScale();
-await benchUploadMemory();
-await benchRangeThroughput();
-await benchZipMemory();
 await benchDonationFulfilment();
 await benchTransactionsCsv();
 await benchOfflinePlayback();

@@ -4,7 +4,7 @@ import { RouterProvider } from 'react-router/dom';
 import { Providers } from './app/providers';
 import { createRouter } from './app/router';
 import { preloadAnswerSchemas } from './api/http';
-import { whenPageSettled } from './lib/page-settled';
+import { loadInIdleTurns } from './lib/page-settled';
 import { meetContentSecurityPolicy } from './app/content-security-policy';
 import './styles.css';
 
@@ -44,4 +44,4 @@ void applyDeferredStyles().then(() =>
 
 // The answers' schemas are not needed to draw the first page (its answers came with it); they are
 // fetched once it has settled, ready for the next page's requests (issue 13).
-whenPageSettled(preloadAnswerSchemas);
+loadInIdleTurns(preloadAnswerSchemas);

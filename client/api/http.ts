@@ -13,10 +13,8 @@ const loadErrorReader = () => import('./read-error');
 const loadChecker = () => import('./check-answer');
 
 /** Fetches the answers' schemas ahead of need, once the first page is drawn. */
-export function preloadAnswerSchemas() {
-  void loadAnswerSchemas();
-  void loadErrorReader();
-  void loadChecker();
+export function preloadAnswerSchemas(): Promise<unknown> {
+  return Promise.all([loadAnswerSchemas(), loadErrorReader(), loadChecker()]);
 }
 
 type LoggedOutListener = () => void;

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { useHasBeenTrue } from '../lib/use-has-been-true';
-import { usePageSettled } from '../lib/page-settled';
+import { loadInIdleTurns } from '../lib/page-settled';
 import { useLogout, userInitials, useUser } from '../lib/session';
 import { useSite } from '../lib/site';
 import { Logo } from '../ui/logo';
@@ -13,11 +13,12 @@ import { primaryLinks } from './nav-links';
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
 /** The parts a tap on the header may need next, fetched once the page is idle. */
-const prefetchMenus = () => {
-  void import('./account-menu');
-  void import('./mobile-menu');
-  void import('../features/accounts/login-dialog');
-};
+const prefetchMenus = () =>
+  loadInIdleTurns(
+    () => import('./account-menu'),
+    () => import('./mobile-menu'),
+    () => import('../features/accounts/login-dialog'),
+  );
 
 const KeepSavedMusicDialog = lazy(() =>
   import('../offline/logout-dialog').then((m) => ({ default: m.KeepSavedMusicDialog })),
@@ -33,10 +34,7 @@ export function Header() {
   const hamburger = useRef<HTMLButtonElement>(null);
 
   const [askingAboutSavedMusic, setAskingAboutSavedMusic] = useState(false);
-  const settled = usePageSettled();
-  useEffect(() => {
-    if (settled) prefetchMenus();
-  }, [settled]);
+  useEffect(prefetchMenus, []);
   const askedAboutSavedMusic = useHasBeenTrue(askingAboutSavedMusic);
 
   const logOut = async () => {

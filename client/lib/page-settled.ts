@@ -12,15 +12,18 @@ let drawn = false;
 let settled = false;
 const waiting = new Set<() => void>();
 
+function whenIdle(task: () => void) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 2000 });
+  else setTimeout(task, 200);
+}
+
 function settleWhenReady() {
   if (settled || !loaded || !drawn) return;
-  const settle = () => {
+  whenIdle(() => {
     settled = true;
     for (const task of waiting) task();
     waiting.clear();
-  };
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(settle, { timeout: 2000 });
-  else setTimeout(settle, 200);
+  });
 }
 
 if (typeof window !== 'undefined') {
@@ -40,6 +43,21 @@ export function whenPageSettled(task: () => void): () => void {
   }
   waiting.add(task);
   return () => waiting.delete(task);
+}
+
+/** The loads queued by loadInIdleTurns, one after the other. */
+let turns: Promise<unknown> | undefined;
+
+/**
+ * Loads code the visitor may need soon, once the first page has settled, one load at a time,
+ * each in a quiet moment of its own: loaded together, their modules would run in one long task
+ * just as the visitor starts to scroll or tap (Lighthouse's Total Blocking Time).
+ */
+export function loadInIdleTurns(...loads: (() => Promise<unknown>)[]): void {
+  turns ??= new Promise<void>((resolve) => whenPageSettled(resolve));
+  for (const load of loads) {
+    turns = turns.then(() => new Promise((resolve) => whenIdle(() => void load().then(resolve, resolve))));
+  }
 }
 
 /** Called by the layout once it has drawn its first page. */

@@ -1,25 +1,28 @@
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { usePageSettled } from '../lib/page-settled';
+import { loadInIdleTurns } from '../lib/page-settled';
 
 type WhenNearProps = {
   /** What loads once the spot comes near the screen (typically a React.lazy component). */
   children: ReactNode;
   /** The same size and look, drawn until then, so nothing moves when the real thing arrives. */
   placeholder: ReactNode;
+  /** Loads the children's code: run in the idle turns after the first page (lib/page-settled.ts). */
+  load: () => Promise<unknown>;
   className?: string;
 };
 
 /**
- * Renders `children` once its spot is within a screen's height of the viewport, or once the first
- * page has settled (lib/page-settled.ts), and `placeholder` until then: code for what sits below the fold (the
- * footer's form) stays off the first page's path and does not compete with it for a phone's
- * bandwidth (issue 13), yet is ready when someone gets there.
+ * Renders `children` once its spot is within half a screen's height of the viewport, or once its
+ * code has loaded in its turn after the first page settled (lib/page-settled.ts), and
+ * `placeholder` until then: code for what sits below the fold (the footer's form) stays off the
+ * first page's path and does not compete with it for a phone's bandwidth (issue 13), yet is ready
+ * when someone gets there.
  */
-export function WhenNear({ children, placeholder, className }: WhenNearProps) {
+export function WhenNear({ children, placeholder, load, className }: WhenNearProps) {
   const spot = useRef<HTMLDivElement>(null);
   // Without IntersectionObserver (very old browsers) it simply loads at once.
-  const [seen, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
-  const near = usePageSettled() || seen;
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => loadInIdleTurns(() => load().then(() => setNear(true))), [load]);
   useEffect(() => {
     const element = spot.current;
     if (near || !element) return;
@@ -27,7 +30,7 @@ export function WhenNear({ children, placeholder, className }: WhenNearProps) {
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) setNear(true);
       },
-      { rootMargin: '100% 0px' },
+      { rootMargin: '50% 0px' },
     );
     observer.observe(element);
     return () => observer.disconnect();

@@ -108,6 +108,14 @@ export function newStyleNonce(): string {
 }
 
 /**
+ * The policy of a JSON answer: data, never a document that loads anything, so it may load
+ * nothing and be framed nowhere (OWASP's REST guidance). Opened in a tab, it is shown as text.
+ * The page-only headers (features, opener, referrer, the old frame header) mean nothing to it,
+ * and leaving them off keeps the API's answers small and cheap (issue 13).
+ */
+const DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/**
  * Sets the security headers on an answer. `https`: whether the caller reached the site over
  * HTTPS (then HSTS tells the browser never to use plain HTTP for it again; over HTTP browsers
  * ignore it anyway). `styleNonce`: the nonce of the page's inline styles, for a page.
@@ -119,15 +127,19 @@ export function securityHeaders(config: Config) {
   // opener; without Stripe no page opens one.
   const openerPolicy = config.stripe ? 'same-origin-allow-popups' : 'same-origin';
   return (headers: Headers, https: boolean, styleNonce: string | undefined) => {
-    headers.set('content-security-policy', csp(styleNonce));
-    headers.set('permissions-policy', permissions);
-    headers.set('cross-origin-opener-policy', openerPolicy);
-    headers.set('x-content-type-options', 'nosniff');
-    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
-    // frame-ancestors 'none' says the same to browsers that know CSP 2; this to those that do not.
-    headers.set('x-frame-options', 'DENY');
     // A year; not includeSubDomains: the site may live beside other hosts of its domain that it
     // does not speak for.
     if (https) headers.set('strict-transport-security', 'max-age=31536000');
+    headers.set('x-content-type-options', 'nosniff');
+    if (headers.get('content-type')?.startsWith('application/json')) {
+      headers.set('content-security-policy', DATA_POLICY);
+      return;
+    }
+    headers.set('content-security-policy', csp(styleNonce));
+    headers.set('permissions-policy', permissions);
+    headers.set('cross-origin-opener-policy', openerPolicy);
+    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+    // frame-ancestors 'none' says the same to browsers that know CSP 2; this to those that do not.
+    headers.set('x-frame-options', 'DENY');
   };
 }

@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../fixtures/test-server';
 /** A built client's index.html as far as the headers care: its inline critical styles. */
 function clientBuild(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-dist-'));
+  fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   fs.writeFileSync(
     path.join(dir, 'index.html'),
     `<!doctype html><html><head><title>Soundcause</title>
@@ -115,16 +116,31 @@ describe('without Stripe (the test provider), over plain HTTP', () => {
     expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
   });
 
-  it('puts the same policy, without a nonce, on every other answer', async () => {
+  it("puts the pages' policy, without a nonce, on every other answer but JSON", async () => {
     for (const response of [
-      await server.client().get('/api/site'),
-      await server.client().get('/api/does-not-exist'),
-      await server.client().post('/api/login', { json: { email: 'nobody@example.org' } }),
+      await server.client().get('/favicon.svg'),
+      await server.client().get('/media/images/missing-400.webp'),
     ]) {
       const policy = parsePolicy(response.headers.get('content-security-policy'));
       expect(policy['style-src']).toEqual(["'self'"]);
       expect(policy['script-src']).toEqual(["'self'"]);
       expect(response.headers.get('permissions-policy')).toBeTruthy();
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  it('lets a JSON answer load nothing and be framed nowhere, whatever its status', async () => {
+    for (const response of [
+      await server.client().get('/api/site'),
+      await server.client().get('/api/does-not-exist'),
+      await server.client().post('/api/login', { json: { email: 'nobody@example.org' } }),
+    ]) {
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(parsePolicy(response.headers.get('content-security-policy'))).toEqual({
+        'default-src': ["'none'"],
+        'frame-ancestors': ["'none'"],
+      });
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     }
   });
 

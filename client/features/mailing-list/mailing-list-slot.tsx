@@ -3,7 +3,8 @@ import { FormField } from '../../ui/form-field';
 import { WhenNear } from '../../ui/when-near';
 import { signupText } from './signup-text';
 
-const MailingListSignup = lazy(() => import('./mailing-list-signup').then((m) => ({ default: m.MailingListSignup })));
+const loadSignup = () => import('./mailing-list-signup');
+const MailingListSignup = lazy(() => loadSignup().then((m) => ({ default: m.MailingListSignup })));
 
 /** The form as it looks before its code arrives: the same fields, not yet usable. */
 function MailingListPlaceholder() {
@@ -21,7 +22,7 @@ function MailingListPlaceholder() {
 /** The footer's signup, loaded when the footer comes near the screen (issue 13). */
 export function MailingListSlot() {
   return (
-    <WhenNear placeholder={<MailingListPlaceholder />}>
+    <WhenNear placeholder={<MailingListPlaceholder />} load={loadSignup}>
       <MailingListSignup />
     </WhenNear>
   );
