@@ -1,18 +1,18 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { fundraiserTracks, uploads } from '../server/db/schema';
-import { drainBody } from './http-load';
 import { createFundraiser } from '../tests/fixtures/fundraisers';
 import { startTestServer, verifiedUser } from '../tests/fixtures/test-server';
 
 // Issue 5, Delivery: the album zip is streamed while it is built, so a 1 GB album costs the
 // server a few buffers, not a gigabyte. Streams GET /api/fundraisers/{id}/download for an album
-// of four 256 MB WAV originals to the end, sampling the process's RSS, next to a bare node:http
+// of four 256 MB WAV originals to the end from another process, sampling this process's RSS, next to a bare node:http
 // server piping the same four files one after another (no zip) in the same run. Issue 13: each
 // original's CRC-32 is recorded at upload, so the zip is as fast as reading the files.
 
@@ -53,26 +53,34 @@ async function writeBigWav(file: string, bytes: number): Promise<number> {
 
 type Download = { bytes: number; seconds: number; firstByteMs: number; peakGrowthMb: number; status: number };
 
-/** Reads the whole answer, dropping each chunk, while sampling RSS against the idle baseline. */
+/**
+ * The reader: another process, so the RSS sampled here is the server's alone (a reader in this
+ * process would add the garbage of the gigabyte it received). Prints its figures as JSON.
+ */
+const READER = `
+  const http = require('node:http');
+  const started = performance.now();
+  let bytes = 0, firstByteMs = 0;
+  http.get(process.env.URL, { headers: JSON.parse(process.env.HEADERS) }, (res) => {
+    res.on('data', (chunk) => { if (bytes === 0) firstByteMs = performance.now() - started; bytes += chunk.length; });
+    res.on('end', () => console.log(JSON.stringify({ status: res.statusCode, bytes, firstByteMs, seconds: (performance.now() - started) / 1000 })));
+  });`;
+
+/** Has another process read the whole answer while this one samples its own RSS. */
 async function download(url: string, headers: Record<string, string>, baselineRss: number): Promise<Download> {
   let peak = baselineRss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
-  const started = performance.now();
-  let firstByteMs = 0;
-  let bytes = 0;
   try {
-    const response = await fetch(url, { headers });
-    await drainBody(response, (received) => {
-      if (bytes === 0) firstByteMs = performance.now() - started;
-      bytes += received;
+    const reader = spawn(process.execPath, ['-e', READER], {
+      env: { ...process.env, URL: url, HEADERS: JSON.stringify(headers) },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    return {
-      bytes,
-      seconds: (performance.now() - started) / 1000,
-      firstByteMs,
-      peakGrowthMb: (Math.max(peak, process.memoryUsage().rss) - baselineRss) / MB,
-      status: response.status,
-    };
+    let output = '';
+    reader.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(reader, 'exit')) as [number | null];
+    if (code !== 0) throw new Error(`the reader of ${url} exited with ${code}`);
+    const figures = JSON.parse(output) as Omit<Download, 'peakGrowthMb'>;
+    return { ...figures, peakGrowthMb: (Math.max(peak, process.memoryUsage().rss) - baselineRss) / MB };
   } finally {
     clearInterval(sampler);
   }
