@@ -163,7 +163,7 @@ function HowItWorks({ siteName }: { siteName: string }) {
         </li>
         <li>
           <strong>After card fees</strong> takes away the charity&rsquo;s share of the card processor&rsquo;s fee on
-          each payment: a small percentage plus a few cents, shared with the tip in proportion when a fan adds one.
+          each payment: a small percentage plus a few cents, shared with the tip in proportion when a fan adds one.{' '}
           {siteName} pays the fee on refunded money, not the charity, and takes nothing itself.
         </li>
         <li>
