@@ -106,11 +106,18 @@ async function crashRun(payments: Payments) {
       await sleep(300 + next() * 1200);
       // Aim the kill at a moment with a payment under way, an upload half-written and a track
       // being transcoded.
+      // A moment seen can be over by the time it is taken (a payment ends in milliseconds): it
+      // is taken only if it still holds, else awaited again, a few times at most.
       const busy = () => workload.inFlight.donations > 0 && workload.inFlight.uploads > 0;
-      await until(() => busy() && runningTranscodes(dataDir) > 0, 8000, 10);
-      await sleep(next() * 10);
-      const transcoding = runningTranscodes(dataDir);
-      const inFlight = { ...workload.inFlight };
+      let transcoding = 0;
+      let inFlight = { ...workload.inFlight };
+      for (let aim = 0; aim < 5; aim++) {
+        await until(() => busy() && runningTranscodes(dataDir) > 0, 8000, 10);
+        await sleep(next() * 10);
+        transcoding = runningTranscodes(dataDir);
+        inFlight = { ...workload.inFlight };
+        if (inFlight.donations > 0 && inFlight.uploads > 0 && transcoding > 0) break;
+      }
       gate.close();
       await server.kill();
       if (inFlight.donations > 0) kills.donation++;
