@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import { fetchForNode } from './http/node-response';
 import { createApp } from './app';
 import { composeDeps } from './compose';
 import { ffmpegVersion } from './infra/audio/ffmpeg';
@@ -72,7 +73,7 @@ setInterval(maintain, 10 * 60 * 1000).unref();
 const app = createApp(deps);
 const server = serve(
   {
-    fetch: app.fetch,
+    fetch: fetchForNode(app),
     port: config.port,
     hostname: config.host,
     // A 100 MB image or a long album zip over a slow uplink takes longer than Node's default 5 min.

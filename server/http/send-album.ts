@@ -4,6 +4,7 @@ import { notFound } from '../errors';
 import type { AlbumDownload } from '../features/fundraisers/album-media';
 import { zipStream, zipStreamSize } from '../infra/storage/zip-stream';
 import type { AppEnv } from './context';
+import { withNodeBody } from './node-response';
 import { sendFile } from './send-file';
 
 /**
@@ -41,5 +42,6 @@ export async function sendAlbum(c: Context<AppEnv>, deps: Deps, album: AlbumDown
     deps.logger.error({ err: error, fileName: album.fileName }, 'album download: zip failed while sending'),
   );
   c.header('content-length', String(zip.size));
-  return c.body(zip.body);
+  // Under Node the zip is written to the response itself, through two reused buffers (zip-stream.ts).
+  return withNodeBody(c, c.body(zip.body), zip.writeTo);
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -22,7 +23,10 @@ import { openDescriptorsOf } from '../fixtures/descriptors';
 
 const server = useTestServer();
 let owner: TestClient;
-/** Two tracks; the first original is made 32 MB on disk, far more than the socket buffers hold. */
+/**
+ * Two tracks; the first original is made 32 MB of random bytes on disk, far more than the socket
+ * buffers hold, and no two of its chunks alike.
+ */
 let album: Fundraiser;
 /** A legacy (v1) fundraiser whose stored zip is made 32 MB on disk. */
 let legacy: Fundraiser;
@@ -78,7 +82,7 @@ beforeAll(async () => {
   album = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${made.id}`)).json);
   bigTrack = server.media.trackFile(album.tracksList[0]!.uploadId!, 'wav');
   smallTrack = server.media.trackFile(album.tracksList[1]!.uploadId!, 'wav');
-  fs.writeFileSync(bigTrack, Buffer.alloc(BIG, 1));
+  fs.writeFileSync(bigTrack, crypto.randomBytes(BIG));
 
   const old = await createFundraiser(owner);
   server.db.update(fundraisers).set({ hasV1Tracks: true }).where(eq(fundraisers.id, old.id)).run();
@@ -288,6 +292,36 @@ describe('the checksums in the album zip', () => {
       expect(entries[index]!.actualCrc).toBe(entries[index]!.declaredCrc);
     }
     if (tested) expect(tested.ok, tested.output).toBe(true);
+  });
+
+  it('sends the same bytes to a reader that takes them slowly', async () => {
+    // The server reads into the same two buffers again and again, each once the socket has taken
+    // what was written from it: a slow reader keeps the socket full, so a buffer read into too
+    // soon would put later bytes where earlier ones belong.
+    const slow = await new Promise<Buffer>((resolve, reject) => {
+      const request = http.get(downloadUrl(album), { headers: { cookie: cookie(owner) } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          response.pause();
+          setTimeout(() => response.resume(), 1);
+        });
+        response.on('end', () => resolve(Buffer.concat(chunks)));
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+    });
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-album-')), 'album.zip');
+    try {
+      fs.writeFileSync(file, slow);
+      const entries = await readZip(file);
+      for (const [index, track] of [bigTrack, smallTrack].entries()) {
+        expect(entries[index]!.data!.equals(fs.readFileSync(track)), track).toBe(true);
+        expect(entries[index]!.actualCrc).toBe(entries[index]!.declaredCrc);
+      }
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   });
 
   it('checksums an original recorded without one once, on its first download, and records it', async () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Writable } from 'node:stream';
 
 // A zip of files on disk, written while it is sent (issue 5, the album download): memory stays
 // flat and the first bytes leave at once. Entries are stored, not compressed (audio does not
@@ -199,90 +200,168 @@ const open = (path: string) =>
     }),
   );
 
-const readAt = (fd: number, buffer: Buffer, position: number) =>
+const readAt = (fd: number, buffer: Buffer, length: number, position: number) =>
   new Promise<number>((resolve, reject) =>
-    fs.read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+    fs.read(fd, buffer, 0, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
   );
 
+/** The zip's next bytes; for a file's, also the buffer they were read into. */
+type Read = { bytes: Uint8Array; buffer?: Buffer };
+
 /**
- * The zip as a response body. `onError` hears of a file that could not be read in full (gone,
- * changed size); the body then fails, so the client sees a broken download rather than a zip
- * that silently lacks a track.
+ * The zip's bytes in order: the parts made here as they are, each file a read at a time into a
+ * buffer the caller gives. Each file is opened only when its turn comes; `close` closes the one
+ * being read. A file that could not be read in full (gone, changed size) fails the read.
  */
-export function zipStream(
-  entries: ZipStreamEntry[],
-  onError: (error: Error) => void,
-): { size: number; body: ReadableStream<Uint8Array> } {
-  const { parts, size } = zipLayout(entries);
-  let next = 0;
+class ZipReader {
+  #next = 0;
   /** The file being read: its descriptor and how far it has been read. */
-  let current: { fd: number; position: number } | null = null;
-  // Busy with the file (opening or reading it): a cancel then leaves its closing to the read, so
-  // the descriptor's number cannot be given to another file while the read still uses it.
-  let busy = false;
-  let over = false;
+  #current: { fd: number; position: number } | null = null;
 
-  const closeCurrent = () => {
-    if (current) fs.close(current.fd, () => undefined);
-    current = null;
-  };
+  constructor(private readonly parts: ZipPart[]) {}
 
-  /** The next bytes of the zip, or null at its end. */
-  async function nextChunk(): Promise<Uint8Array | null> {
+  /** The next bytes of the zip, or null at its end; a file's are read into `buffer()`. */
+  async read(buffer: (bytes: number) => Buffer | Promise<Buffer>): Promise<Read | null> {
     for (;;) {
-      const part = parts[next];
+      const part = this.parts[this.#next];
       if (!part) return null;
       if (part.kind === 'bytes') {
-        next++;
-        return part.bytes;
+        this.#next++;
+        return { bytes: part.bytes };
       }
       const { entry } = part;
-      if (!current) {
+      if (!this.#current) {
         if (entry.size === 0) {
-          next++;
+          this.#next++;
           continue;
         }
         const opened = await open(entry.path);
-        current = { fd: opened.fd, position: 0 };
+        this.#current = { fd: opened.fd, position: 0 };
         if (opened.size !== entry.size) {
           throw new Error(`${entry.path} is ${opened.size} bytes now, not the ${entry.size} the zip announced`);
         }
       }
-      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, entry.size - current.position));
-      const bytesRead = await readAt(current.fd, buffer, current.position);
+      const current = this.#current;
+      const into = await buffer(Math.min(CHUNK_BYTES, entry.size - current.position));
+      const bytesRead = await readAt(
+        current.fd,
+        into,
+        Math.min(into.length, entry.size - current.position),
+        current.position,
+      );
       if (bytesRead === 0) throw new Error(`${entry.path} ended before the ${entry.size} bytes the zip announced`);
       current.position += bytesRead;
       if (current.position === entry.size) {
-        closeCurrent();
-        next++;
+        this.close();
+        this.#next++;
       }
-      return buffer.subarray(0, bytesRead);
+      return { bytes: into.subarray(0, bytesRead), buffer: into };
     }
   }
 
-  const body = new ReadableStream<Uint8Array>(
+  close() {
+    if (this.#current) fs.close(this.#current.fd, () => undefined);
+    this.#current = null;
+  }
+}
+
+/**
+ * Buffers used again and again, each once the socket has taken what was written from it: one is
+ * read into while the other is sent, and the gigabyte of an album passes through the same two,
+ * not through a new buffer per read that lingers until the garbage collector comes (issue 13:
+ * peak memory rose by up to 55 MB with fresh buffers).
+ */
+class BufferPool {
+  #free: Buffer[] = [];
+  #made = 0;
+  #stopped = false;
+  #waiting: (() => void) | null = null;
+
+  constructor(
+    private readonly size: number,
+    private readonly count: number,
+  ) {}
+
+  /** A free buffer; waits for one to come back when all are out. Fails with StoppedWriting once stopped. */
+  async take(): Promise<Buffer> {
+    for (;;) {
+      if (this.#stopped) throw new StoppedWriting();
+      const free = this.#free.pop();
+      if (free) return free;
+      if (this.#made < this.count) {
+        this.#made++;
+        return Buffer.allocUnsafe(this.size);
+      }
+      await new Promise<void>((resolve) => (this.#waiting = resolve));
+    }
+  }
+
+  give(buffer: Buffer) {
+    this.#free.push(buffer);
+    this.#wake();
+  }
+
+  /** Nothing more will be written: a take waiting for a buffer, or any later one, fails. */
+  stop() {
+    this.#stopped = true;
+    this.#wake();
+  }
+
+  #wake() {
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    waiting?.();
+  }
+}
+
+/** The response closed while the zip was being written: nobody is there to write to. */
+class StoppedWriting extends Error {}
+
+/**
+ * The zip as a response body. `onError` hears of a file that could not be read in full (gone,
+ * changed size); the body then fails, so the client sees a broken download rather than a zip
+ * that silently lacks a track. `writeTo` writes the same bytes straight to a Node response (see
+ * there); `body` is for everything else (an in-process request).
+ */
+export function zipStream(
+  entries: ZipStreamEntry[],
+  onError: (error: Error) => void,
+): { size: number; body: ReadableStream<Uint8Array>; writeTo: (out: Writable) => Promise<void> } {
+  const { parts, size } = zipLayout(entries);
+  const fail = (error: unknown) => {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    onError(failure);
+    return failure;
+  };
+  return { size, body: webStream(new ZipReader(parts), fail), writeTo: (out) => writeZip(parts, out, fail) };
+}
+
+function webStream(reader: ZipReader, fail: (error: unknown) => Error): ReadableStream<Uint8Array> {
+  // Busy with a file (opening or reading it): a cancel then leaves its closing to the read, so
+  // the descriptor's number cannot be given to another file while the read still uses it.
+  let busy = false;
+  let over = false;
+  return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        let chunk: Uint8Array | null;
+        let read: Read | null;
         busy = true;
         try {
-          chunk = await nextChunk();
+          read = await reader.read((bytes) => Buffer.allocUnsafe(bytes));
         } catch (error) {
           busy = false;
-          closeCurrent();
+          reader.close();
           if (over) return;
           over = true;
-          const failure = error instanceof Error ? error : new Error(String(error));
-          onError(failure);
-          controller.error(failure);
+          controller.error(fail(error));
           return;
         }
         busy = false;
         if (over) {
-          closeCurrent(); // cancelled while the file was being read
+          reader.close(); // cancelled while the file was being read
           return;
         }
-        if (chunk) controller.enqueue(chunk);
+        if (read) controller.enqueue(read.bytes);
         else {
           over = true;
           controller.close();
@@ -291,10 +370,40 @@ export function zipStream(
       // The client went away (@hono/node-server cancels the body when its connection closes).
       cancel() {
         over = true;
-        if (!busy) closeCurrent();
+        if (!busy) reader.close();
       },
     },
     { highWaterMark: 1 },
   );
-  return { size, body };
+}
+
+/**
+ * Writes the zip to a Node response through two reused buffers: a buffer is read into again only
+ * once the write from it has called back, which Node does when the socket has taken its bytes (a
+ * web stream says nothing of when its consumer is done with a chunk, so it needs a new buffer per
+ * read). Two buffers out at most is also the backpressure. Stops, closing the file, when the
+ * response closes early (the client went away); a file that fails ends the response broken.
+ */
+async function writeZip(parts: ZipPart[], out: Writable, fail: (error: unknown) => Error): Promise<void> {
+  const reader = new ZipReader(parts);
+  const largestFile = Math.max(0, ...parts.map((part) => (part.kind === 'file' ? part.entry.size : 0)));
+  const pool = new BufferPool(Math.min(CHUNK_BYTES, largestFile), 2);
+  const stop = () => pool.stop();
+  out.once('close', stop);
+  if (out.destroyed) stop();
+  try {
+    for (let read = await reader.read(() => pool.take()); read; read = await reader.read(() => pool.take())) {
+      if (out.destroyed) return;
+      const { buffer } = read;
+      // Called back once the socket is done with the bytes, sent or failed: the buffer is free.
+      if (buffer) out.write(read.bytes, () => pool.give(buffer));
+      else out.write(read.bytes);
+    }
+    if (!out.destroyed) out.end();
+  } catch (error) {
+    if (!(error instanceof StoppedWriting) && !out.destroyed) out.destroy(fail(error));
+  } finally {
+    reader.close();
+    out.off('close', stop);
+  }
 }
