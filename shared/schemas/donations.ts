@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { messages } from '../messages';
 import { cardNumberProblem, cvcProblem, expiryProblem } from '../card-checks';
-import { formatDollars } from '../money';
+import { formatCents, formatDollars, parseDollarsToCents, type TipPreset, tipForPreset } from '../money';
 import { emailField, requiredText } from './text';
 
 // Donations and payments (spec part 2 sections 3-5 and 7; DESIGN.md "Contract details for money").
@@ -28,6 +28,14 @@ export const donationMessages = {
   platformGiftMin: messages.moneyMin('Tip', formatDollars(donationLimits.platformGiftMinCents)),
   platformGiftNoDonation: 'A gift to the platform has no donation amount, only a tip.',
   hint: (minimumCents: number) => `Must be $${formatDollars(minimumCents)} or more`,
+  /** A money field whose text is not an amount, or could be read as two (issue 22: "1,250"). */
+  amount: (label: 'Donation' | 'Tip') => `${label} must be an amount in dollars, like 25 or 25.00`,
+  /** Asked before paying a custom tip above the donation (issue 22). */
+  largeTip: (siteName: string, tipCents: number) =>
+    `Your tip to ${siteName} is ${formatCents(tipCents)} — more than your donation. Keep it?`,
+  /** Asked before paying again what this browser paid the same fundraiser today (issue 22). */
+  donatedToday: (donationCents: number) =>
+    `You donated ${formatCents(donationCents)} to this fundraiser today. Donate again?`,
   declined: 'Your card was declined.',
   notSuccessful: 'Your payment was not successful, please try again.',
   paymentFormFailed: "Something went wrong! Can't load payment form.",
@@ -70,6 +78,91 @@ export const paymentIntentRequestSchema = z
     }
   });
 export type PaymentIntentRequest = z.infer<typeof paymentIntentRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The donate page's form (spec part 2 sections 2, 4 and 5): the fields as typed, named like the
+// payload's keys so the server's formErrors land on them, turned into the payload's amounts.
+
+/** The tip buttons (spec part 2 section 4, Tip selection): none, a preset percentage, or custom. */
+export const TIP_CHOICES = ['none', '10', '20', '30', 'custom'] as const satisfies readonly (
+  'none' | 'custom' | `${TipPreset}`
+)[];
+export type TipChoice = (typeof TIP_CHOICES)[number];
+
+/** A money field's text as cents; the amount message when it is not one amount (shared/money.ts). */
+function moneyText(label: 'Donation' | 'Tip') {
+  return z.string().transform((text, ctx) => {
+    const cents = parseDollarsToCents(text);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: donationMessages.amount(label) });
+      return z.NEVER;
+    }
+    return cents;
+  });
+}
+
+const customTipText = moneyText('Tip').pipe(z.number().max(donationLimits.maxCents, donationMessages.tipMax));
+
+/** The tip as chosen, in cents (a preset is its share of `donationCents`), or what is wrong with it. */
+export function tipOf(
+  choice: TipChoice | null,
+  customText: string,
+  donationCents: number,
+): { cents: number } | { error: string } {
+  if (choice === null) return { error: donationMessages.tipRequired };
+  if (choice === 'none') return { cents: 0 };
+  if (choice !== 'custom') return { cents: tipForPreset(donationCents, Number(choice)) };
+  const read = customTipText.safeParse(customText);
+  return read.success
+    ? { cents: read.data }
+    : { error: read.error.issues[0]?.message ?? donationMessages.amount('Tip') };
+}
+
+/** The donation as typed, in cents, while it is being typed: 0 until it is an amount. */
+export function donationOf(text: string): number {
+  return parseDollarsToCents(text) ?? 0;
+}
+
+/**
+ * The form of a donation to a fundraiser with this minimum, or (null) of a gift to the platform:
+ * no donation, the tip is the gift (at least $1.00).
+ */
+export function donationFormSchema(minimumCents: number | null) {
+  const donation =
+    minimumCents === null
+      ? z.string().transform(() => 0)
+      : moneyText('Donation').pipe(
+          z
+            .number()
+            .min(minimumCents, donationMessages.minimum(minimumCents))
+            .max(donationLimits.maxCents, donationMessages.donationMax),
+        );
+  return (
+    z
+      .object({
+        name: requiredText('Name', donationLimits.nameMax),
+        email: emailField,
+        donationCents: donation,
+        tipChoice: z.enum(TIP_CHOICES).nullable(),
+        tipCents: z.string(),
+      })
+      // Checked whatever else is wrong, so an empty form names every missing field at once.
+      .superRefine(
+        ({ tipChoice, tipCents }, ctx) => {
+          const tip = tipOf(tipChoice, tipCents, 0);
+          if ('error' in tip) ctx.addIssue({ code: 'custom', path: ['tipCents'], message: tip.error });
+          else if (minimumCents === null && tip.cents < donationLimits.platformGiftMinCents)
+            ctx.addIssue({ code: 'custom', path: ['tipCents'], message: donationMessages.platformGiftMin });
+        },
+        { when: ({ value }) => typeof value === 'object' && value !== null },
+      )
+      .transform(({ name, email, donationCents, tipChoice, tipCents }) => {
+        const tip = tipOf(tipChoice, tipCents, donationCents);
+        return { name, email, donationCents, tipCents: 'cents' in tip ? tip.cents : 0 };
+      })
+  );
+}
+export type DonationFormValues = z.input<ReturnType<typeof donationFormSchema>>;
 
 /**
  * POST /api/test-payments/confirm: the built-in test provider's card. Only the shape is checked
