@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { createPaymentIntent, fulfilPayment } from '../server/features/donations/service';
 import { createFundraiser } from '../tests/fixtures/fundraisers';
+import { testCard } from '../tests/fixtures/test-cards';
 import { startTestServer, verifiedUser } from '../tests/fixtures/test-server';
 
 /**
@@ -22,7 +23,7 @@ export async function benchDonationFulfilment(count = 2000) {
   const intents = [];
   for (let i = 0; i < count; i++) {
     const intent = await createPaymentIntent(deps, null, { ...input, email: `fan${i}@example.org` });
-    deps.payments.confirm(intent.clientSecret, '4242424242424242');
+    deps.payments.confirm(intent.clientSecret, testCard());
     intents.push(intent.paymentIntentId);
   }
 

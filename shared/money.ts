@@ -14,18 +14,55 @@ export function formatWholeDollars(cents: number): string {
 }
 
 /**
- * What a money input holds, as cents: digits with up to `decimals` decimals; empty or "." is 0
- * (spec part 2 section 5). Anything else is null, for the form to refuse.
+ * What a money input holds, as cents, or null for the form to refuse (issue 22). Empty, "." and
+ * "," are 0 (spec part 2 section 5). A leading "$" is allowed; then digits with "." and "," as
+ * separators, read the way an American or a European would have meant them:
+ *
+ * - The last separator is the decimal mark when one or two digits (or none: "12.") follow it:
+ *   "12,5" and "12.50" are $12.50. Any separator before it must be the other character, grouping
+ *   the dollars in threes: "$1,250.00" and "1.250,00" are both $1,250.00.
+ * - A separator followed by exactly three digits groups thousands only when that is the one
+ *   reading: repeated ("1,250,000", "1.250.000"). Alone ("1,250"), it is a thousand to an
+ *   American and one and a quarter to a German, so it is refused rather than guessed.
+ * - Anything else is refused: more than two decimals, groups not of three ("1,2,3", "1,25,000"),
+ *   spaces, signs, letters.
+ *
+ * `wholeDollars`: a field that takes whole dollars (a fundraiser's minimum and goal, whose hints
+ * say "$100,000") reads a lone three-digit group as thousands: "1,000" is $1,000 there, since
+ * nobody types three decimals of a whole dollar amount.
  */
-export function parseDollarsToCents(text: string, decimals: 0 | 2 = 2): number | null {
-  const value = text.trim().replace(/[$,]/g, '');
-  if (value === '' || value === '.') return 0;
-  const pattern = decimals === 2 ? /^(\d*)(?:\.(\d{0,2}))?$/ : /^(\d*)(?:\.(0{0,2}))?$/;
-  const match = value.match(pattern);
-  if (!match) return null;
-  const dollars = Number(match[1] || '0');
-  const cents = Number((match[2] ?? '').padEnd(2, '0'));
-  const total = dollars * 100 + cents;
+export function parseDollarsToCents(text: string, { wholeDollars = false } = {}): number | null {
+  const value = text.trim().replace(/^\$\s*/, '');
+  if (value === '') return 0;
+  if (!/^[\d.,]+$/.test(value)) return null;
+  const last = Math.max(value.lastIndexOf('.'), value.lastIndexOf(','));
+  if (last === -1) return toCents(value, '');
+  const mark = value[last]!;
+  const head = value.slice(0, last);
+  const tail = value.slice(last + 1);
+  if (tail.length <= 2) {
+    const group = mark === '.' ? ',' : '.';
+    return head.includes(mark) ? null : toCents(ungrouped(head, group), tail);
+  }
+  if (tail.length !== 3) return null;
+  // A three-digit tail: the mark groups thousands, if that is the only way to read it.
+  const repeated = head.includes(mark);
+  if (!repeated && !wholeDollars) return null;
+  return toCents(ungrouped(value, mark), '');
+}
+
+/** "1,250,000" grouped by "," → "1250000"; null unless every group after the first has three digits. */
+function ungrouped(digits: string, group: string): string | null {
+  if (!digits.includes(group)) return /^\d*$/.test(digits) ? digits : null;
+  const groups = digits.split(group);
+  const [first, ...rest] = groups;
+  if (!/^\d{1,3}$/.test(first!) || !rest.every((part) => /^\d{3}$/.test(part))) return null;
+  return groups.join('');
+}
+
+function toCents(dollars: string | null, decimals: string): number | null {
+  if (dollars === null) return null;
+  const total = Number(dollars || '0') * 100 + Number(decimals.padEnd(2, '0'));
   return Number.isSafeInteger(total) ? total : null;
 }
 

@@ -10,15 +10,22 @@ type DialogProps = {
   description?: string;
   children: ReactNode;
   className?: string;
+  /** Where the focus goes when it closes (Radix: back to what opened it, unless prevented). */
+  onCloseAutoFocus?: (event: Event) => void;
 };
 
-/** Accessible modal (focus trap, Escape, labelled) on Radix. */
-export function Dialog({ open, onOpenChange, title, description, children, className }: DialogProps) {
+/** Accessible modal (focus trap, Escape, labelled, described by its description) on Radix. */
+export function Dialog({ open, onOpenChange, title, description, children, className, onCloseAutoFocus }: DialogProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="dialog-overlay" />
-        <RadixDialog.Content className={`dialog${className ? ` ${className}` : ''}`} aria-describedby={undefined}>
+        <RadixDialog.Content
+          className={`dialog${className ? ` ${className}` : ''}`}
+          // Radix names the description when there is one; without, it would warn of none.
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          onCloseAutoFocus={onCloseAutoFocus}
+        >
           <RadixDialog.Title className="dialog-title">{title}</RadixDialog.Title>
           {description && (
             <RadixDialog.Description className="dialog-description">{description}</RadixDialog.Description>
@@ -51,6 +58,50 @@ export function MessageDialog({
       <div className="dialog-actions">
         <button type="button" className="button button-primary" onClick={onClose}>
           OK
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * Asks before going on: the description is the question, the safe choice comes first (and takes
+ * the focus), the other goes on. Escape, the ×, and a click outside are the safe choice too.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  question,
+  cancelLabel,
+  confirmLabel,
+  onCancel,
+  onConfirm,
+  onCloseAutoFocus,
+}: {
+  open: boolean;
+  title: string;
+  question: string;
+  cancelLabel: string;
+  confirmLabel: string;
+  onCancel: () => void;
+  onConfirm: () => void;
+  onCloseAutoFocus?: (event: Event) => void;
+}) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onCancel()}
+      title={title}
+      description={question}
+      className="dialog-narrow"
+      onCloseAutoFocus={onCloseAutoFocus}
+    >
+      <div className="dialog-actions">
+        <button type="button" className="button button-ghost" onClick={onCancel}>
+          {cancelLabel}
+        </button>
+        <button type="button" className="button button-primary" onClick={onConfirm}>
+          {confirmLabel}
         </button>
       </div>
     </Dialog>

@@ -190,12 +190,13 @@ export const transactionsParamsSchema = z.object({ page: pageParam, page_size: p
 
 /**
  * The donation minimum as typed: digits, optionally with .0 or .00, times 100; empty is 0 (spec
- * part 2 section 5). Cents typed ("2.50") fail the whole-dollar rule with its own message.
+ * part 2 section 5). Cents typed ("2.50", "2,50") fail the whole-dollar rule with its own
+ * message; "1,000" is a thousand dollars (parseDollarsToCents, wholeDollars).
  */
 const donationMinimumText = z
   .string()
   .transform((text, ctx) => {
-    const cents = parseDollarsToCents(text, 2);
+    const cents = parseDollarsToCents(text, { wholeDollars: true });
     if (cents === null) {
       ctx.addIssue({ code: 'custom', message: fundraiserMessages.wholeDollars });
       return z.NEVER;
@@ -204,13 +205,13 @@ const donationMinimumText = z
   })
   .pipe(donationMinimumCentsField);
 
-/** The goal as typed: dollars, with cents if wanted; required. */
+/** The goal as typed: dollars ("1,000" is a thousand), with cents if wanted; required. */
 const fundraisingGoalText = z
   .string()
   .trim()
   .min(1, messages.required('Fundraising goal'))
   .transform((text, ctx) => {
-    const cents = parseDollarsToCents(text, 2);
+    const cents = parseDollarsToCents(text, { wholeDollars: true });
     if (cents === null) {
       ctx.addIssue({ code: 'custom', message: 'Fundraising goal must be an amount in dollars, like 500 or 500.00' });
       return z.NEVER;

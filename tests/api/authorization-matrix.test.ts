@@ -3,6 +3,7 @@ import { type Fundraiser } from '../../shared/answers/fundraisers';
 import { fileForm, wav } from '../fixtures/audio';
 import { type Cast, createCast, type Role, ROLES } from '../fixtures/cast';
 import { startDonation } from '../fixtures/donations';
+import { testCard } from '../fixtures/test-cards';
 import { details, editFormOf } from '../fixtures/fundraisers';
 import { imageForm, png } from '../fixtures/images';
 import { appRoutes, fillPath, middlewareAndCatchAlls, tableDrift } from '../fixtures/route-table';
@@ -502,12 +503,7 @@ const matrix: Record<string, Case | Case[]> = {
   'POST /api/test-payments/confirm': {
     prepare: async ({ cast }) => {
       const intent = await startDonation(cast.server, { fundraiserId: cast.published.id, email: uniqueEmail('pay') });
-      return json({
-        clientSecret: intent.clientSecret,
-        cardNumber: '4242 4242 4242 4242',
-        expiry: '12/34',
-        cvc: '123',
-      });
+      return json({ clientSecret: intent.clientSecret, ...testCard() });
     },
     expect: everyone(200),
   },

@@ -16,6 +16,7 @@ import { trackJobHandlers } from '../../server/features/fundraisers/track-proces
 import type { Mailer } from '../../server/infra/email/mailer';
 import { createJobRunner } from '../../server/infra/jobs/runner';
 import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
+import { testCard } from '../fixtures/test-cards';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { fieldErrors, registerUser, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
@@ -247,20 +248,69 @@ describe('paying with the test provider', () => {
     expect(server.outbox.messages(email)).toHaveLength(1);
   });
 
-  it('answers 404 for an unknown client secret and refuses malformed cards', async () => {
+  it('answers 404 for an unknown client secret and 400 for a card that is not text', async () => {
     const unknown = await payWithTestCard(server, 'tpi_nothing_secret_nothing');
     expect(unknown.status).toBe(404);
     const { fundraiser } = await publishedFundraiser();
     const intent = await startDonation(server, { fundraiserId: fundraiser.id, email: uniqueEmail('typo') });
     const malformed = await server.client().post('/api/test-payments/confirm', {
-      json: { clientSecret: intent.clientSecret, cardNumber: '4242', expiry: '13/34', cvc: '1' },
+      json: { clientSecret: intent.clientSecret, cardNumber: 4242, cvc: null },
     });
     expect(malformed.status).toBe(400);
     expect(fieldErrors(malformed.json)).toEqual({
-      cardNumber: 'Card number must have 16 digits.',
-      expiry: 'Expiry must be a month and year, like 12/34.',
-      cvc: 'CVC must have 3 or 4 digits.',
+      cardNumber: 'Card number is required.',
+      expiry: 'Expiry is required.',
+      cvc: 'CVC is required.',
     });
+  });
+
+  it("refuses, in Stripe's words, a number failing the Luhn check, a past expiry and a short code, and the intent stays payable", async () => {
+    const { fundraiser } = await publishedFundraiser();
+    const intent = await startDonation(server, { fundraiserId: fundraiser.id, email: uniqueEmail('card-typo') });
+    const now = new Date();
+    const yy = (years: number) => String((now.getUTCFullYear() + years) % 100).padStart(2, '0');
+    // Two months back: last month is still this month somewhere on Earth for half a day.
+    const past = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1));
+    const twoMonthsAgo = `${String(past.getUTCMonth() + 1).padStart(2, '0')}/${String(past.getUTCFullYear() % 100).padStart(2, '0')}`;
+    const refusals: [Partial<ReturnType<typeof testCard>>, string][] = [
+      [{ cardNumber: '4242 4242 4242 4241' }, 'Your card number is invalid.'],
+      [{ cardNumber: '4242424242424242424242' }, 'Your card number is invalid.'],
+      [{ cardNumber: '4242-4242-4242-4242' }, 'Your card number is invalid.'],
+      [{ cardNumber: '4242 4242 4242' }, 'Your card number is incomplete.'],
+      [{ cardNumber: '' }, 'Your card number is incomplete.'],
+      [{ expiry: `12/${yy(-1)}` }, "Your card's expiration date is in the past."],
+      [{ expiry: twoMonthsAgo }, "Your card's expiration date is in the past."],
+      [{ expiry: '12/' }, "Your card's expiration date is incomplete."],
+      [{ expiry: `13/${yy(3)}` }, "Your card's expiration date is invalid."],
+      [{ cvc: '12' }, "Your card's security code is incomplete."],
+      [{ cvc: '' }, "Your card's security code is incomplete."],
+      [{ cvc: '12345' }, "Your card's security code is invalid."],
+      // Stripe checks the number first.
+      [{ cardNumber: '4242 4242 4242 4241', cvc: '1' }, 'Your card number is invalid.'],
+    ];
+    for (const [change, message] of refusals) {
+      const answer = await server.client().post('/api/test-payments/confirm', {
+        json: { clientSecret: intent.clientSecret, ...testCard(), ...change },
+      });
+      expect([answer.status, answer.json], JSON.stringify(change)).toEqual([402, { code: 'OTHER', message }]);
+    }
+    const status = testIntentStatusSchema.parse(
+      (await server.client().get(`/api/test-payments/intent?clientSecret=${encodeURIComponent(intent.clientSecret)}`))
+        .json,
+    );
+    expect(status).toMatchObject({ status: 'requires_payment_method', lastError: null });
+    expect(donationOf(intent.paymentIntentId).status).toBe('pending');
+
+    // This month's card is still good, and so are the usual lengths: 13 to 19 digits, 4-digit codes.
+    const thisMonth = `${String(now.getUTCMonth() + 1).padStart(2, '0')}/${yy(0)}`;
+    const cards = ['4222222222222', '3782 822463 10005', '6205 5000 0000 0000 004', TEST_CARDS.succeeds];
+    for (const cardNumber of cards) {
+      const paying = await startDonation(server, { fundraiserId: fundraiser.id, email: uniqueEmail('lengths') });
+      const paid = await server.client().post('/api/test-payments/confirm', {
+        json: { clientSecret: paying.clientSecret, cardNumber, expiry: thisMonth, cvc: '1234' },
+      });
+      expect(paid.status, `${cardNumber}: ${paid.text}`).toBe(200);
+    }
   });
 
   it('retries the receipt when mail fails and sends it once, with a link that works for 30 days', async () => {

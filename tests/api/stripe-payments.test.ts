@@ -10,6 +10,7 @@ import { paymentConfigSchema, transactionSummarySchema } from '../../shared/answ
 import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { libraryAlbumDetailSchema, libraryAlbumListSchema } from '../../shared/answers/library';
 import { startDonation } from '../fixtures/donations';
+import { testCard } from '../fixtures/test-cards';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
 import { adminClient, startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
@@ -90,7 +91,7 @@ describe('Stripe as the payment provider', () => {
     const config = paymentConfigSchema.parse((await server.client().get('/api/payments/config')).json);
     expect(config).toEqual({ provider: 'stripe', publishableKey: FAKE_STRIPE_KEYS.STRIPE_PUBLISHABLE_KEY });
     const confirm = await server.client().post('/api/test-payments/confirm', {
-      json: { clientSecret: 'pi_x_secret_y', cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' },
+      json: { clientSecret: 'pi_x_secret_y', ...testCard() },
     });
     expect(confirm.status).toBe(404);
   });

@@ -7,6 +7,7 @@ import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { payWithTestCard, startDonation } from '../fixtures/donations';
+import { futureExpiry } from '../fixtures/test-cards';
 import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
@@ -46,8 +47,8 @@ async function fillDonation(page: Page, email: string, donation: string) {
 }
 
 async function payWith(page: Page, card: string) {
-  await fillForm(page, { 'Card number': card, Expiry: '1234', CVC: '123' });
-  await page.getByRole('button', { name: 'Pay now' }).click();
+  await fillForm(page, { 'Card number': card, Expiry: futureExpiry(), CVC: '123' });
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
 }
 
 describe('donating in Chromium', () => {
@@ -232,7 +233,7 @@ describe('donating in Chromium', () => {
     await payWith(page, '4000 0000 0000 0002');
     await page.getByRole('alert').getByText('Your card was declined.').waitFor();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByRole('button', { name: /^Pay \$/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Thank you!' }).waitFor();
   });
 

@@ -1,61 +1,72 @@
-import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
+import { FormProvider, useWatch } from 'react-hook-form';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { messages } from '../../../shared/messages';
-import { formatCents, parseDollarsToCents, TIP_PRESETS, tipForPreset } from '../../../shared/money';
-import { donationLimits, donationMessages, type PaymentIntentRequest } from '../../../shared/schemas/donations';
-import { emailField } from '../../../shared/schemas/text';
+import {
+  donationFormSchema,
+  donationMessages,
+  donationOf,
+  type PaymentIntentRequest,
+  tipOf,
+} from '../../../shared/schemas/donations';
 import { errorMessage, formErrorsOf } from '../../api/http';
+import { useSite } from '../../lib/site';
 import { useUser } from '../../lib/session';
 import { Alert } from '../../ui/alert';
+import { ConfirmDialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
+import { NetworkButton } from '../../ui/needs-network';
 import { Spinner } from '../../ui/spinner';
+import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { paymentConfigQueryOptions, returningPaymentQueryOptions, useCreatePaymentIntent } from './donations-api';
+import { donatedToday, type DonationMemo } from './recent-donations';
+import { ShoppingSummary } from './shopping-summary';
 import { TestCardForm } from './test-card-form';
 import { TestModeBanner } from './test-mode-banner';
-import { NetworkButton } from '../../ui/needs-network';
+import { TipChoices } from './tip-choices';
 
 // The donation form (spec part 2 sections 2, 4 and 5): step 0 who gives what, step 1 the payment,
 // with the shopping summary beside both. The same flow gives to a fundraiser (the donate page) and
 // to the platform itself (the support page: a tip only). The server decides; this shows the same
-// rules as the donor types, with the same messages.
+// rules as the donor types, with the same schema and messages.
 
 const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
 
-type TipChoice = 'none' | `${(typeof TIP_PRESETS)[number]}` | 'custom';
-
 export type DonationTarget = { kind: 'fundraiser'; projectId: number; minimumCents: number } | { kind: 'platform' };
 
-type Errors = Partial<Record<'name' | 'email' | 'donationCents' | 'tipCents', string>>;
+const FIELDS = ['name', 'email', 'donationCents', 'tipCents'] as const;
 
-type Intent = { clientSecret: string; paymentIntentId: string };
+type Intent = { clientSecret: string; paymentIntentId: string; totalCents: number; memo: DonationMemo | null };
 
-/** A money input's text as cents, or the message saying what is wrong with it. */
-function readMoney(label: 'Donation' | 'Tip', text: string): { cents: number } | { error: string } {
-  const cents = parseDollarsToCents(text);
-  if (cents === null) return { error: `${label} must be an amount in dollars, like 25 or 25.00` };
-  if (cents > donationLimits.maxCents) {
-    return { error: label === 'Donation' ? donationMessages.donationMax : donationMessages.tipMax };
-  }
-  return { cents };
-}
+/** What the donor is asked before paying (issue 22), with the payment it would go on to. */
+type Question = { kind: 'large-tip' | 'donated-today'; input: PaymentIntentRequest; question: string };
 
 export function DonationForm({ target }: { target: DonationTarget }) {
   const user = useUser();
+  const { siteName } = useSite();
+  const queryClient = useQueryClient();
   // Spec part 2 section 4, Payment: the payment returns to the current page's path + '/success'
   // (/projects/{id}/donate comes back to /projects/{id}/donate/success, whichever the donor used).
   const { pathname } = useLocation();
   const successPath = `${pathname.replace(/\/+$/, '')}/success`;
   const id = useId();
-  const isPlatform = target.kind === 'platform';
+  const fundraiserId = target.kind === 'fundraiser' ? target.projectId : null;
+  const minimumCents = target.kind === 'fundraiser' ? target.minimumCents : null;
+  const schema = useMemo(() => donationFormSchema(minimumCents), [minimumCents]);
+  const form = useZodForm(schema, {
+    name: user ? [user.firstName, user.lastName].filter(Boolean).join(' ') : '',
+    email: user?.email ?? '',
+    donationCents: '',
+    tipChoice: target.kind === 'platform' ? 'custom' : null,
+    tipCents: '',
+  });
   const [step, setStep] = useState<0 | 1>(0);
-  const [name, setName] = useState(user ? [user.firstName, user.lastName].filter(Boolean).join(' ') : '');
-  const [email, setEmail] = useState(user?.email ?? '');
-  const [donationText, setDonationText] = useState('');
-  const [tipChoice, setTipChoice] = useState<TipChoice | null>(isPlatform ? 'custom' : null);
-  const [customTipText, setCustomTipText] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
   const [intent, setIntent] = useState<Intent | null>(null);
+  const [asking, setAsking] = useState<Question | null>(null);
+  // What the donor already said yes to, so 'edit' and Next do not ask again.
+  const [keptTipCents, setKeptTipCents] = useState<number | null>(null);
+  const [againFor, setAgainFor] = useState<string | null>(null);
+  const changingTip = useRef(false);
   const createIntent = useCreatePaymentIntent();
   const config = useQuery(paymentConfigQueryOptions);
   // Stripe's names for the intent a donor comes back with (see the success page).
@@ -64,202 +75,151 @@ export function DonationForm({ target }: { target: DonationTarget }) {
     returningPaymentQueryOptions(config.data, params.get('payment_intent_client_secret') ?? ''),
   );
 
-  const donationRead = isPlatform ? { cents: 0 } : readMoney('Donation', donationText);
-  const donationCents = 'cents' in donationRead ? donationRead.cents : 0;
-  const presetsOff = donationCents === 0;
-  const tipRead: { cents: number } | { error: string } | null =
-    tipChoice === null
-      ? null
-      : tipChoice === 'none'
-        ? { cents: 0 }
-        : tipChoice === 'custom'
-          ? readMoney('Tip', customTipText)
-          : { cents: tipForPreset(donationCents, Number(tipChoice)) };
-  const tipCents = tipRead && 'cents' in tipRead ? tipRead.cents : 0;
+  const [donationText, tipChoice, tipText] = useWatch({
+    control: form.control,
+    name: ['donationCents', 'tipChoice', 'tipCents'],
+  });
+  const donationCents = target.kind === 'fundraiser' ? donationOf(donationText) : 0;
+  const tip = tipOf(tipChoice, tipText, donationCents);
+  const tipCents = 'cents' in tip ? tip.cents : 0;
 
-  function check(): Errors {
-    const found: Errors = {};
-    const trimmed = name.trim();
-    if (!trimmed) found.name = messages.required('Name');
-    else if (trimmed.length > donationLimits.nameMax) found.name = messages.max('Name', donationLimits.nameMax);
-    const emailCheck = emailField.safeParse(email);
-    if (!emailCheck.success) found.email = emailCheck.error.issues[0]?.message ?? messages.email;
-    if (target.kind === 'fundraiser') {
-      if ('error' in donationRead) found.donationCents = donationRead.error;
-      else if (donationRead.cents < target.minimumCents)
-        found.donationCents = donationMessages.minimum(target.minimumCents);
-    }
-    if (tipRead === null) found.tipCents = donationMessages.tipRequired;
-    else if ('error' in tipRead) found.tipCents = tipRead.error;
-    else if (isPlatform && tipRead.cents < donationLimits.platformGiftMinCents)
-      found.tipCents = donationMessages.platformGiftMin;
-    return found;
-  }
-
-  function next() {
-    const found = check();
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
-      return;
-    }
-    const input: PaymentIntentRequest = {
-      name: name.trim(),
-      email: email.trim(),
-      donationCents,
-      tipCents,
-      projectId: target.kind === 'fundraiser' ? target.projectId : null,
-    };
+  function pay(input: PaymentIntentRequest) {
+    setAsking(null);
     createIntent.mutate(input, {
       onSuccess: (created) => {
-        setIntent(created);
+        const memo =
+          fundraiserId === null
+            ? null
+            : {
+                paymentIntentId: created.paymentIntentId,
+                fundraiserId,
+                email: input.email,
+                donationCents: input.donationCents,
+              };
+        setIntent({ ...created, totalCents: input.donationCents + input.tipCents, memo });
         setStep(1);
       },
       onError: (error) => {
-        const fromServer: Errors = {};
-        for (const item of formErrorsOf(error)) {
-          if (item.field && ['name', 'email', 'donationCents', 'tipCents'].includes(item.field)) {
-            fromServer[item.field as keyof Errors] = item.message;
-          }
-        }
-        setErrors(fromServer);
+        applyServerFormErrors(form, formErrorsOf(error), FIELDS);
       },
     });
   }
 
-  const chooseTip = (choice: TipChoice) => {
-    setTipChoice(choice);
-    setErrors(({ tipCents: _dropped, ...rest }) => rest);
-  };
+  /** Paying what this browser paid the same fundraiser from the same email today asks first. */
+  async function payUnlessDonatedToday(input: PaymentIntentRequest) {
+    if (fundraiserId !== null && againFor !== input.email) {
+      const before = await donatedToday(queryClient, fundraiserId, input.email);
+      if (before !== null) {
+        setAsking({ kind: 'donated-today', input, question: donationMessages.donatedToday(before) });
+        return;
+      }
+    }
+    pay(input);
+  }
+
+  const submit = form.handleSubmit(
+    async (values) => {
+      const input: PaymentIntentRequest = { ...values, projectId: fundraiserId };
+      // A custom tip above the donation is more likely a slip than a wish: asked before paying.
+      const custom = form.getValues('tipChoice') === 'custom';
+      const largeTip = custom && fundraiserId !== null && input.tipCents > input.donationCents;
+      if (largeTip && keptTipCents !== input.tipCents) {
+        setAsking({ kind: 'large-tip', input, question: donationMessages.largeTip(siteName, input.tipCents) });
+        return;
+      }
+      await payUnlessDonatedToday(input);
+    },
+    (errors) => {
+      // The tip buttons are no field react-hook-form can focus: its first one stands for them.
+      const first = FIELDS.find((field) => errors[field]);
+      if (first === 'tipCents' && tipChoice !== 'custom') document.getElementById(`${id}-tipChoice`)?.focus();
+    },
+  );
 
   const returned = returning.data;
   if (returned && (returned.status === 'succeeded' || returned.status === 'processing')) {
     return <Navigate replace to={`${successPath}?payment_intent=${encodeURIComponent(returned.paymentIntentId)}`} />;
   }
   const returnedUnpaid = returned?.status === 'requires_payment_method' && createIntent.isIdle;
+  const { errors } = form.formState;
 
   return (
     <div className="donation-layout">
       <div className="donation-steps card">
         {step === 0 ? (
-          <form
-            className="form"
-            noValidate
-            aria-labelledby={`${id}-heading`}
-            onSubmit={(event) => {
-              event.preventDefault();
-              next();
-            }}
-          >
-            <h2 id={`${id}-heading`}>{isPlatform ? 'Your gift' : 'Your donation'}</h2>
-            {returnedUnpaid && <Alert tone="error">{donationMessages.notSuccessful}</Alert>}
-            {config.data?.provider === 'test' && (
-              <TestModeBanner>The next step takes a test card, and nobody is charged.</TestModeBanner>
-            )}
-            {createIntent.isError && formErrorsOf(createIntent.error).length === 0 && (
-              <Alert tone="error">{errorMessage(createIntent.error, 'Something went wrong! Please try again.')}</Alert>
-            )}
-            <FormField
-              id={`${id}-name`}
-              label="Name"
-              autoComplete="name"
-              value={name}
-              error={errors.name}
-              onChange={(event) => setName(event.target.value)}
-            />
-            <FormField
-              id={`${id}-email`}
-              label="Email"
-              type="email"
-              autoComplete="email"
-              hint="Your receipt and the download link go here."
-              value={email}
-              error={errors.email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-            {target.kind === 'fundraiser' && (
+          <FormProvider {...form}>
+            <form className="form" noValidate aria-labelledby={`${id}-heading`} onSubmit={submit}>
+              <h2 id={`${id}-heading`}>{target.kind === 'platform' ? 'Your gift' : 'Your donation'}</h2>
+              {returnedUnpaid && <Alert tone="error">{donationMessages.notSuccessful}</Alert>}
+              {config.data?.provider === 'test' && (
+                <TestModeBanner>The next step takes a test card, and nobody is charged.</TestModeBanner>
+              )}
+              {createIntent.isError && formErrorsOf(createIntent.error).length === 0 && (
+                <Alert tone="error">
+                  {errorMessage(createIntent.error, 'Something went wrong! Please try again.')}
+                </Alert>
+              )}
               <FormField
-                id={`${id}-donationCents`}
-                label="Donation"
-                inputMode="decimal"
-                className="money-field"
-                hint={donationMessages.hint(target.minimumCents)}
-                value={donationText}
-                error={errors.donationCents}
-                onChange={(event) => {
-                  setDonationText(event.target.value);
-                  // Typing a donation clears the preset (spec part 2 section 4).
-                  if (tipChoice !== null && tipChoice !== 'none' && tipChoice !== 'custom') setTipChoice(null);
-                }}
+                id={`${id}-name`}
+                label="Name"
+                autoComplete="name"
+                error={errors.name?.message}
+                {...form.register('name')}
               />
-            )}
-            {isPlatform ? (
               <FormField
-                id={`${id}-tipCents`}
-                label="Amount"
-                inputMode="decimal"
-                className="money-field"
-                hint="At least $1.00."
-                value={customTipText}
-                error={errors.tipCents}
-                onChange={(event) => setCustomTipText(event.target.value)}
+                id={`${id}-email`}
+                label="Email"
+                type="email"
+                autoComplete="email"
+                hint="Your receipt and the download link go here."
+                error={errors.email?.message}
+                {...form.register('email')}
               />
-            ) : (
-              <fieldset
-                className={`field tip-choices${errors.tipCents ? ' field-invalid' : ''}`}
-                aria-describedby={`${id}-tip-hint${errors.tipCents ? ` ${id}-tip-error` : ''}`}
-              >
-                <legend>Tip</legend>
-                <p className="field-hint" id={`${id}-tip-hint`}>
-                  An optional tip keeps the site running; the charity&apos;s share stays the same.
-                </p>
-                <div className="tip-options">
-                  <TipOption
-                    id={`${id}-tipCents`}
-                    choice="none"
-                    current={tipChoice}
-                    onChoose={chooseTip}
-                    label="No tip"
-                  />
-                  {TIP_PRESETS.map((percent) => (
-                    <TipOption
-                      key={percent}
-                      choice={`${percent}`}
-                      current={tipChoice}
-                      onChoose={chooseTip}
-                      label={`${percent}%`}
-                      disabled={presetsOff}
-                    />
-                  ))}
-                  <TipOption choice="custom" current={tipChoice} onChoose={chooseTip} label="Custom" />
-                </div>
-                {tipChoice === 'custom' && (
+              {target.kind === 'fundraiser' ? (
+                <>
                   <FormField
-                    label="Custom tip"
+                    id={`${id}-donationCents`}
+                    label="Donation"
                     inputMode="decimal"
+                    autoComplete="off"
                     className="money-field"
-                    value={customTipText}
-                    onChange={(event) => setCustomTipText(event.target.value)}
+                    hint={donationMessages.hint(target.minimumCents)}
+                    error={errors.donationCents?.message}
+                    {...form.register('donationCents', {
+                      // Typing a donation clears the preset (spec part 2 section 4).
+                      onChange: () => {
+                        const chosen = form.getValues('tipChoice');
+                        if (chosen !== null && chosen !== 'none' && chosen !== 'custom')
+                          form.setValue('tipChoice', null);
+                      },
+                    })}
                   />
-                )}
-                {errors.tipCents && (
-                  <p className="field-error" id={`${id}-tip-error`}>
-                    {errors.tipCents}
-                  </p>
-                )}
-              </fieldset>
-            )}
-            <div className="actions">
-              <NetworkButton
-                action="donate"
-                type="submit"
-                className="button button-primary"
-                disabled={createIntent.isPending}
-              >
-                {createIntent.isPending ? 'Please wait...' : 'Next'}
-              </NetworkButton>
-            </div>
-          </form>
+                  <TipChoices id={id} presetsOff={donationCents === 0} />
+                </>
+              ) : (
+                <FormField
+                  id={`${id}-tipCents`}
+                  label="Amount"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  className="money-field"
+                  hint="At least $1.00."
+                  error={errors.tipCents?.message}
+                  {...form.register('tipCents')}
+                />
+              )}
+              <div className="actions">
+                <NetworkButton
+                  action="donate"
+                  type="submit"
+                  className="button button-primary"
+                  disabled={createIntent.isPending || form.formState.isSubmitting}
+                >
+                  {createIntent.isPending ? 'Please wait...' : 'Next'}
+                </NetworkButton>
+              </div>
+            </form>
+          </FormProvider>
         ) : (
           <section className="stack" aria-labelledby={`${id}-payment-heading`}>
             <div className="donation-payment-heading">
@@ -278,7 +238,7 @@ export function DonationForm({ target }: { target: DonationTarget }) {
               </button>
             </div>
             <p className="donation-payer">
-              {name.trim()} · {email.trim()}
+              {form.getValues('name').trim()} · {form.getValues('email').trim()}
             </p>
             {!intent ? (
               <Alert tone="error">{donationMessages.missingIntent}</Alert>
@@ -287,82 +247,64 @@ export function DonationForm({ target }: { target: DonationTarget }) {
             ) : config.isError ? (
               <Alert tone="error">{donationMessages.paymentFormFailed}</Alert>
             ) : config.data.provider === 'test' ? (
-              <TestCardForm clientSecret={intent.clientSecret} successPath={successPath} />
+              <TestCardForm
+                clientSecret={intent.clientSecret}
+                successPath={successPath}
+                totalCents={intent.totalCents}
+                memo={intent.memo}
+              />
             ) : (
               <Suspense fallback={<Spinner label="Loading the payment form" />}>
                 <StripePaymentForm
                   publishableKey={config.data.publishableKey}
                   clientSecret={intent.clientSecret}
                   successPath={successPath}
+                  totalCents={intent.totalCents}
+                  memo={intent.memo}
                 />
               </Suspense>
             )}
           </section>
         )}
       </div>
-      <ShoppingSummary donationCents={donationCents} tipCents={tipCents} isPlatform={isPlatform} />
+      <ShoppingSummary donationCents={donationCents} tipCents={tipCents} isPlatform={target.kind === 'platform'} />
+      <ConfirmDialog
+        open={asking?.kind === 'large-tip'}
+        title="Keep this tip?"
+        question={asking?.question ?? ''}
+        cancelLabel="Change tip"
+        confirmLabel="Keep tip"
+        onCancel={() => {
+          changingTip.current = true;
+          setAsking(null);
+        }}
+        onConfirm={() => {
+          if (!asking) return;
+          setKeptTipCents(asking.input.tipCents);
+          setAsking(null);
+          void payUnlessDonatedToday(asking.input);
+        }}
+        onCloseAutoFocus={(event) => {
+          // Changing it goes back to the custom tip; keeping it goes on to the payment.
+          if (!changingTip.current) return;
+          changingTip.current = false;
+          event.preventDefault();
+          form.setFocus('tipCents', { shouldSelect: true });
+        }}
+      />
+      <ConfirmDialog
+        open={asking?.kind === 'donated-today'}
+        title="Donated today"
+        question={asking?.question ?? ''}
+        cancelLabel="Cancel"
+        confirmLabel="Donate again"
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          if (!asking) return;
+          setAgainFor(asking.input.email);
+          pay(asking.input);
+        }}
+      />
     </div>
-  );
-}
-
-function TipOption({
-  id,
-  choice,
-  current,
-  onChoose,
-  label,
-  disabled = false,
-}: {
-  id?: string;
-  choice: TipChoice;
-  current: TipChoice | null;
-  onChoose: (choice: TipChoice) => void;
-  label: string;
-  disabled?: boolean;
-}) {
-  return (
-    <button
-      id={id}
-      type="button"
-      className={`tip-option${current === choice ? ' tip-option-chosen' : ''}`}
-      aria-pressed={current === choice}
-      disabled={disabled}
-      onClick={() => onChoose(choice)}
-    >
-      {label}
-    </button>
-  );
-}
-
-/** Donation, tip and total in dollars with two decimals (spec part 2 section 2). */
-function ShoppingSummary({
-  donationCents,
-  tipCents,
-  isPlatform,
-}: {
-  donationCents: number;
-  tipCents: number;
-  isPlatform: boolean;
-}) {
-  return (
-    <aside className="donation-summary card" aria-label="Summary">
-      <h2>Summary</h2>
-      <dl>
-        {!isPlatform && (
-          <div>
-            <dt>Donation</dt>
-            <dd>{formatCents(donationCents)}</dd>
-          </div>
-        )}
-        <div>
-          <dt>{isPlatform ? 'Gift' : 'Tip'}</dt>
-          <dd>{formatCents(tipCents)}</dd>
-        </div>
-        <div className="donation-summary-total">
-          <dt>Total</dt>
-          <dd>{formatCents(donationCents + tipCents)}</dd>
-        </div>
-      </dl>
-    </aside>
   );
 }

@@ -1,22 +1,25 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { donationMessages, TEST_CARDS, testCardSchema } from '../../../shared/schemas/donations';
+import { cardFieldOf } from '../../../shared/card-checks';
+import { donationMessages, TEST_CARDS, testCardFormSchema } from '../../../shared/schemas/donations';
 import { formErrorsOf } from '../../api/http';
 import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
+import { useZodForm } from '../../ui/use-zod-form';
 import { useConfirmTestPayment } from './donations-api';
+import { PayButton } from './pay-button';
+import { type DonationMemo, rememberDonation } from './recent-donations';
 import { TestModeBanner } from './test-mode-banner';
-import { NetworkButton } from '../../ui/needs-network';
 
 // The built-in test provider's card form (DESIGN.md section 2): card number, expiry and CVC,
-// formatted as they are typed, with the test cards shown. No real money moves.
+// formatted as they are typed and checked as Stripe's form checks them, in its words, at each
+// field (shared/card-checks.ts); the server checks the same. No real money moves.
 
-/** "4242424242424242" → "4242 4242 4242 4242" as it is typed. */
+/** "4242424242424242" → "4242 4242 4242 4242" as it is typed; up to 19 digits. */
 const formatCardNumber = (value: string) =>
   value
     .replace(/\D/g, '')
-    .slice(0, 16)
+    .slice(0, 19)
     .replace(/(\d{4})(?=\d)/g, '$1 ');
 
 /** "1234" → "12/34": the slash comes by itself. */
@@ -27,69 +30,66 @@ function formatExpiry(value: string, previous: string): string {
   return digits.length >= 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
 }
 
-type Fields = 'cardNumber' | 'expiry' | 'cvc';
+type Props = {
+  clientSecret: string;
+  successPath: string;
+  /** What the button says it pays ("Pay $14.40"). */
+  totalCents: number;
+  /** The donation to remember once paid (a gift to the platform has none). */
+  memo: DonationMemo | null;
+};
 
-export function TestCardForm({ clientSecret, successPath }: { clientSecret: string; successPath: string }) {
+export function TestCardForm({ clientSecret, successPath, totalCents, memo }: Props) {
   const navigate = useNavigate();
   const confirm = useConfirmTestPayment();
-  const [cardNumber, setCardNumber] = useState('');
-  const [expiry, setExpiry] = useState('');
-  const [cvc, setCvc] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<Fields, string>>>({});
+  const form = useZodForm(testCardFormSchema, { cardNumber: '', expiry: '', cvc: '' });
+  const { errors } = form.formState;
 
-  function pay() {
-    const checked = testCardSchema.safeParse({ clientSecret, cardNumber, expiry, cvc });
-    if (!checked.success) {
-      const found: Partial<Record<Fields, string>> = {};
-      for (const issue of checked.error.issues) {
-        const field = issue.path[0] as Fields;
-        found[field] ??= issue.message;
-      }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
+  const pay = form.handleSubmit((card) =>
     confirm.mutate(
-      { clientSecret, cardNumber, expiry, cvc },
+      { clientSecret, ...card },
       {
-        onSuccess: (paid) => navigate(`${successPath}?payment_intent=${encodeURIComponent(paid.paymentIntentId)}`),
+        onSuccess: (paid) => {
+          if (memo) rememberDonation(memo, true);
+          void navigate(`${successPath}?payment_intent=${encodeURIComponent(paid.paymentIntentId)}`);
+        },
+        onError: (error) => {
+          // The server's card checks are the form's; should they differ (a clock at a month's
+          // end), the words go to their field like the form's own.
+          const field = error instanceof ApiError && error.status === 402 ? cardFieldOf(error.message) : undefined;
+          if (field) form.setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
+        },
       },
-    );
-  }
+    ),
+  );
 
-  // Card refusals say the provider's words; anything else is unexpected (spec part 2 section 8).
+  // A declined card says the provider's words; anything else is unexpected (spec part 2 section 8).
   const failure = confirm.error;
-  const failureText =
-    failure instanceof ApiError && failure.status === 402
-      ? failure.message
-      : failure && formErrorsOf(failure).length === 0
-        ? donationMessages.unexpected
-        : null;
+  const declined = failure instanceof ApiError && failure.status === 402 && !cardFieldOf(failure.message);
+  const failureText = declined
+    ? `${failure.message} ${donationMessages.notSuccessful}`
+    : failure && !(failure instanceof ApiError && failure.status === 402) && formErrorsOf(failure).length === 0
+      ? donationMessages.unexpected
+      : null;
 
+  const cardNumber = form.register('cardNumber');
+  const expiry = form.register('expiry');
+  const cvc = form.register('cvc');
   return (
-    <form
-      className="form test-card-form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        pay();
-      }}
-    >
+    <form className="form test-card-form" noValidate onSubmit={pay}>
       <TestModeBanner>Pay with a test card below.</TestModeBanner>
-      {failureText && (
-        <Alert tone="error">
-          {failureText}
-          {failure instanceof ApiError && failure.status === 402 && ` ${donationMessages.notSuccessful}`}
-        </Alert>
-      )}
+      {failureText && <Alert tone="error">{failureText}</Alert>}
       <FormField
         label="Card number"
         inputMode="numeric"
         autoComplete="cc-number"
         placeholder="1234 1234 1234 1234"
-        value={cardNumber}
-        error={errors.cardNumber}
-        onChange={(event) => setCardNumber(formatCardNumber(event.target.value))}
+        error={errors.cardNumber?.message}
+        {...cardNumber}
+        onChange={(event) => {
+          event.target.value = formatCardNumber(event.target.value);
+          return cardNumber.onChange(event);
+        }}
       />
       <div className="form-row">
         <FormField
@@ -97,9 +97,12 @@ export function TestCardForm({ clientSecret, successPath }: { clientSecret: stri
           inputMode="numeric"
           autoComplete="cc-exp"
           placeholder="MM/YY"
-          value={expiry}
-          error={errors.expiry}
-          onChange={(event) => setExpiry(formatExpiry(event.target.value, expiry))}
+          error={errors.expiry?.message}
+          {...expiry}
+          onChange={(event) => {
+            event.target.value = formatExpiry(event.target.value, form.getValues('expiry'));
+            return expiry.onChange(event);
+          }}
         />
         <FormField
           label="CVC"
@@ -107,13 +110,16 @@ export function TestCardForm({ clientSecret, successPath }: { clientSecret: stri
           autoComplete="cc-csc"
           placeholder="123"
           maxLength={4}
-          value={cvc}
-          error={errors.cvc}
-          onChange={(event) => setCvc(event.target.value.replace(/\D/g, '').slice(0, 4))}
+          error={errors.cvc?.message}
+          {...cvc}
+          onChange={(event) => {
+            event.target.value = event.target.value.replace(/\D/g, '').slice(0, 4);
+            return cvc.onChange(event);
+          }}
         />
       </div>
       <div className="test-cards">
-        <p>Test cards (any future expiry, any CVC):</p>
+        <p>Test cards (any future expiry, any three digits as the CVC):</p>
         <ul>
           <li>
             <code>{TEST_CARDS.succeeds}</code> pays
@@ -124,9 +130,7 @@ export function TestCardForm({ clientSecret, successPath }: { clientSecret: stri
         </ul>
       </div>
       <div className="actions">
-        <NetworkButton action="pay" type="submit" className="button button-primary" disabled={confirm.isPending}>
-          {confirm.isPending ? 'Paying...' : 'Pay now'}
-        </NetworkButton>
+        <PayButton totalCents={totalCents} paying={confirm.isPending} disabled={confirm.isPending} />
       </div>
     </form>
   );

@@ -1,4 +1,5 @@
 import { type PaymentIntentRequest, donationMessages } from '../../../shared/schemas/donations';
+import type { CardDetails } from '../../../shared/card-checks';
 import { taxDeductibleCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
 import type { Deps, Session } from '../../deps';
@@ -201,13 +202,13 @@ export async function transactionSummary(deps: Deps, paymentIntentId: string, si
  * POST /api/test-payments/confirm: the built-in provider's card form. Answers once fulfilment has
  * committed, so the success page finds the donation at once. 404 when Stripe takes the payments.
  */
-export async function confirmTestPayment(deps: Deps, clientSecret: string, cardNumber: string, siteUrl: string) {
+export async function confirmTestPayment(deps: Deps, clientSecret: string, card: CardDetails, siteUrl: string) {
   const payments = deps.payments;
   if (payments.kind !== 'test') throw notFound('Test payments are off: Stripe takes the payments here.');
   // Paying and fulfilling commit together: a crash between the two would leave a paid intent
   // with a pending donation that only the donor's return to the success page could fulfil.
   const result = deps.db.transaction((tx) => {
-    const outcome = payments.confirm(clientSecret, cardNumber);
+    const outcome = payments.confirm(clientSecret, card);
     if (outcome.outcome !== 'succeeded') return outcome;
     const donation = queries.fulfilmentQueries(deps.db).byIntent.get({ paymentIntentId: outcome.paymentIntentId });
     if (donation) recordFulfilment(deps, tx, donation, outcome.feeCents, siteUrl);

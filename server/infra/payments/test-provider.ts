@@ -1,12 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { testPaymentIntents } from '../../db/schema';
+import { type CardDetails, cardProblem } from '../../../shared/card-checks';
 import { randomToken } from '../security/tokens';
 import { estimatedFeeCents, type IntentState, type PaymentProvider } from './provider';
 
 // The built-in test payment provider (DESIGN.md section 2): no account, no network, the same
 // intents and the same fulfilment as Stripe. Intents live in the database, so a restart keeps
 // them. 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined and the intent stays payable.
+// Like Stripe, it first checks the card itself (the Luhn check, the expiry, the security code)
+// and refuses a bad one in Stripe's words without touching the intent.
 
 const DECLINED_CARD = '4000000000000002';
 
@@ -19,10 +22,10 @@ export type TestConfirmOutcome =
 export type TestProvider = PaymentProvider & {
   kind: 'test';
   /**
-   * Pays the intent of `clientSecret` with a test card (the card's details are already valid),
-   * on the database's connection: inside the caller's transaction when there is one.
+   * Pays the intent of `clientSecret` with a test card, on the database's connection: inside the
+   * caller's transaction when there is one.
    */
-  confirm(clientSecret: string, cardNumber: string): TestConfirmOutcome;
+  confirm(clientSecret: string, card: CardDetails, now?: Date): TestConfirmOutcome;
   /** The intent of a client secret, as the donate page asks when the donor comes back. */
   findByClientSecret(clientSecret: string): typeof testPaymentIntents.$inferSelect | undefined;
 };
@@ -44,7 +47,9 @@ export function testProvider(db: Db): TestProvider {
         return { status: 'succeeded', feeCents: estimatedFeeCents(intent.amountCents) };
       return { status: 'requires_payment_method' };
     },
-    confirm(clientSecret, cardNumber) {
+    confirm(clientSecret, card, now = new Date()) {
+      const problem = cardProblem(card, now);
+      if (problem) return { outcome: 'declined', message: problem.message };
       const intent = db
         .select()
         .from(testPaymentIntents)
@@ -52,7 +57,7 @@ export function testProvider(db: Db): TestProvider {
         .get();
       if (!intent) return { outcome: 'unknown' };
       if (intent.status === 'succeeded') return { outcome: 'already-paid' };
-      if (cardNumber === DECLINED_CARD) {
+      if (card.cardNumber.replace(/\s+/g, '') === DECLINED_CARD) {
         const message = 'Your card was declined.';
         db.update(testPaymentIntents)
           .set({ lastError: message, updatedAt: new Date() })
