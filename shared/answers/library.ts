@@ -66,7 +66,13 @@ export type PlayerTrack = z.infer<typeof playerTrackSchema>;
  * Audio URLs (DESIGN.md section 4). `version` names the rendition file: a re-render gets a new
  * name, so a versioned URL never changes content and may be cached as immutable.
  */
+const streamUrl = (trackId: number, version: string) =>
+  `/api/tracks/${trackId}/stream?v=${encodeURIComponent(version)}`;
+
 export const trackUrls = {
   preview: (trackId: number, version: string) => `/api/tracks/${trackId}/preview?v=${encodeURIComponent(version)}`,
-  stream: (trackId: number, version: string) => `/api/tracks/${trackId}/stream?v=${encodeURIComponent(version)}`,
+  stream: streamUrl,
+  /** The full stream for a guest: the grant (server/access/url-grants.ts) is the permission. */
+  grantedStream: (trackId: number, version: string, grant: string) =>
+    `${streamUrl(trackId, version)}&grant=${encodeURIComponent(grant)}`,
 };
