@@ -59,6 +59,8 @@ export const playerTrackSchema = z.object({
   trackId: z.optional(z.int()),
   durationSeconds: z.optional(z.nullable(z.number())),
   loudnessLufs: z.optional(z.nullable(z.number())),
+  /** Where the track's title leads; the album page in Your music when absent. */
+  albumPath: z.optional(z.string()),
 });
 export type PlayerTrack = z.infer<typeof playerTrackSchema>;
 
