@@ -48,7 +48,8 @@ async function donateAsGuest(page: Page, email: string) {
   await page.getByRole('button', { name: 'No tip' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
   await fillForm(page, { 'Card number': '4242 4242 4242 4242', Expiry: nextYear, CVC: '123' });
-  await page.getByRole('button', { name: 'Pay now' }).click();
+  // 'Pay now', or 'Pay $25.00' where the button names the total.
+  await page.getByRole('button', { name: /^Pay (now|\$)/ }).click();
   await page.waitForURL(`**/projects/${album.urlSlug}/donate/success?payment_intent=*`);
 }
 

@@ -1,10 +1,10 @@
 import { type PaymentIntentRequest, donationMessages } from '../../../shared/schemas/donations';
-import type { GrantedTrack } from '../../../shared/answers/donations';
-import { trackUrls } from '../../../shared/answers/library';
-import { formatEin } from '../../../shared/ein';
 import { taxDeductibleCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
 import type { Deps, Session } from '../../deps';
+import type { GrantedTrack } from '../../../shared/answers/donations';
+import { trackUrls } from '../../../shared/answers/library';
+import { formatEin } from '../../../shared/ein';
 import { conflict, FormError, gone, notFound, paymentRefused } from '../../errors';
 import { enqueue } from '../../infra/jobs/queue';
 import { PermanentJobError, type JobHandler } from '../../infra/jobs/runner';
