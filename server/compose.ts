@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { streamGrants } from './access/stream-grants';
+import { urlGrants } from './access/url-grants';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
 import type { Deps } from './deps';
@@ -11,6 +12,7 @@ import { outboxMailer, smtpMailer } from './infra/email/mailer';
 import { createLogger } from './infra/logger';
 import { stripeProvider } from './infra/payments/stripe-provider';
 import { testProvider } from './infra/payments/test-provider';
+import { loadOrCreateKey } from './infra/security/secret-key';
 import { mediaStore } from './infra/storage/media';
 import { uploadReservations } from './infra/storage/upload-reservations';
 
@@ -32,6 +34,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
     media: mediaStore(config.dataDir),
     uploadsInFlight: uploadReservations(),
     streamGrants: streamGrants(),
+    urlGrants: urlGrants(loadOrCreateKey(config.urlGrantKeyFile)),
     mailer: config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : outboxMailer(config.outboxDir, config.mailFrom, logger),

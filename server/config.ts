@@ -113,6 +113,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databasePath: path.join(dataDir, 'soundcause.db'),
     outboxDir: path.join(dataDir, 'outbox'),
+    /** The key that signs the grants in guests' stream and download URLs (server/access/url-grants.ts). */
+    urlGrantKeyFile: path.join(dataDir, 'url-grants.key'),
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     siteName: e.SITE_NAME,

@@ -1,4 +1,5 @@
 import type { StreamGrants } from './access/stream-grants';
+import type { UrlGrants } from './access/url-grants';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { FfmpegRunner } from './infra/audio/ffmpeg';
@@ -32,6 +33,8 @@ export type Deps = {
    * revokes access clears them.
    */
   streamGrants: StreamGrants;
+  /** Signs and checks the grants that stream and download URLs carry for guests (access/url-grants.ts). */
+  urlGrants: UrlGrants;
   /** The charity directory's remote source; null without EVERY_ORG_API_KEY. */
   everyOrg: EveryOrgClient | null;
   /**

@@ -30,6 +30,14 @@ export function takeFirstAnswer<T>(path: string): T | undefined {
 }
 
 /**
+ * The answers given with the page no longer hold (the user changed: an email verified since):
+ * every query asks the API instead.
+ */
+export function forgetFirstAnswers() {
+  answers = new Map();
+}
+
+/**
  * Query options that start a query from the page's answer to `path` when there is one: as fresh
  * as if it had just been fetched (for `staleTime`), so the page neither waits nor asks again.
  */

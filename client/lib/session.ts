@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { apiPaths } from '../../shared/api-paths';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import type { User } from '../../shared/answers/accounts';
-import { takeFirstAnswer } from '../api/first-answers';
+import { forgetFirstAnswers, takeFirstAnswer } from '../api/first-answers';
 import { apiRequest, setLoggedOutListener } from '../api/http';
 import { ApiError } from '../api/errors';
 import { queryClient } from './query-client';
@@ -254,7 +254,19 @@ export function useLogout(): () => void {
   }, [leaveSession]);
 }
 
-/** Reloads the user from the server (after verifying the email, say). */
-export function reloadUser() {
-  return queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+/**
+ * Reloads the user from the server (after verifying the email, say). When the address or its
+ * verification changed, what was loaded for the user as they were (the albums an address bought
+ * are theirs once it is verified) is asked again, including what came with the page.
+ */
+export async function reloadUser() {
+  const before = queryClient.getQueryData<User | null>(sessionKeys.user);
+  const user = await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+  if (before?.email !== user?.email || before?.isEmailVerified !== user?.isEmailVerified) {
+    forgetFirstAnswers();
+    void queryClient.invalidateQueries({
+      predicate: (query) => query.queryKey[0] !== 'site' && !isUserQuery(query.queryKey),
+    });
+  }
+  return user;
 }

@@ -30,6 +30,7 @@ export function PlayerBar() {
   const compact = useIsCompact();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const track = useCurrentTrack();
+  const notice = usePlayerNotice();
   if (!track) return null;
 
   // Space toggles playback from anywhere in the player that is not itself a button or link.
@@ -51,7 +52,8 @@ export function PlayerBar() {
             <div className="player-compact">
               <RadixDialog.Trigger
                 className="player-compact-open"
-                aria-label={`Open player: ${track.name} by ${track.artistName}`}
+                // Says what the bar shows, the notice too (WCAG 2.5.3: the visible words are in the name).
+                aria-label={`Open player: ${track.name}, ${notice.text || `${track.artistName} · ${track.projectName}`}`}
               >
                 <Cover track={track} size={44} />
                 <TrackNames track={track} showNotice />
@@ -114,7 +116,7 @@ type TrackNamesProps = {
 };
 
 function TrackNames({ track, linked, onNavigate, showNotice }: TrackNamesProps) {
-  const albumPath = `/music/album/${encodeURIComponent(track.projectSlug)}`;
+  const albumPath = track.albumPath ?? `/music/album/${encodeURIComponent(track.projectSlug)}`;
   const notice = usePlayerNotice();
   return (
     <div className="player-names">
@@ -125,6 +127,7 @@ function TrackNames({ track, linked, onNavigate, showNotice }: TrackNamesProps) 
       ) : (
         <span className="player-title">{track.name}</span>
       )}
+      {/* Laid out as lines, but read as words: a space keeps the title apart from the line below. */}{' '}
       {showNotice && notice.text ? (
         <span className={`player-artist${notice.error ? ' player-notice-error' : ''}`} role="status">
           {notice.text}

@@ -1,13 +1,33 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
+import type { PlayerTrack } from '../../shared/answers/library';
 import { useSessionSettled, useUser } from '../lib/session';
 import { SAVED_PLAYER_KEY } from './saved-player-key';
 
-// The player is for logged-in users only (spec part 1 section 6): its code (the store, the rules,
-// the link to the other tabs) loads when somebody is logged in, so a visitor's first page does not
-// carry it (issue 13).
+// The player is for logged-in users (spec part 1 section 6): its code (the store, the rules, the
+// link to the other tabs) loads when somebody is logged in, so a visitor's first page does not
+// carry it (issue 13). One exception: a guest who has just bought an album plays it from the
+// success page or the receipt's page (issue 22), in the same bar, with the lock screen and all.
+// That player is the tab's own: its tracks are granted to whoever holds the page, not to the
+// browser's session, so they are kept nowhere and shared with no other tab, and a login (which
+// makes the player the account's) leaves them behind.
 const PlayerSession = lazy(() => import('./player-session').then((m) => ({ default: m.PlayerSession })));
 
 let playerStarted = false;
+
+/** This tab plays a guest's granted tracks. */
+let guestListening = false;
+const guestListeners = new Set<() => void>();
+
+function setGuestListening(value: boolean) {
+  if (guestListening === value) return;
+  guestListening = value;
+  for (const listener of guestListeners) listener();
+}
+
+function onGuestListening(listener: () => void) {
+  guestListeners.add(listener);
+  return () => guestListeners.delete(listener);
+}
 
 function hasSavedPlayer(): boolean {
   try {
@@ -21,23 +41,46 @@ function hasSavedPlayer(): boolean {
 export function PlayerDock() {
   const user = useUser();
   const confirmed = useSessionSettled();
+  const guest = useSyncExternalStore(
+    onGuestListening,
+    () => guestListening,
+    () => false,
+  );
 
   useEffect(() => {
-    if (user) playerStarted = true;
-    else if (confirmed && (playerStarted || hasSavedPlayer())) {
+    if (user) {
+      playerStarted = true;
+      // The player is the account's now (PlayerSession connects it): a guest's tracks are gone.
+      setGuestListening(false);
+    } else if (confirmed && (playerStarted || hasSavedPlayer())) {
       void import('./player-store').then((store) => store.clearPlayer());
     }
   }, [user, confirmed]);
 
-  if (!user) return null;
+  if (!user && !guest) return null;
   return (
     <Suspense fallback={null}>
-      <PlayerSession />
+      <PlayerSession account={user !== null} />
     </Suspense>
   );
 }
 
+/**
+ * Plays tracks a purchase grants (their `src` carries the grant) from `index`: in the account's
+ * player when someone is logged in (cleared at logout like any other), else in a player of this
+ * tab's own.
+ */
+export function playGrantedTracks(tracks: PlayerTrack[], index: number, loggedIn: boolean) {
+  if (!loggedIn) setGuestListening(true);
+  void Promise.all([import('./start-player'), import('./player-store')]).then(([player, store]) => {
+    void (loggedIn ? player.startPlayer() : player.startGuestPlayer());
+    store.playerControls.playTracks(tracks, index);
+  });
+}
+
 /** Pauses the music player, if this tab runs one (another sound is starting: one sound at a time). */
 export function pauseThePlayer() {
-  if (playerStarted) void import('./player-store').then((store) => store.playerControls.pause());
+  if (playerStarted || guestListening) {
+    void import('./player-store').then((store) => store.playerControls.pause());
+  }
 }

@@ -18,6 +18,8 @@ export type PlayerLink = {
   send: (command: PlayerCommand) => void;
   /** This tab is leaving (page hidden for good): let the coordinator know at once. */
   close: () => void;
+  /** This tab stops taking part (its player changes hands: a guest's, then an account's): for good. */
+  disconnect: () => void;
 };
 
 type Options = {
@@ -38,7 +40,18 @@ export function connectPlayer(options: Options): PlayerLink {
   return inThisTab(options);
 }
 
-/** Keeps a coordinator aware of this tab: hello now and after a return from the back/forward cache. */
+/**
+ * A player of this tab's own, which no other tab sees: a guest's, whose tracks are granted to
+ * whoever holds this page (client/player/player-dock.tsx), not to the browser's session.
+ */
+export function connectLocalPlayer(options: Options): PlayerLink {
+  return inThisTab(options);
+}
+
+/**
+ * Keeps a coordinator aware of this tab: hello now and after a return from the back/forward cache.
+ * Answers the way to stop.
+ */
 function keepAlive(post: (message: TabMessage) => void, hello: () => TabMessage) {
   post(hello());
   const ping = setInterval(() => post({ kind: 'ping' }), HEARTBEAT_INTERVAL_MS);
@@ -63,10 +76,15 @@ function viaSharedWorker({ tab, saved, onState }: Options): PlayerLink {
     if (event.data.kind === 'state') onState(event.data.state);
   };
   port.start();
-  keepAlive(post, () => ({ kind: 'hello', tab, saved: saved() }));
+  const stop = keepAlive(post, () => ({ kind: 'hello', tab, saved: saved() }));
   return {
     send: (command) => post({ kind: 'command', command }),
     close: () => post({ kind: 'bye' }),
+    disconnect: () => {
+      stop();
+      post({ kind: 'bye' });
+      port.close();
+    },
   };
 }
 
@@ -113,24 +131,41 @@ function viaBroadcastChannel({ tab, saved, onState }: Options): PlayerLink {
     }
   };
 
-  // The lock is held for the life of the tab; the next tab waiting for it becomes the leader and
-  // carries on from its own copy of the state.
-  void navigator.locks.request(LEADER_LOCK, () => {
-    coordinator = createPlayerCoordinator({ initial: lastState });
-    coordinator.connect({
-      postMessage: (message) => mirror(message.state),
-      listen: (handler) => {
-        local = handler;
-      },
-    });
-    post(hello());
-    channel.postMessage({ route: 'leader-changed' } satisfies Envelope);
-    return new Promise<never>(() => {});
-  });
-  keepAlive(post, hello);
+  // The lock is held for the life of the tab (or of this link); the next tab waiting for it
+  // becomes the leader and carries on from its own copy of the state.
+  const leaving = new AbortController();
+  let stepDown = () => {};
+  navigator.locks
+    .request(LEADER_LOCK, { signal: leaving.signal }, () => {
+      coordinator = createPlayerCoordinator({ initial: lastState });
+      coordinator.connect({
+        postMessage: (message) => mirror(message.state),
+        listen: (handler) => {
+          local = handler;
+        },
+      });
+      post(hello());
+      channel.postMessage({ route: 'leader-changed' } satisfies Envelope);
+      return new Promise<void>((resolve) => {
+        stepDown = resolve;
+      });
+    })
+    // Aborted while waiting in line: this link is gone.
+    .catch(() => undefined);
+  const stop = keepAlive(post, hello);
   return {
     send: (command) => post({ kind: 'command', command }),
     close: () => post({ kind: 'bye' }),
+    disconnect: () => {
+      stop();
+      post({ kind: 'bye' });
+      coordinator?.stop();
+      coordinator = null;
+      local = null;
+      leaving.abort();
+      stepDown();
+      channel.close();
+    },
   };
 }
 
@@ -149,5 +184,9 @@ function inThisTab({ tab, saved, onState }: Options): PlayerLink {
   return {
     send: (command) => post({ kind: 'command', command }),
     close: () => undefined,
+    disconnect: () => {
+      coordinator.stop();
+      handler = null;
+    },
   };
 }

@@ -5,12 +5,15 @@ import { startPlayer } from './start-player';
 // The bar, its slider and its drawer load once there is something to play.
 const PlayerBar = lazy(() => import('./player-bar').then((m) => ({ default: m.PlayerBar })));
 
-/** A logged-in user's player: connects this tab to the shared player and shows the bar. */
-export function PlayerSession() {
+/**
+ * The bar of this tab's player. A logged-in user's connects this tab to the shared player; a
+ * guest's player is started by what it plays (playGrantedTracks in player-dock.tsx).
+ */
+export function PlayerSession({ account }: { account: boolean }) {
   const hasTracks = usePlayerStore((state) => state.tracklist.length > 0);
   useEffect(() => {
-    void startPlayer();
-  }, []);
+    if (account) void startPlayer();
+  }, [account]);
   if (!hasTracks) return null;
   return (
     <Suspense fallback={null}>

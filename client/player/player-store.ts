@@ -59,13 +59,19 @@ export function readSavedPlayer(): SavedPlayer | undefined {
   }
 }
 
-/** Only while someone is logged in (spec): a logged-out tab keeps nothing. */
-let saving = false;
+/**
+ * Whose player this tab runs: nobody's yet; a logged-in account's (shared with the other tabs and
+ * kept for a reload, spec part 1 section 4); or a guest's, playing what a purchase grants from
+ * the success or receipt page, in this tab alone and kept nowhere (client/player/player-dock.tsx).
+ */
+type PlayerMode = 'none' | 'account' | 'guest';
+let mode: PlayerMode = 'none';
 let lastSaved: { tracks: string; index: number; at: number } | null = null;
 const SAVE_POSITION_EVERY_MS = 3_000;
 
 function save(state: PlayerState) {
-  if (!saving) return;
+  // Only while someone is logged in (spec): a logged-out tab keeps nothing.
+  if (mode !== 'account') return;
   // Position moves every second; writing the whole tracklist that often is wasted work.
   const now = Date.now();
   const tracks = state.tracklist.map((track) => track.src).join('\n');
@@ -84,16 +90,24 @@ function save(state: PlayerState) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The link to the shared state, made by start-player.ts when a user is logged in.
+// The link to the player's state, made by start-player.ts: the shared one when a user is logged
+// in, this tab's own for a guest.
 
 let link: PlayerLink | null = null;
 
 /** Commands given before the link is up (a click while the player's code still loads). */
 let pending: PlayerCommand[] = [];
 
-/** Someone is logged in: this tab keeps its player for a reload, and commands wait for the link. */
+/**
+ * The player is now the logged-in account's (keepPlayer: kept for a reload) or a guest's
+ * (keepGuestPlayer: kept nowhere); either way commands wait for the link.
+ */
 export function keepPlayer() {
-  saving = true;
+  mode = 'account';
+}
+
+export function keepGuestPlayer() {
+  mode = 'guest';
 }
 
 /** The link is up: commands go through it, starting with those that waited. */
@@ -101,6 +115,19 @@ export function attachLink(next: PlayerLink) {
   link = next;
   for (const command of pending) link.send(command);
   pending = [];
+}
+
+/**
+ * The player changes hands (a guest logs in; a logged-out tab plays what a purchase grants): this
+ * tab leaves the player it took part in, and shows nothing of it any more. Nothing passes from one
+ * to the other: a guest's granted tracks never reach an account's shared player, nor the reverse.
+ */
+export function detachLink() {
+  link?.disconnect();
+  link = null;
+  pending = [];
+  lastSaved = null;
+  usePlayerStore.setState(view(emptyPlayer));
 }
 
 /** Mirrors a state the shared player sent. */
@@ -124,9 +151,13 @@ export function saveBeforeLeaving() {
   }
 }
 
-/** Nobody is logged in: the player empties in every tab and forgets what it saved. */
+/**
+ * Nobody is logged in: the account's player empties in every tab and forgets what it saved. A
+ * guest's own player is nobody's session: it stays.
+ */
 export function clearPlayer() {
-  saving = false;
+  if (mode === 'guest') return;
+  mode = 'none';
   lastSaved = null;
   pending = [];
   try {
@@ -146,7 +177,7 @@ export function setLivePosition(source: (() => number) | null) {
 
 export function sendToPlayer(command: PlayerCommand) {
   if (link) link.send(command);
-  else if (saving) pending.push(command);
+  else if (mode !== 'none') pending.push(command);
 }
 
 export const playerControls = {

@@ -1,7 +1,10 @@
 import type { SoundChannel } from './audio-engine';
 import { createMediaSession } from './media-session';
+import type { PlayerLink } from './player-link';
 import {
   attachLink,
+  detachLink,
+  keepGuestPlayer,
   keepPlayer,
   offerSaved,
   playerControls,
@@ -12,32 +15,76 @@ import {
   usePlayerStore,
 } from './player-store';
 
-// Puts this tab's player together (DESIGN.md section 3): the link to the shared state feeds the
+// Puts this tab's player together (DESIGN.md section 3): the link to the player's state feeds the
 // store; the audio engine follows the store, reports through the link and drives the sound and the
 // lock screen. The only module that knows all three, so none of them imports another. The link
 // and the engine load on first use: a page that only shows a Play button does not carry Howler.
+//
+// The engine is made once per tab; the link is made for whoever the player belongs to: the
+// logged-in account's link reaches the state shared by every tab, a guest's a state of this tab's
+// own (client/player/player-dock.tsx). When the player changes hands, the old link goes first.
 
-let starting: Promise<void> | null = null;
+type Owner = 'account' | 'guest';
 
-/** Connects this tab to the shared player (idempotent). */
+let engine: Promise<void> | null = null;
+let current: { owner: Owner; ready: Promise<void> } | null = null;
+let link: PlayerLink | null = null;
+/** Counts the links asked for, so one that loads after another was asked for is not attached. */
+let generation = 0;
+
+/** Connects this tab to the logged-in account's shared player (idempotent). */
 export function startPlayer(): Promise<void> {
   keepPlayer();
-  starting ??= connect().catch((error: unknown) => {
-    // A chunk that failed to load (a deploy, a dropped connection): the next call tries again.
-    starting = null;
-    throw error;
-  });
-  return starting;
+  return connectFor('account');
 }
 
-async function connect() {
-  const [{ connectPlayer }, { createAudioEngine }, { createHowlerSound }] = await Promise.all([
-    import('./player-link'),
+/** Gives this tab a player of its own for a guest's granted tracks (idempotent). */
+export function startGuestPlayer(): Promise<void> {
+  keepGuestPlayer();
+  return connectFor('guest');
+}
+
+function connectFor(owner: Owner): Promise<void> {
+  if (current?.owner === owner) return current.ready;
+  if (current) {
+    detachLink();
+    link = null;
+  }
+  const asked = ++generation;
+  const ready = connect(owner, asked).catch((error: unknown) => {
+    // A chunk that failed to load (a deploy, a dropped connection): the next call tries again.
+    if (current?.ready === ready) current = null;
+    throw error;
+  });
+  current = { owner, ready };
+  return ready;
+}
+
+async function connect(owner: Owner, asked: number) {
+  const [{ connectPlayer, connectLocalPlayer }] = await Promise.all([import('./player-link'), startEngine()]);
+  if (asked !== generation) return;
+  const tab = usePlayerStore.getState().tab;
+  link =
+    owner === 'account'
+      ? connectPlayer({ tab, saved: offerSaved, onState: receiveState })
+      : // A guest's player starts empty: what this tab saved was an account's.
+        connectLocalPlayer({ tab, saved: () => undefined, onState: receiveState });
+  attachLink(link);
+}
+
+function startEngine(): Promise<void> {
+  engine ??= createEngine().catch((error: unknown) => {
+    engine = null;
+    throw error;
+  });
+  return engine;
+}
+
+async function createEngine() {
+  const [{ createAudioEngine }, { createHowlerSound }] = await Promise.all([
     import('./audio-engine'),
     import('./howler-sound'),
   ]);
-  const link = connectPlayer({ tab: usePlayerStore.getState().tab, saved: offerSaved, onState: receiveState });
-  attachLink(link);
   createAudioEngine({
     getState: usePlayerStore.getState,
     subscribe: usePlayerStore.subscribe,
@@ -66,7 +113,7 @@ async function connect() {
   // A page restored from that cache says hello again (player-link).
   window.addEventListener('pagehide', () => {
     saveBeforeLeaving();
-    link.close();
+    link?.close();
   });
 }
 

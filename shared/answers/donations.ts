@@ -20,13 +20,41 @@ export const testIntentStatusSchema = z.object({
   lastError: z.nullable(z.string()),
 });
 
+/**
+ * A bought track for a buyer without a session: `src` is its full stream with a grant in the URL
+ * (server/access/url-grants.ts), which plays, Range and all, until the grant expires.
+ */
+export const grantedTrackSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  durationSeconds: z.nullable(z.number()),
+  src: z.string(),
+});
+export type GrantedTrack = z.infer<typeof grantedTrackSchema>;
+
 /** GET /api/transactions/query: the success page's summary, once the payment is fulfilled. */
 export const transactionSummarySchema = z.object({
   donationCents: z.int(),
   tipCents: z.int(),
   taxDeductibleCents: z.int(),
+  /** The fundraiser's minimum when the donation was made: the tax-deductible part is above it. */
+  minimumCents: z.int(),
   email: z.string(),
-  project: z.nullable(z.object({ name: z.string(), artistName: z.string(), image: z.nullable(z.string()) })),
+  project: z.nullable(
+    z.object({
+      id: z.int(),
+      name: z.string(),
+      urlSlug: z.string(),
+      artistName: z.string(),
+      image: z.nullable(z.string()),
+    }),
+  ),
+  /** Who the donation went to; null for a gift to the platform. */
+  charity: z.nullable(z.object({ name: z.string(), ein: z.string() })),
+  /** The album to play at once, for a day after the payment (then the receipt's link takes over). */
+  tracks: z.array(grantedTrackSchema),
+  /** The album's zip under the same grant; null when there is none to give. */
+  downloadUrl: z.nullable(z.string()),
 });
 export type TransactionSummary = z.infer<typeof transactionSummarySchema>;
 
@@ -39,6 +67,9 @@ export const purchaseLinkSchema = z.object({
     artistName: z.string(),
     image: z.nullable(z.string()),
   }),
+  /** The buyer's address: the link's holder is the buyer (it prefills their sign-up). */
+  email: z.string(),
   expiresAt: z.string(),
+  tracks: z.array(grantedTrackSchema),
 });
 export type PurchaseLink = z.infer<typeof purchaseLinkSchema>;

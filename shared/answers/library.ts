@@ -59,6 +59,8 @@ export const playerTrackSchema = z.object({
   trackId: z.optional(z.int()),
   durationSeconds: z.optional(z.nullable(z.number())),
   loudnessLufs: z.optional(z.nullable(z.number())),
+  /** Where the track's title leads; the album page in Your music when absent. */
+  albumPath: z.optional(z.string()),
 });
 export type PlayerTrack = z.infer<typeof playerTrackSchema>;
 
@@ -66,7 +68,13 @@ export type PlayerTrack = z.infer<typeof playerTrackSchema>;
  * Audio URLs (DESIGN.md section 4). `version` names the rendition file: a re-render gets a new
  * name, so a versioned URL never changes content and may be cached as immutable.
  */
+const streamUrl = (trackId: number, version: string) =>
+  `/api/tracks/${trackId}/stream?v=${encodeURIComponent(version)}`;
+
 export const trackUrls = {
   preview: (trackId: number, version: string) => `/api/tracks/${trackId}/preview?v=${encodeURIComponent(version)}`,
-  stream: (trackId: number, version: string) => `/api/tracks/${trackId}/stream?v=${encodeURIComponent(version)}`,
+  stream: streamUrl,
+  /** The full stream for a guest: the grant (server/access/url-grants.ts) is the permission. */
+  grantedStream: (trackId: number, version: string, grant: string) =>
+    `${streamUrl(trackId, version)}&grant=${encodeURIComponent(grant)}`,
 };

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { purchaseLinkSchema, transactionSummarySchema } from '../../shared/answers/donations';
 import { type Fundraiser } from '../../shared/answers/fundraisers';
 import { fileForm, wav } from '../fixtures/audio';
 import { type Cast, createCast, type Role, ROLES } from '../fixtures/cast';
@@ -351,6 +352,18 @@ const matrix: Record<string, Case | Case[]> = {
       expect: { guest: 401, unverified: 403, stranger: 403, owner: 200, buyer: 200, admin: 200 },
     },
     {
+      // The success page's download: the grant in its URL is the permission, whoever holds it.
+      case: 'granted',
+      prepare: async ({ cast }) => {
+        const lookup = await cast.server
+          .client()
+          .get(`/api/transactions/query?paymentIntentId=${cast.bought.paymentIntentId}`);
+        const url = new URL(transactionSummarySchema.parse(lookup.json).downloadUrl!, cast.server.baseUrl);
+        return { params: { id: cast.published.id }, query: url.search.slice(1) };
+      },
+      expect: everyone(200),
+    },
+    {
       case: 'draft',
       prepare: draft,
       expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
@@ -441,6 +454,18 @@ const matrix: Record<string, Case | Case[]> = {
       case: 'draft',
       prepare: ({ cast }) => ({ params: { id: cast.draft.tracksList[0]!.id } }),
       expect: { guest: 404, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+    },
+    {
+      // The receipt page's URL: its grant is the permission, whoever holds it.
+      case: 'granted',
+      prepare: async ({ cast }) => {
+        const { tracks } = purchaseLinkSchema.parse(
+          (await cast.server.client().get(`/api/purchases/${cast.purchaseToken}`)).json,
+        );
+        const src = new URL(tracks[0]!.src, cast.server.baseUrl);
+        return { params: { id: cast.published.tracksList[0]!.id }, query: src.search.slice(1) };
+      },
+      expect: everyone(200),
     },
   ],
 

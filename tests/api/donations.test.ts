@@ -164,12 +164,20 @@ describe('paying with the test provider', () => {
     expect(formatEin(row.charityEin!)).toBe(fundraiser.charityEin);
 
     const summary = transactionSummarySchema.parse((await query()).json);
-    expect(summary).toEqual({
+    expect(summary).toMatchObject({
       donationCents: 2500,
       tipCents: 500,
       taxDeductibleCents: 2000,
+      minimumCents: 500,
       email,
-      project: { name: fundraiser.name, artistName: fundraiser.artist.name, image: fundraiser.image ?? null },
+      project: {
+        id: fundraiser.id,
+        name: fundraiser.name,
+        urlSlug: fundraiser.urlSlug,
+        artistName: fundraiser.artist.name,
+        image: fundraiser.image ?? null,
+      },
+      charity: { name: 'American National Red Cross', ein: fundraiser.charityEin },
     });
     const again = await payWithTestCard(server, intent.clientSecret);
     expect(again.status).toBe(409);
@@ -356,14 +364,14 @@ describe('paying with the test provider', () => {
     const expiresAt = purchase().downloadExpiresAt!.getTime();
     expect(Math.abs(expiresAt - Date.now() - 30 * 24 * 60 * 60 * 1000)).toBeLessThan(60_000);
 
-    // Thirty days on, the link is refused (the album stays in Your music for an account).
+    // Thirty days on, the link has expired (the album stays in Your music for an account).
     server.db
       .update(purchases)
       .set({ downloadExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(purchases.donationId, donation.id))
       .run();
-    expect((await guest.get(`/api/purchases/${token}`)).status).toBe(404);
-    expect((await guest.get(`/api/purchases/${token}/download`)).status).toBe(404);
+    expect((await guest.get(`/api/purchases/${token}`)).status).toBe(410);
+    expect((await guest.get(`/api/purchases/${token}/download`)).status).toBe(410);
     const buyer = await verifiedUser(server, email);
     const library = (await buyer.get('/api/music-library/purchases')).json as { results: { projectId: number }[] };
     expect(library.results.map((album) => album.projectId)).toEqual([fundraiser.id]);

@@ -6,7 +6,7 @@ import { donations, fundraiserTracks, jobs, paymentEvents, purchases } from '../
 import { newRenditionName } from '../../server/infra/storage/media';
 import { mp3Frames } from '../fixtures/audio';
 import { adminTransactionsSchema } from '../../shared/answers/admin-money';
-import { paymentConfigSchema, transactionSummarySchema } from '../../shared/answers/donations';
+import { paymentConfigSchema, purchaseLinkSchema, transactionSummarySchema } from '../../shared/answers/donations';
 import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { libraryAlbumDetailSchema, libraryAlbumListSchema } from '../../shared/answers/library';
 import { startDonation } from '../fixtures/donations';
@@ -322,14 +322,28 @@ describe('Stripe as the payment provider', () => {
       `/api/purchases/${token}/download`,
     ];
     const statuses = () => Promise.all(paths.map((pathname) => statusOf(buyer, pathname)));
+    // And what a guest is given to play and download: the grants in the receipt page's and the
+    // success page's URLs.
+    const guest = server.client();
+    const granted = [
+      purchaseLinkSchema.parse((await guest.get(`/api/purchases/${token}`)).json).tracks[0]!.src,
+      ...(await (async () => {
+        const lookup = await guest.get(`/api/transactions/query?paymentIntentId=${intent.paymentIntentId}`);
+        const { tracks, downloadUrl } = transactionSummarySchema.parse(lookup.json);
+        return [tracks[0]!.src, downloadUrl!];
+      })()),
+    ];
+    const grantedStatuses = () => Promise.all(granted.map((pathname) => statusOf(guest, pathname)));
     expect((await pastDonations()).map((item) => item.projectId)).toEqual([album.id]);
     expect(await statuses()).toEqual([200, 200, 200, 200]);
+    expect(await grantedStatuses()).toEqual([200, 200, 200]);
 
     // A partial refund leaves the album where it is.
     fake.refund(intent.paymentIntentId, 400);
     expect((await deliver(fake.event('charge.refunded', intent.paymentIntentId))).status).toBe(200);
     expect((await pastDonations()).map((item) => item.projectId)).toEqual([album.id]);
     expect(await statuses()).toEqual([200, 200, 200, 200]);
+    expect(await grantedStatuses()).toEqual([200, 200, 200]);
 
     fake.refund(intent.paymentIntentId);
     expect((await deliver(fake.event('charge.refunded', intent.paymentIntentId))).status).toBe(200);
@@ -337,6 +351,9 @@ describe('Stripe as the payment provider', () => {
     expect((await buyer.get(`/api/music-library/album/${album.id}`)).status).toBe(404);
     // The stream and the zip are refused like anyone's who did not buy; the receipt's link is gone.
     expect(await statuses()).toEqual([403, 403, 404, 404]);
+    // Grants handed out before the refund end with it, and the success page hands out no more.
+    expect(await grantedStatuses()).toEqual([403, 403, 403]);
+    expect((await guest.get(`/api/transactions/query?paymentIntentId=${intent.paymentIntentId}`)).status).toBe(404);
   });
 
   it('refuses tampered, stale and missing signatures with 400, and changes nothing', async () => {

@@ -10,7 +10,8 @@ import { allowConsoleErrors } from '../fixtures/console-errors';
 import { logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createArtist, createFundraiser, RED_CROSS_EIN, uploadImage, uploadTrack } from '../fixtures/fundraisers';
 import { widthInContainer } from '../fixtures/layout';
-import { type TestServer, verifiedUser } from '../fixtures/test-server';
+import { donate } from '../fixtures/donations';
+import { registerUser, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // Your music and the album page (spec part 1 section 2; issue 5), with the albums made through the
 // real API and the tracks processed by the real job handlers. Playback is the player's own test.
@@ -239,5 +240,28 @@ describe('Your music in Chromium', () => {
     expect(await other.page.getByRole('link', { name: 'Back to Your music' }).getAttribute('href')).toBe(
       '/music/albums/user?page=2',
     );
+  });
+
+  it('asks an account whose email is not verified to verify it, then lists what that address bought', async () => {
+    const email = 'unverified-buyer@example.org';
+    const owner = await verifiedUser(server, 'verify-owner@example.org');
+    const bought = await createFundraiser(owner, { tracks: 1, publish: true, details: { name: 'Proof of Address' } });
+    await donate(server, { fundraiserId: bought.id, email });
+    await registerUser(server.client(), email);
+    const { page } = await newPage(browser);
+    await logIn(page, server.baseUrl, email);
+    await page.goto(`${server.baseUrl}/music/albums/past-donations`);
+    const main = page.locator('main');
+    await main.getByText('Verify your email to see the albums you donated for').waitFor();
+    expect(await main.getByText("You haven't donated").count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await main.getByRole('link', { name: 'Verify your email' }).click();
+    await page.waitForURL('**/user/verify-email');
+    await page.getByLabel('Verification code').fill(server.outbox.latestCode(email));
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    // Back where they came from, with the album the address bought.
+    await page.waitForURL('**/music/albums/past-donations');
+    await main.getByRole('link', { name: 'Proof of Address' }).waitFor();
   });
 });

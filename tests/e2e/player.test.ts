@@ -5,6 +5,7 @@ import { seriousViolations } from '../fixtures/axe';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { logIn, newContext, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
+import { musicPlayer, playingSound, sounds } from '../fixtures/player';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // The persistent cross-tab player (issue 5; spec part 1 sections 2 and 4): the owner plays their
@@ -35,24 +36,7 @@ beforeAll(async () => {
   await server.jobs.drain();
 });
 
-type Sound = { src: string; playing: boolean; seek: number };
-
-/** What Howler is doing in this tab: the sounds it holds, with their state. */
-function sounds(page: Page): Promise<Sound[]> {
-  return page.evaluate(() => {
-    type HowlLike = { _src: string | string[]; playing: () => boolean; seek: () => number };
-    const howler = (globalThis as unknown as { Howler?: { _howls: HowlLike[] } }).Howler;
-    return (howler?._howls ?? []).map((howl) => ({
-      src: String(howl._src),
-      playing: howl.playing(),
-      seek: Number(howl.seek()) || 0,
-    }));
-  });
-}
-
-const playingSound = async (page: Page) => (await sounds(page)).find((sound) => sound.playing);
-
-const player = (page: Page) => page.getByRole('region', { name: 'Music player' });
+const player = musicPlayer;
 
 async function nowPlaying(page: Page, name: string) {
   await expect.poll(() => player(page).locator('.player-title').textContent(), { timeout: 10_000 }).toBe(name);

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import type { TransactionSummary } from '../../../shared/answers/donations';
 import { formatCents } from '../../../shared/money';
 import { donationMessages } from '../../../shared/schemas/donations';
 import { ApiError } from '../../api/errors';
@@ -8,18 +9,20 @@ import { usePageTitle, useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Spinner } from '../../ui/spinner';
 import { paymentConfigQueryOptions, transactionSummaryQueryOptions } from './donations-api';
+import { GrantedAlbum } from './granted-album';
 import { TestModeBanner } from './test-mode-banner';
 import './donations.css';
 
-// The donation success page, {donate page}/success?payment_intent=… (spec part 2 section 2): the
-// thanks, the summary once the payment is fulfilled (retried while it is not yet), where the music
-// is now, and what to do when the email does not come.
+// The donation success page, {donate page}/success?payment_intent=… (spec part 2 section 2): once
+// the payment is known to be fulfilled (the lookup is retried while it is not yet), the thanks, the
+// album to play and download at once, the summary with its tax-deductible part, where the music
+// is now, and what to do when the email does not come. Nothing thanks anyone before that: the
+// address alone proves no payment (an unknown or failed intent ends on the spec's message).
 
 export function DonationSuccessPage() {
   const [params] = useSearchParams();
   const { projectSlugOrId } = useParams();
   const paymentIntentId = params.get('payment_intent') ?? '';
-  const user = useUser();
   const { contactEmail } = useSite();
   const config = useQuery(paymentConfigQueryOptions);
   const cameBackUnpaid = params.get('redirect_status') === 'failed';
@@ -27,7 +30,8 @@ export function DonationSuccessPage() {
     ...transactionSummaryQueryOptions(paymentIntentId),
     enabled: paymentIntentId !== '' && !cameBackUnpaid,
   });
-  usePageTitle('Thank you!');
+  const data = summary.data;
+  usePageTitle(data ? 'Thank you!' : 'Your donation');
   const donatePath = projectSlugOrId ? `/projects/${encodeURIComponent(projectSlugOrId)}/donate` : '/support/donate';
 
   // Stripe comes back here after a redirect (a bank's check) whether or not the payment went through;
@@ -49,77 +53,26 @@ export function DonationSuccessPage() {
     );
   }
 
-  const data = summary.data;
   return (
     <div className="page narrow stack donation-success">
-      {config.data?.provider === 'test' && <TestModeBanner>This was a test payment.</TestModeBanner>}
-      <h1>Thank you!</h1>
-      {/* From the address, not the summary: it shows while the summary loads, and if it never does. */}
-      <p className="lead">
-        {projectSlugOrId
-          ? 'Your donation has been received. The music is yours: we have emailed you a link to download it.'
-          : 'Your gift has been received. Thank you for keeping the site running.'}
-      </p>
-      {summary.isPending ? (
-        <Spinner label="Loading your donation" />
-      ) : summary.isError ? (
-        <Alert tone="error">
-          {summary.error instanceof ApiError && summary.error.status === 404
-            ? donationMessages.fetchFailed
-            : donationMessages.displayFailed}
-        </Alert>
+      {config.data?.provider === 'test' && (
+        <TestModeBanner>{data ? 'This was a test payment.' : 'No card is charged here.'}</TestModeBanner>
+      )}
+      {data ? (
+        <Thanks data={data} />
       ) : (
-        data && (
-          <section className="card stack" aria-labelledby="donation-summary-heading">
-            <h2 id="donation-summary-heading">Summary</h2>
-            <dl className="donation-success-summary">
-              {data.project && (
-                <>
-                  <div>
-                    <dt>Fundraiser</dt>
-                    <dd>{data.project.name}</dd>
-                  </div>
-                  <div>
-                    <dt>Artist</dt>
-                    <dd>{data.project.artistName}</dd>
-                  </div>
-                  <div>
-                    <dt>Donation</dt>
-                    <dd>{formatCents(data.donationCents)}</dd>
-                  </div>
-                </>
-              )}
-              <div>
-                <dt>{data.project ? 'Tip' : 'Gift'}</dt>
-                <dd>{formatCents(data.tipCents)}</dd>
-              </div>
-              {data.project && (
-                <div>
-                  <dt>Tax-deductible part</dt>
-                  <dd>{formatCents(data.taxDeductibleCents)}</dd>
-                </div>
-              )}
-            </dl>
-            <p>
-              A receipt is on its way to <strong>{data.email}</strong>.
-            </p>
-            {data.project &&
-              (user ? (
-                <p>
-                  <Link className="button button-primary" to="/music/albums/past-donations">
-                    Go to Your music
-                  </Link>
-                </p>
-              ) : (
-                <p>
-                  Create an account with <strong>{data.email}</strong> to stream the album any time, on any device.{' '}
-                  <Link className="button button-primary" to={`/signup?email=${encodeURIComponent(data.email)}`}>
-                    Create an account
-                  </Link>
-                </p>
-              ))}
-          </section>
-        )
+        <>
+          <h1>Your donation</h1>
+          {summary.isError ? (
+            <Alert tone="error">
+              {summary.error instanceof ApiError && summary.error.status === 404
+                ? donationMessages.fetchFailed
+                : donationMessages.displayFailed}
+            </Alert>
+          ) : (
+            <Spinner label="Looking up your donation" />
+          )}
+        </>
       )}
       <nav className="donation-next-steps" aria-label="What next">
         <Link to="/browse/projects">Browse music</Link>
@@ -130,7 +83,7 @@ export function DonationSuccessPage() {
         <h2 id="donation-help-heading">No email?</h2>
         <ul className="pages-list">
           <li>Give it a few minutes, then look in your spam or promotions folder.</li>
-          <li>Check the address in the summary above: the receipt and the download link went there.</li>
+          <li>Check the address you gave when donating: the receipt and the download link went there.</li>
           <li>
             Still nothing? Write to us at <a href={`mailto:${contactEmail}`}>{contactEmail}</a> with the address you
             used, and we will send it again.
@@ -139,4 +92,93 @@ export function DonationSuccessPage() {
       </section>
     </div>
   );
+}
+
+function Thanks({ data }: { data: TransactionSummary }) {
+  const user = useUser();
+  const { project } = data;
+  return (
+    <>
+      <h1>Thank you!</h1>
+      <p className="lead">
+        {project
+          ? 'Your donation has been received. The music is yours: we have emailed you a link to download it.'
+          : 'Your gift has been received. Thank you for keeping the site running.'}
+      </p>
+      {project && data.downloadUrl && (
+        <section className="card stack" aria-labelledby="donation-album-heading">
+          <div className="granted-album-head">
+            {project.image && <img className="granted-album-cover" src={project.image} alt="" width={88} height={88} />}
+            <div>
+              <h2 id="donation-album-heading">{project.name}</h2>
+              <p>by {project.artistName}</p>
+            </div>
+          </div>
+          <GrantedAlbum album={project} tracks={data.tracks} downloadHref={data.downloadUrl} />
+        </section>
+      )}
+      <section className="card stack" aria-labelledby="donation-summary-heading">
+        <h2 id="donation-summary-heading">Summary</h2>
+        <dl className="donation-success-summary">
+          {project && (
+            <>
+              <div>
+                <dt>Fundraiser</dt>
+                <dd>{project.name}</dd>
+              </div>
+              <div>
+                <dt>Artist</dt>
+                <dd>{project.artistName}</dd>
+              </div>
+              <div>
+                <dt>Donation</dt>
+                <dd>{formatCents(data.donationCents)}</dd>
+              </div>
+            </>
+          )}
+          <div>
+            <dt>{project ? 'Tip' : 'Gift'}</dt>
+            <dd>{formatCents(data.tipCents)}</dd>
+          </div>
+          {project && (
+            <div>
+              <dt>Tax-deductible part</dt>
+              <dd>{formatCents(data.taxDeductibleCents)}</dd>
+            </div>
+          )}
+        </dl>
+        {data.charity && <p className="donation-tax-note">{taxSentence(data, data.charity)}</p>}
+        <p>
+          A receipt is on its way to <strong>{data.email}</strong>.
+        </p>
+        {project &&
+          (user ? (
+            <p>
+              <Link className="button button-primary" to="/music/albums/past-donations">
+                Go to Your music
+              </Link>
+            </p>
+          ) : (
+            <p>
+              Create an account with <strong>{data.email}</strong> to stream the album any time, on any device.{' '}
+              <Link className="button button-primary" to={`/signup?email=${encodeURIComponent(data.email)}`}>
+                Create an account
+              </Link>
+            </p>
+          ))}
+      </section>
+    </>
+  );
+}
+
+/**
+ * The tax-deductible part in one sentence (DESIGN.md section 4): what was given above the
+ * fundraiser's minimum, which buys the album, never below 0, and who received it.
+ */
+function taxSentence(data: TransactionSummary, charity: { name: string; ein: string }): string {
+  const minimum = formatCents(data.minimumCents);
+  const receiver = `${charity.name} (EIN ${charity.ein})`;
+  return data.taxDeductibleCents > 0
+    ? `${formatCents(data.taxDeductibleCents)} of your donation is tax-deductible: what you gave ${receiver} above the fundraiser's ${minimum} minimum, which buys the album.`
+    : `None of your donation is tax-deductible: the fundraiser's ${minimum} minimum buys the album, and only what you give ${receiver} above it counts as a gift.`;
 }

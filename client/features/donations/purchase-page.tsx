@@ -1,17 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
 import { Spinner } from '../../ui/spinner';
 import { purchaseLinkQueryOptions } from './donations-api';
+import { GrantedAlbum } from './granted-album';
 import './donations.css';
-import { isNotFound } from '../../api/http';
-import { NetworkLink } from '../../ui/needs-network';
 
-// /purchases/{token}: the receipt's link (DESIGN.md "Contract details for money"): the album,
-// 'Download songs', and an invitation to create an account to stream it.
+// /purchases/{token}: the receipt's link (DESIGN.md "Contract details for money" and for wave 3):
+// the album to play at once in the site's player and to download, for as long as the link works,
+// and an invitation to create an account (with the buyer's address) to keep it in Your music.
+
+const yourMusic = [{ to: '/music/albums/past-donations', label: 'Go to Your music' }];
 
 export function PurchasePage() {
   const { token = '' } = useParams();
@@ -20,14 +23,20 @@ export function PurchasePage() {
   usePageTitle(query.data ? query.data.project.name : 'Your album');
   if (query.isPending) return <Spinner label="Loading your album" />;
   if (query.isError) {
-    if (isNotFound(query.error)) {
+    const status = query.error instanceof ApiError ? query.error.status : 0;
+    if (status === 410) {
       return (
-        <NotFound
-          title="This link has expired"
-          links={[{ to: '/music/albums/past-donations', label: 'Go to Your music' }]}
-        >
+        <NotFound title="This link has expired" links={yourMusic}>
           Download links work for 30 days. Log in with the email address you donated with to find the album in Your
           music, or contact us for a new link.
+        </NotFound>
+      );
+    }
+    if (status === 404) {
+      return (
+        <NotFound title="This link is not valid" links={yourMusic}>
+          Check that you opened the whole link from your receipt email. Albums bought with your email address are also
+          in Your music once you log in with it.
         </NotFound>
       );
     }
@@ -37,7 +46,7 @@ export function PurchasePage() {
       </div>
     );
   }
-  const { project, expiresAt } = query.data;
+  const { project, expiresAt, email, tracks } = query.data;
   return (
     <div className="page narrow stack purchase-page">
       <div className="purchase-album">
@@ -55,21 +64,16 @@ export function PurchasePage() {
           <p>by {project.artistName}</p>
         </div>
       </div>
-      <p>
-        <NetworkLink
-          action="download the songs"
-          className="button button-primary"
-          href={`/api/purchases/${encodeURIComponent(token)}/download`}
-          download
-        >
-          Download songs
-        </NetworkLink>
-      </p>
+      <GrantedAlbum
+        album={project}
+        tracks={tracks}
+        downloadHref={`/api/purchases/${encodeURIComponent(token)}/download`}
+      />
       <p className="field-hint">
         This link works until {new Date(expiresAt).toLocaleDateString('en-US', { dateStyle: 'long' })}.
       </p>
       <section className="card stack">
-        <h2>Stream it any time</h2>
+        <h2>Keep it in Your music</h2>
         {user ? (
           <p>
             Albums bought with your verified email address are in{' '}
@@ -77,8 +81,8 @@ export function PurchasePage() {
           </p>
         ) : (
           <p>
-            Create an account with the email address you donated with, and the album is in Your music on every device.{' '}
-            <Link to="/signup">Create an account</Link>
+            Create an account with <strong>{email}</strong>, and the album is in Your music on every device, after the
+            link has expired too. <Link to={`/signup?email=${encodeURIComponent(email)}`}>Create an account</Link>
           </p>
         )}
       </section>

@@ -13,6 +13,7 @@ import { useSavedTracks } from '../../offline/use-offline';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
+import { PlayButton } from '../../ui/play-button';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import { AlbumCover } from './album-cover';
@@ -261,22 +262,7 @@ function TrackRow({ track, isCurrent, isPlaying, failedToPlay, notOnDevice, save
   return (
     <tr className={isCurrent ? 'album-track-current' : undefined} aria-current={isCurrent ? 'true' : undefined}>
       <td className="album-track-play">
-        {onPlay && (
-          <button
-            type="button"
-            className="play-button"
-            onClick={onPlay}
-            aria-label={`${isPlaying ? 'Pause' : 'Play'} ${track.name}`}
-          >
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-              {isPlaying ? (
-                <path fill="currentColor" d="M6 5h4v14H6zM14 5h4v14h-4z" />
-              ) : (
-                <path fill="currentColor" d="M8 5v14l11-7z" />
-              )}
-            </svg>
-          </button>
-        )}
+        {onPlay && <PlayButton playing={isPlaying} label={track.name} onClick={onPlay} />}
       </td>
       <td className="album-track-number">{track.index + 1}</td>
       <td>

@@ -4,6 +4,7 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { libraryListQueryOptions } from '../../api/library';
 import { type LibraryTab } from '../../../shared/api-paths';
+import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Pagination } from '../../ui/pagination';
@@ -27,6 +28,7 @@ export function YourMusicPage() {
   usePageTitle('Your music');
   const { tab } = useParams();
   const [searchParams] = useSearchParams();
+  const user = useUser();
   if (!isMusicTab(tab)) return <Navigate to="/music/albums/past-donations" replace />;
   const label = tabs.find((item) => item.tab === tab)?.label ?? '';
 
@@ -41,9 +43,27 @@ export function YourMusicPage() {
       {/* Keyed on the tab: each list starts afresh rather than showing the other's last page. */}
       {tab === 'saved' ? (
         <SavedAlbumList label={label} />
+      ) : tab === 'past-donations' && user && !user.isEmailVerified ? (
+        <VerifyToSeeDonations email={user.email} />
       ) : (
         <AlbumList key={tab} tab={tab} label={label} page={pageFromUrl(searchParams.get('page'))} />
       )}
+    </div>
+  );
+}
+
+/**
+ * Purchases belong to an email address (DESIGN.md section 3): until the account proves it holds
+ * its address, there is nothing to list, and "no donations" would be untrue.
+ */
+function VerifyToSeeDonations({ email }: { email: string }) {
+  return (
+    <div className="empty-state">
+      <p>Verify your email to see the albums you donated for.</p>
+      <p className="field-hint">Albums bought with {email} appear here once you confirm the address is yours.</p>
+      <Link className="button button-primary" to="/user/verify-email" state={{ from: '/music/albums/past-donations' }}>
+        Verify your email
+      </Link>
     </div>
   );
 }

@@ -18,7 +18,7 @@ const intentIdQuery = z.object({ paymentIntentId: z.string().trim().min(1).max(3
 const clientSecretQuery = z.object({ clientSecret: z.string().trim().min(1).max(300) });
 /** Receipt links carry 32 random bytes in base64url. */
 const purchaseToken = (token: string) => {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw notFound('This download link has expired or is not valid.');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw notFound(donations.linkNotValidMessage);
   return token;
 };
 

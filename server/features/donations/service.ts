@@ -3,23 +3,34 @@ import type { CardDetails } from '../../../shared/card-checks';
 import { taxDeductibleCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
 import type { Deps, Session } from '../../deps';
-import { conflict, FormError, notFound, paymentRefused } from '../../errors';
+import type { GrantedTrack } from '../../../shared/answers/donations';
+import { trackUrls } from '../../../shared/answers/library';
+import { formatEin } from '../../../shared/ein';
+import { conflict, FormError, gone, notFound, paymentRefused } from '../../errors';
 import { enqueue } from '../../infra/jobs/queue';
 import { PermanentJobError, type JobHandler } from '../../infra/jobs/runner';
 import { estimatedFeeCents, type PaymentEvent } from '../../infra/payments/provider';
 import { randomToken, sha256 } from '../../infra/security/tokens';
-import { type AlbumDownload, purchasedAlbumDownload } from '../fundraisers/album-media';
+import { type AlbumDownload, purchasedAlbumDownload, streamableTracks } from '../fundraisers/album-media';
 import { donationTarget } from '../fundraisers/service';
 import { receiptEmail } from './emails';
 import { charityFeeShare, charityFigures } from './money';
 import * as queries from './queries';
-import type { DonationRow } from './queries';
+import type { DonationRow, PurchaseRow } from './queries';
 
 // Donations and payments (issue 10; spec part 2 sections 2-4 and 7; DESIGN.md "Contract details
 // for money"). A donation row is made with its payment intent, and fulfilled exactly once, by
 // whoever reports the payment first: the webhook, the success page's query or the test provider.
 
-const say = { notFound: 'Fundraiser not found.', paymentNotFound: 'Payment not found.' } as const;
+const say = {
+  notFound: 'Fundraiser not found.',
+  paymentNotFound: 'Payment not found.',
+  linkExpired: 'This download link has expired. Log in to Your music with the email address you donated with.',
+} as const;
+
+/** A receipt's link that is not one (or no longer gives its album: refunded). */
+export const linkNotValidMessage =
+  'This download link is not valid. Check that it is the whole link from your receipt, or contact us.';
 
 export const RECEIPT_JOB = 'donation-receipt';
 /** Records the processor's fee of a payment that succeeded before the processor knew it. */
@@ -30,6 +41,17 @@ const UNASSIGNED_INTENT = 'unassigned_';
 
 /** How long a receipt's download link works. */
 const DOWNLOAD_LINK_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * How long after the payment the success page's lookup hands out the album to play and download.
+ * The lookup needs no session: what opens it is the payment intent's id, which sits in the page's
+ * address, in the browser's history and in the redirect back from a bank's check, where others may
+ * see it (a shared computer, a screenshot, a link pasted to a friend). The receipt's token, by
+ * contrast, only reaches the donor's mailbox. So the intent id opens the album for a day: enough
+ * to listen at once and to come back to the page that evening, short enough that an address found
+ * later in a history gives nothing. After that, the receipt's link (30 days) or Your music.
+ */
+const SUCCESS_PAGE_GRANT_MS = 24 * 60 * 60 * 1000;
 
 export function paymentConfig(deps: Deps) {
   return deps.payments.publicConfig;
@@ -189,13 +211,52 @@ export async function transactionSummary(deps: Deps, paymentIntentId: string, si
   const donation = await fulfilPayment(deps, paymentIntentId, siteUrl);
   if (!donation || donation.status !== 'succeeded') throw notFound(say.paymentNotFound);
   const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
+  const purchase = target ? queries.findPurchaseByDonation(deps.db, donation.id) : undefined;
+  const grantEnds = new Date((donation.succeededAt?.getTime() ?? 0) + SUCCESS_PAGE_GRANT_MS);
+  const listenable = purchase && !purchase.revokedAt && grantEnds.getTime() > Date.now() ? purchase : undefined;
   return {
     donationCents: donation.amountCents,
     tipCents: donation.tipCents,
     taxDeductibleCents: taxDeductibleCents(donation.amountCents, donation.minimumCents),
+    minimumCents: donation.minimumCents,
     email: donation.email,
-    project: target ? { name: target.name, artistName: target.artistName, image: target.image } : null,
+    project: target
+      ? {
+          id: target.id,
+          name: target.name,
+          urlSlug: target.urlSlug,
+          artistName: target.artistName,
+          image: target.image,
+        }
+      : null,
+    // The charity as the donation recorded it, whatever the fundraiser says today.
+    charity:
+      target && donation.charityName && donation.charityEin
+        ? { name: donation.charityName, ein: formatEin(donation.charityEin) }
+        : null,
+    tracks: listenable ? grantedTracks(deps, listenable, grantEnds) : [],
+    downloadUrl: listenable ? grantedDownloadUrl(deps, listenable, grantEnds) : null,
   };
+}
+
+/** The album's playable tracks, each stream URL carrying a grant from `purchase` until `until`. */
+function grantedTracks(deps: Deps, purchase: PurchaseRow, until: Date): GrantedTrack[] {
+  return streamableTracks(deps.db, purchase.fundraiserId).map((track) => ({
+    id: track.id,
+    name: track.name,
+    durationSeconds: track.durationSeconds,
+    src: trackUrls.grantedStream(
+      track.id,
+      track.version,
+      deps.urlGrants.sign({ kind: 'track', trackId: track.id }, purchase.id, until),
+    ),
+  }));
+}
+
+/** The album's zip (GET /api/fundraisers/{id}/download) under a grant from `purchase` until `until`. */
+function grantedDownloadUrl(deps: Deps, purchase: PurchaseRow, until: Date): string {
+  const grant = deps.urlGrants.sign({ kind: 'album', fundraiserId: purchase.fundraiserId }, purchase.id, until);
+  return `/api/fundraisers/${purchase.fundraiserId}/download?grant=${encodeURIComponent(grant)}`;
 }
 
 /**
@@ -229,17 +290,23 @@ export function testIntentStatus(deps: Deps, clientSecret: string) {
   return { status: intent.status, paymentIntentId: intent.id, lastError: intent.lastError };
 }
 
-/** The purchase a receipt's link names, while the link works and the purchase stands. */
-function purchaseOfLink(deps: Deps, token: string) {
+/**
+ * The purchase a receipt's link names, while the link works and the purchase stands. A link that
+ * never was (or whose album was refunded) is not found; only one that was and ran out is gone, so
+ * the page can tell the donor which it is.
+ */
+function purchaseOfLink(deps: Deps, token: string): PurchaseRow & { downloadExpiresAt: Date } {
   const purchase = queries.findPurchaseByTokenHash(deps.db, sha256(token));
-  const expired = !purchase?.downloadExpiresAt || purchase.downloadExpiresAt.getTime() < Date.now();
-  if (!purchase || expired || purchase.revokedAt) {
-    throw notFound('This download link has expired or is not valid. Log in to Your music, or contact us.');
-  }
-  return purchase;
+  if (!purchase?.downloadExpiresAt || purchase.revokedAt) throw notFound(linkNotValidMessage);
+  if (purchase.downloadExpiresAt.getTime() < Date.now()) throw gone(say.linkExpired);
+  return { ...purchase, downloadExpiresAt: purchase.downloadExpiresAt };
 }
 
-/** GET /api/purchases/{token}: the album a receipt's link gives. */
+/**
+ * GET /api/purchases/{token}: the album a receipt's link gives, to play (each track's stream
+ * granted for as long as the link works) and to download; and the buyer's address, since whoever
+ * holds the link is the buyer, for their sign-up.
+ */
 export function purchaseLink(deps: Deps, token: string) {
   const purchase = purchaseOfLink(deps, token);
   const target = donationTarget(deps.db, purchase.fundraiserId);
@@ -252,7 +319,9 @@ export function purchaseLink(deps: Deps, token: string) {
       artistName: target.artistName,
       image: target.image,
     },
-    expiresAt: purchase.downloadExpiresAt!.toISOString(),
+    email: purchase.email,
+    expiresAt: purchase.downloadExpiresAt.toISOString(),
+    tracks: grantedTracks(deps, purchase, purchase.downloadExpiresAt),
   };
 }
 

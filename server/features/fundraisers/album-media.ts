@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import { fundraiserMessages as say } from '../../../shared/fundraiser-messages';
 import { canStream } from '../../access/can-stream';
+import { grantedPurchase, requireStandingPurchase } from '../../access/url-grants';
+import type { Db } from '../../db/client';
 import type { CachePolicy, Deps, Session } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import { renditionVersion } from '../../infra/storage/media';
@@ -96,6 +98,40 @@ export async function purchasedAlbumDownload(deps: Deps, fundraiserId: number): 
   const row = queries.findFundraiserIncludingDeleted(deps.db, fundraiserId);
   if (!row) throw notFound(say.notFound);
   return albumFiles(deps, row);
+}
+
+/**
+ * GET /api/fundraisers/{id}/download?grant=: the album for whoever holds a grant of it (the
+ * success page's download, server/access/url-grants.ts), session or not.
+ */
+export async function grantedAlbumDownload(deps: Deps, id: number, grant: string): Promise<AlbumDownload> {
+  const purchaseId = grantedPurchase(deps.urlGrants, grant, { kind: 'album', fundraiserId: id });
+  requireStandingPurchase(deps.db, purchaseId, id);
+  return purchasedAlbumDownload(deps, id);
+}
+
+/** A track a buyer can play now, with its rendition's version (what its stream URL names). */
+export type StreamableTrack = { id: number; name: string; durationSeconds: number | null; version: string };
+
+/**
+ * The album's tracks that play now, in album order, for a buyer without an account (the
+ * donations feature's purchase answers): a legacy v1 album has none, its music is in the zip.
+ */
+export function streamableTracks(db: Db, fundraiserId: number): StreamableTrack[] {
+  const row = queries.findFundraiserIncludingDeleted(db, fundraiserId);
+  if (!row || row.hasV1Tracks) return [];
+  return queries.listTracks(db, [fundraiserId]).flatMap((track) =>
+    track.status === 'ready' && track.streamFile
+      ? [
+          {
+            id: track.id,
+            name: track.name,
+            durationSeconds: track.durationSeconds,
+            version: renditionVersion(track.streamFile),
+          },
+        ]
+      : [],
+  );
 }
 
 /** The album's files as one download: the legacy zip, or each track's original. */

@@ -86,10 +86,17 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     if (!response) throw notFound(albumMedia.noPreviewMessage);
     return response;
   })
-  /** The album as a zip (server/http/send-album.ts): owner, admins and buyers. */
+  /**
+   * The album as a zip (server/http/send-album.ts): owner, admins and buyers; or whoever holds a
+   * grant of it in the URL (a guest on the success page), session or not.
+   */
   .get('/fundraisers/:id/download', async (c) => {
-    const session = requireSession(c);
     const deps = c.get('deps');
+    const grant = c.req.query('grant');
+    if (grant !== undefined) {
+      return sendAlbum(c, deps, await albumMedia.grantedAlbumDownload(deps, fundraiserId(c.req.param('id')), grant));
+    }
+    const session = requireSession(c);
     return sendAlbum(c, deps, await albumMedia.albumDownload(deps, session, fundraiserId(c.req.param('id'))));
   })
   .patch('/fundraisers/:id/publish', async (c) => {

@@ -30,7 +30,7 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     const session = c.get('session');
     const id = trackId(c.req.param('id'));
     const requested = c.req.query('v');
-    const audio = trackStream(deps, session, id, requested);
+    const audio = trackStream(deps, session, id, requested, c.req.query('grant'));
     const response = await sendAudio(c, audio);
     if (response) return response;
     if (!audio.remembered) throw notFound(mediaMessages.notReady);

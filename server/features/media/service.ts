@@ -1,4 +1,5 @@
 import { canStream } from '../../access/can-stream';
+import { grantedPurchase, requireStandingPurchase } from '../../access/url-grants';
 import { forbidden, notFound, unauthenticated } from '../../errors';
 import type { CachePolicy, Deps, Session } from '../../deps';
 import { renditionVersion } from '../../infra/storage/media';
@@ -54,13 +55,17 @@ export function trackPreview(deps: Deps, session: Session | null, trackId: numbe
  * once the fundraiser is deleted, buyers and admins only). A player asks for range after range of
  * the same track: the answer is remembered for the session a short while (deps.streamGrants, which
  * says what ends one early), so those requests skip the lookups. `remembered` says it was.
+ * A URL carrying a grant (`?grant=`, server/access/url-grants.ts) is decided by its grant alone,
+ * whoever asks: it is how a guest hears what they bought.
  */
 export function trackStream(
   deps: Deps,
   session: Session | null,
   trackId: number,
   requested?: string,
+  grant?: string,
 ): TrackAudio & { remembered: boolean } {
+  if (grant !== undefined) return { ...grantedStream(deps, trackId, grant, requested), remembered: false };
   const granted = session ? deps.streamGrants.get(session.idHash, session.user, trackId) : undefined;
   // A URL naming another rendition than the remembered one was made since it changed: look again.
   const remembered =
@@ -77,6 +82,21 @@ export function trackStream(
     immutable: requested === version,
     remembered: remembered !== undefined,
   };
+}
+
+/**
+ * A granted stream: the signature is checked before anything is read (a forged grant costs no
+ * query), then the purchase, on every request, so a refund ends it at once (nothing is remembered).
+ */
+function grantedStream(deps: Deps, trackId: number, grant: string, requested?: string): TrackAudio {
+  const purchaseId = grantedPurchase(deps.urlGrants, grant, { kind: 'track', trackId });
+  const track = findTrackMedia(deps.db, trackId);
+  if (!track) throw notFound(mediaMessages.trackNotFound);
+  requireStandingPurchase(deps.db, purchaseId, track.fundraiserId);
+  const file = readyRendition(track, track.streamFile);
+  const version = renditionVersion(file);
+  // As any bought stream: the buyer's browser may keep it, shared caches may not.
+  return { path: deps.media.streamFile(file), version, cache: 'private', immutable: requested === version };
 }
 
 /** The rendition a remembered grant named is gone from disk (replaced): the next ask looks again. */
