@@ -9,7 +9,6 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'not-found'
-  | 'gone'
   | 'conflict'
   | 'payment-refused'
   | 'too-large'
@@ -44,7 +43,6 @@ export const unauthenticated = (message: string) => new AppError('unauthenticate
 export const forbidden = (message: string) => new AppError('forbidden', 'OTHER', message);
 export const notFound = (message: string) => new AppError('not-found', 'OTHER', message);
 /** Was here and has run out (an expired link): unlike not-found, the caller may be told so. */
-export const gone = (message: string) => new AppError('gone', 'OTHER', message);
 export const conflict = (message: string) => new AppError('conflict', 'OTHER', message);
 export const unsupportedMedia = (message: string) => new AppError('unsupported-media', 'OTHER', message);
 /** A card the payment provider refused (402): the donor may try another. */

@@ -32,4 +32,12 @@ export const serverMessages = {
   crossOrigin: 'Cross-origin requests are not allowed.',
   notFound: 'Not found.',
   emailFailed: 'We could not send the email just now. Please try again in a few minutes.',
+  /** A receipt's link that never was one (or whose album was refunded). */
+  purchaseLinkNotValid:
+    'This download link is not valid. Check that it is the whole link from your receipt, or contact us.',
+  /**
+   * A receipt's link that was one and ran out. Both are 404 (DESIGN.md, receipt: "unknown or
+   * expired → 404"); the purchase page tells them apart by this message.
+   */
+  purchaseLinkExpired: 'This download link has expired. Log in to Your music with the email address you donated with.',
 } as const;

@@ -11,7 +11,6 @@ const statusOf = {
   unauthenticated: 401,
   forbidden: 403,
   'not-found': 404,
-  gone: 410,
   conflict: 409,
   'payment-refused': 402,
   'too-large': 413,

@@ -370,8 +370,8 @@ describe('paying with the test provider', () => {
       .set({ downloadExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(purchases.donationId, donation.id))
       .run();
-    expect((await guest.get(`/api/purchases/${token}`)).status).toBe(410);
-    expect((await guest.get(`/api/purchases/${token}/download`)).status).toBe(410);
+    expect((await guest.get(`/api/purchases/${token}`)).status).toBe(404);
+    expect((await guest.get(`/api/purchases/${token}/download`)).status).toBe(404);
     const buyer = await verifiedUser(server, email);
     const library = (await buyer.get('/api/music-library/purchases')).json as { results: { projectId: number }[] };
     expect(library.results.map((album) => album.projectId)).toEqual([fundraiser.id]);

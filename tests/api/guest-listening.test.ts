@@ -15,7 +15,7 @@ import { useTestServer } from '../fixtures/use-test-server';
 // receipt's page and the success page hand out the album's tracks with stream URLs that carry a
 // signed, expiring, track-scoped grant, so a buyer without an account plays them (Range and all)
 // and downloads the zip; a grant opens nothing else, and nothing once it has expired. A receipt's
-// link that never was is "not valid" (404); only one that ran out is "expired" (410).
+// link that never was is "not valid"; only one that ran out is "expired" (both 404, DESIGN.md).
 
 const server = useTestServer();
 let guest: TestClient;
@@ -167,7 +167,7 @@ describe('GET /api/purchases/{token}', () => {
     });
   });
 
-  it('says an unknown link is not valid (404) and only an expired one has expired (410)', async () => {
+  it('says an unknown link is not valid and only an expired one has expired (both 404)', async () => {
     const unknown = await guest.get(`/api/purchases/${'x'.repeat(43)}`);
     expect(unknown.status).toBe(404);
     expect(apiErrorSchema.parse(unknown.json).message).toMatch(/not valid/);
@@ -183,9 +183,9 @@ describe('GET /api/purchases/{token}', () => {
       .run();
     try {
       const expired = await guest.get(`/api/purchases/${token}`);
-      expect(expired.status).toBe(410);
+      expect(expired.status).toBe(404);
       expect(apiErrorSchema.parse(expired.json).message).toMatch(/expired/);
-      expect((await guest.get(`/api/purchases/${token}/download`)).status).toBe(410);
+      expect((await guest.get(`/api/purchases/${token}/download`)).status).toBe(404);
     } finally {
       server.db.update(purchases).set({ downloadExpiresAt: expiresAt }).where(eq(purchases.id, purchaseRow().id)).run();
     }

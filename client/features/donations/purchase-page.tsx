@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { serverMessages } from '../../../shared/api';
 import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
@@ -24,7 +25,8 @@ export function PurchasePage() {
   if (query.isPending) return <Spinner label="Loading your album" />;
   if (query.isError) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
-    if (status === 410) {
+    // Both are 404 (DESIGN.md, receipt); only a link that ran out says so.
+    if (status === 404 && query.error.message === serverMessages.purchaseLinkExpired) {
       return (
         <NotFound title="This link has expired" links={yourMusic}>
           Download links work for 30 days. Log in with the email address you donated with to find the album in Your

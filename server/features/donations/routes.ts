@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { serverMessages } from '../../../shared/api';
 import { paymentIntentRequestSchema, testCardSchema } from '../../../shared/schemas/donations';
 import { transactionsParamsSchema } from '../../../shared/schemas/fundraisers';
 import { invalid, notFound } from '../../errors';
@@ -18,7 +19,7 @@ const intentIdQuery = z.object({ paymentIntentId: z.string().trim().min(1).max(3
 const clientSecretQuery = z.object({ clientSecret: z.string().trim().min(1).max(300) });
 /** Receipt links carry 32 random bytes in base64url. */
 const purchaseToken = (token: string) => {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw notFound(donations.linkNotValidMessage);
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw notFound(serverMessages.purchaseLinkNotValid);
   return token;
 };
 

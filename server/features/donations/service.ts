@@ -6,7 +6,8 @@ import type { Deps, Session } from '../../deps';
 import type { GrantedTrack } from '../../../shared/answers/donations';
 import { trackUrls } from '../../../shared/answers/library';
 import { formatEin } from '../../../shared/ein';
-import { conflict, FormError, gone, notFound, paymentRefused } from '../../errors';
+import { conflict, FormError, notFound, paymentRefused } from '../../errors';
+import { serverMessages } from '../../../shared/api';
 import { enqueue } from '../../infra/jobs/queue';
 import { PermanentJobError, type JobHandler } from '../../infra/jobs/runner';
 import { estimatedFeeCents, type PaymentEvent } from '../../infra/payments/provider';
@@ -25,12 +26,7 @@ import type { DonationRow, PurchaseRow } from './queries';
 const say = {
   notFound: 'Fundraiser not found.',
   paymentNotFound: 'Payment not found.',
-  linkExpired: 'This download link has expired. Log in to Your music with the email address you donated with.',
 } as const;
-
-/** A receipt's link that is not one (or no longer gives its album: refunded). */
-export const linkNotValidMessage =
-  'This download link is not valid. Check that it is the whole link from your receipt, or contact us.';
 
 export const RECEIPT_JOB = 'donation-receipt';
 /** Records the processor's fee of a payment that succeeded before the processor knew it. */
@@ -292,13 +288,13 @@ export function testIntentStatus(deps: Deps, clientSecret: string) {
 
 /**
  * The purchase a receipt's link names, while the link works and the purchase stands. A link that
- * never was (or whose album was refunded) is not found; only one that was and ran out is gone, so
- * the page can tell the donor which it is.
+ * never was (or whose album was refunded) and one that ran out are both not found (DESIGN.md), each
+ * with its own message, so the page can tell the donor which it is.
  */
 function purchaseOfLink(deps: Deps, token: string): PurchaseRow & { downloadExpiresAt: Date } {
   const purchase = queries.findPurchaseByTokenHash(deps.db, sha256(token));
-  if (!purchase?.downloadExpiresAt || purchase.revokedAt) throw notFound(linkNotValidMessage);
-  if (purchase.downloadExpiresAt.getTime() < Date.now()) throw gone(say.linkExpired);
+  if (!purchase?.downloadExpiresAt || purchase.revokedAt) throw notFound(serverMessages.purchaseLinkNotValid);
+  if (purchase.downloadExpiresAt.getTime() < Date.now()) throw notFound(serverMessages.purchaseLinkExpired);
   return { ...purchase, downloadExpiresAt: purchase.downloadExpiresAt };
 }
 
