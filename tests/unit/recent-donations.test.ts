@@ -57,8 +57,14 @@ describe('donations remembered in this browser', () => {
     rememberDonation(memo('tpi_2', 8, 'june@example.org', 1200), true);
     expect(JSON.parse(storage.getItem('soundcause-recent-donations')!)).toHaveLength(1);
 
+    // Asking is enough to forget what is past a day: the address does not linger until the next donation.
+    vi.setSystemTime(Date.now() + 25 * HOUR);
+    expect(await donatedToday(queryClient, 8, 'june@example.org')).toBeNull();
+    expect(storage.getItem('soundcause-recent-donations')).toBeNull();
+
     storage.setItem('soundcause-recent-donations', '{not json');
     expect(await donatedToday(queryClient, 8, 'june@example.org')).toBeNull();
+    expect(storage.getItem('soundcause-recent-donations')).toBeNull();
     storage.setItem = () => {
       throw new DOMException('full', 'QuotaExceededError');
     };
