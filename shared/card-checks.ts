@@ -7,7 +7,9 @@ export const cardMessages = {
   numberInvalid: 'Your card number is invalid.',
   expiryIncomplete: "Your card's expiration date is incomplete.",
   expiryInvalid: "Your card's expiration date is invalid.",
+  expiryMonthInvalid: "Your card's expiration month is invalid.",
   expiryPast: "Your card's expiration date is in the past.",
+  expiryYearPast: "Your card's expiration year is in the past.",
   cvcIncomplete: "Your card's security code is incomplete.",
   cvcInvalid: "Your card's security code is invalid.",
 } as const;
@@ -46,12 +48,15 @@ export function cardNumberProblem(text: string): string | null {
  * month is taken where it ends last (UTC−12), so no donor anywhere sees this month's card refused,
  * and the form and the server agree whatever their clocks' time zones.
  */
-function monthWhereItEndsLast(now: Date): number {
+function monthWhereItEndsLast(now: Date): { year: number; month: number } {
   const there = new Date(now.getTime() - 12 * 60 * 60 * 1000);
-  return there.getUTCFullYear() * 12 + there.getUTCMonth();
+  return { year: there.getUTCFullYear(), month: there.getUTCMonth() + 1 };
 }
 
-/** An expiry `MM/YY` (a one-digit month or a four-digit year will do): what is wrong, or null. */
+/**
+ * An expiry `MM/YY` (a one-digit month or a four-digit year will do): what is wrong, or null. Like
+ * Stripe's form, a past year and a past month of this year are told apart.
+ */
 export function expiryProblem(text: string, now = new Date()): string | null {
   const match = text.replace(/\s+/g, '').match(/^(\d{1,2})(?:\/(\d{0,4}))?$/);
   if (!match) return text.trim() === '' ? cardMessages.expiryIncomplete : cardMessages.expiryInvalid;
@@ -59,9 +64,11 @@ export function expiryProblem(text: string, now = new Date()): string | null {
   // "1", "12/" and "12/203" are still being typed.
   if (year.length !== 2 && year.length !== 4) return cardMessages.expiryIncomplete;
   const monthNumber = Number(month);
-  if (monthNumber < 1 || monthNumber > 12) return cardMessages.expiryInvalid;
+  if (monthNumber < 1 || monthNumber > 12) return cardMessages.expiryMonthInvalid;
   const fullYear = year.length === 2 ? 2000 + Number(year) : Number(year);
-  if (fullYear * 12 + monthNumber - 1 < monthWhereItEndsLast(now)) return cardMessages.expiryPast;
+  const current = monthWhereItEndsLast(now);
+  if (fullYear < current.year) return cardMessages.expiryYearPast;
+  if (fullYear === current.year && monthNumber < current.month) return cardMessages.expiryPast;
   return null;
 }
 
@@ -89,7 +96,9 @@ const fieldOfMessage = new Map<string, keyof CardDetails>([
   [cardMessages.numberInvalid, 'cardNumber'],
   [cardMessages.expiryIncomplete, 'expiry'],
   [cardMessages.expiryInvalid, 'expiry'],
+  [cardMessages.expiryMonthInvalid, 'expiry'],
   [cardMessages.expiryPast, 'expiry'],
+  [cardMessages.expiryYearPast, 'expiry'],
   [cardMessages.cvcIncomplete, 'cvc'],
   [cardMessages.cvcInvalid, 'cvc'],
 ]);

@@ -277,19 +277,27 @@ describe('paying with the test provider', () => {
     const intent = await startDonation(server, { fundraiserId: fundraiser.id, email: uniqueEmail('card-typo') });
     const now = new Date();
     const yy = (years: number) => String((now.getUTCFullYear() + years) % 100).padStart(2, '0');
-    // Two months back: last month is still this month somewhere on Earth for half a day.
-    const past = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1));
+    // Two months back where the month ends last (UTC−12, as the checks read it): last month is
+    // still this month somewhere on Earth for half a day. Stripe names a past year apart from a
+    // past month of this year.
+    const there = new Date(now.getTime() - 12 * 60 * 60 * 1000);
+    const past = new Date(Date.UTC(there.getUTCFullYear(), there.getUTCMonth() - 2, 1));
     const twoMonthsAgo = `${String(past.getUTCMonth() + 1).padStart(2, '0')}/${String(past.getUTCFullYear() % 100).padStart(2, '0')}`;
+    const pastMessage =
+      past.getUTCFullYear() < there.getUTCFullYear()
+        ? "Your card's expiration year is in the past."
+        : "Your card's expiration date is in the past.";
     const refusals: [Partial<ReturnType<typeof testCard>>, string][] = [
       [{ cardNumber: '4242 4242 4242 4241' }, 'Your card number is invalid.'],
       [{ cardNumber: '4242424242424242424242' }, 'Your card number is invalid.'],
       [{ cardNumber: '4242-4242-4242-4242' }, 'Your card number is invalid.'],
       [{ cardNumber: '4242 4242 4242' }, 'Your card number is incomplete.'],
       [{ cardNumber: '' }, 'Your card number is incomplete.'],
-      [{ expiry: `12/${yy(-1)}` }, "Your card's expiration date is in the past."],
-      [{ expiry: twoMonthsAgo }, "Your card's expiration date is in the past."],
+      // Two years back: December of last year is still this month in UTC−12 on New Year's morning.
+      [{ expiry: `12/${yy(-2)}` }, "Your card's expiration year is in the past."],
+      [{ expiry: twoMonthsAgo }, pastMessage],
       [{ expiry: '12/' }, "Your card's expiration date is incomplete."],
-      [{ expiry: `13/${yy(3)}` }, "Your card's expiration date is invalid."],
+      [{ expiry: `13/${yy(3)}` }, "Your card's expiration month is invalid."],
       [{ cvc: '12' }, "Your card's security code is incomplete."],
       [{ cvc: '' }, "Your card's security code is incomplete."],
       [{ cvc: '12345' }, "Your card's security code is invalid."],

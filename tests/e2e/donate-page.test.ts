@@ -180,10 +180,10 @@ describe('the donate page', () => {
 
     await number.fill('4242 4242 4242 4241');
     const now = new Date();
-    await expiry.fill(`01/${String((now.getUTCFullYear() - 1) % 100).padStart(2, '0')}`);
+    await expiry.fill(`01/${String((now.getUTCFullYear() - 2) % 100).padStart(2, '0')}`);
     await cvc.fill('12');
     await expect.poll(() => errorAt(number)).toBe('Your card number is invalid.');
-    await expect.poll(() => errorAt(expiry)).toBe("Your card's expiration date is in the past.");
+    await expect.poll(() => errorAt(expiry)).toBe("Your card's expiration year is in the past.");
     expect(await errorAt(cvc)).toBe("Your card's security code is incomplete.");
     // Typed into, each field says at once when it is right.
     await number.fill('4242424242424242');

@@ -32,16 +32,21 @@ describe('card checks', () => {
     const midMarch = new Date('2030-03-15T12:00:00Z');
     expect(expiryProblem('03/30', midMarch)).toBeNull();
     expect(expiryProblem('3/2030', midMarch)).toBeNull();
-    expect(expiryProblem('02/30', midMarch)).toBe(cardMessages.expiryPast);
-    expect(expiryProblem('12/29', midMarch)).toBe(cardMessages.expiryPast);
+    // Stripe's words tell a past month of this year from a past year.
+    expect(expiryProblem('02/30', midMarch)).toBe("Your card's expiration date is in the past.");
+    expect(expiryProblem('12/29', midMarch)).toBe("Your card's expiration year is in the past.");
     // The first morning of April in London is still March 31 in the last time zone (UTC−12).
     expect(expiryProblem('03/30', new Date('2030-04-01T11:59:00Z'))).toBeNull();
     expect(expiryProblem('03/30', new Date('2030-04-01T12:00:00Z'))).toBe(cardMessages.expiryPast);
+    // And New Year's morning is still last December there: last year is not yet past.
+    expect(expiryProblem('12/30', new Date('2031-01-01T11:59:00Z'))).toBeNull();
+    expect(expiryProblem('11/30', new Date('2031-01-01T11:59:00Z'))).toBe(cardMessages.expiryPast);
+    expect(expiryProblem('12/30', new Date('2031-01-01T12:00:00Z'))).toBe(cardMessages.expiryYearPast);
     expect(expiryProblem('12/', midMarch)).toBe(cardMessages.expiryIncomplete);
     expect(expiryProblem('1', midMarch)).toBe(cardMessages.expiryIncomplete);
     expect(expiryProblem('', midMarch)).toBe(cardMessages.expiryIncomplete);
-    expect(expiryProblem('13/31', midMarch)).toBe(cardMessages.expiryInvalid);
-    expect(expiryProblem('00/31', midMarch)).toBe(cardMessages.expiryInvalid);
+    expect(expiryProblem('13/31', midMarch)).toBe("Your card's expiration month is invalid.");
+    expect(expiryProblem('00/31', midMarch)).toBe(cardMessages.expiryMonthInvalid);
     expect(expiryProblem('12-31', midMarch)).toBe(cardMessages.expiryInvalid);
   });
 

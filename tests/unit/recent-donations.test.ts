@@ -50,6 +50,36 @@ describe('donations remembered in this browser', () => {
     expect(await donatedToday(queryClient, 8, 'june@example.org')).toBeNull();
   });
 
+  it('count a payment that left for Stripe once the server has it, and ask the server only until then', async () => {
+    // Stripe's form writes the donation down unpaid before it leaves; the success page's lookup
+    // (outside this module: fetched at the network boundary) says whether it went through.
+    const asked: string[] = [];
+    let fulfilled = false;
+    vi.stubGlobal('fetch', async (url: string) => {
+      asked.push(url);
+      return fulfilled
+        ? Response.json({
+            donationCents: 1200,
+            tipCents: 0,
+            taxDeductibleCents: 700,
+            email: 'june@example.org',
+            project: null,
+          })
+        : Response.json({ code: 'OTHER', message: 'Payment not found.' }, { status: 404 });
+    });
+    const client = new QueryClient();
+    rememberDonation(memo('pi_1', 7, 'june@example.org', 1200), false);
+    expect(await donatedToday(client, 7, 'june@example.org')).toBeNull();
+    fulfilled = true;
+    expect(await donatedToday(client, 7, 'june@example.org')).toBe(1200);
+    // Written down as paid: another page (no cached answer) does not ask again.
+    expect(await donatedToday(new QueryClient(), 7, 'june@example.org')).toBe(1200);
+    expect(asked).toEqual([
+      '/api/transactions/query?paymentIntentId=pi_1',
+      '/api/transactions/query?paymentIntentId=pi_1',
+    ]);
+  });
+
   it('keep nothing older than a day, and survive storage that is full or holds junk', async () => {
     const storage = localStorage as unknown as MemoryStorage;
     rememberDonation(memo('tpi_1', 7, 'june@example.org', 1200), true);
@@ -57,8 +87,14 @@ describe('donations remembered in this browser', () => {
     rememberDonation(memo('tpi_2', 8, 'june@example.org', 1200), true);
     expect(JSON.parse(storage.getItem('soundcause-recent-donations')!)).toHaveLength(1);
 
+    // Asking is enough to forget what is past a day: the address does not linger until the next donation.
+    vi.setSystemTime(Date.now() + 25 * HOUR);
+    expect(await donatedToday(queryClient, 8, 'june@example.org')).toBeNull();
+    expect(storage.getItem('soundcause-recent-donations')).toBeNull();
+
     storage.setItem('soundcause-recent-donations', '{not json');
     expect(await donatedToday(queryClient, 8, 'june@example.org')).toBeNull();
+    expect(storage.getItem('soundcause-recent-donations')).toBeNull();
     storage.setItem = () => {
       throw new DOMException('full', 'QuotaExceededError');
     };

@@ -31,13 +31,20 @@ function isRemembered(value: unknown): value is Remembered {
   );
 }
 
+/**
+ * The entries of the last 24 hours. What is older (or junk) also leaves the storage here, not only
+ * at the next donation: an address stays in this browser no longer than the notice needs it.
+ */
 function read(now: number): Remembered[] {
+  let stored: unknown;
   try {
-    const stored: unknown = JSON.parse(localStorage.getItem(KEY) ?? '[]');
-    return Array.isArray(stored) ? stored.filter(isRemembered).filter((entry) => now - entry.at < DAY_MS) : [];
+    stored = JSON.parse(localStorage.getItem(KEY) ?? '[]');
   } catch {
-    return [];
+    stored = null;
   }
+  const kept = Array.isArray(stored) ? stored.filter(isRemembered).filter((entry) => now - entry.at < DAY_MS) : [];
+  if (!Array.isArray(stored) || kept.length !== stored.length) write(kept);
+  return kept;
 }
 
 function write(entries: Remembered[]) {
