@@ -1,16 +1,19 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { streamGrants } from './access/stream-grants';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
 import type { Deps } from './deps';
 import { seedBundledCharities } from './features/charities/service';
+import { donationJobHandlers } from './features/donations/service';
+import { trackJobHandlers } from './features/fundraisers/track-processing';
 import { chooseFfmpeg, ffmpegRunner } from './infra/audio/ffmpeg';
 import { everyOrgClient } from './infra/charity-directory/every-org';
 import { outboxMailer, smtpMailer } from './infra/email/mailer';
+import { createJobRunner } from './infra/jobs/runner';
 import { createLogger } from './infra/logger';
 import { stripeProvider } from './infra/payments/stripe-provider';
 import { testProvider } from './infra/payments/test-provider';
+import { processRegistry, type ProcessRegistry } from './infra/processes/registry';
 import { mediaStore } from './infra/storage/media';
 import { uploadReservations } from './infra/storage/upload-reservations';
 
@@ -25,6 +28,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
   const { db, sqlite } = openDatabase(config.databasePath);
   seedBundledCharities({ db });
   const ffmpeg = chooseFfmpeg(config.ffmpegPath);
+  const processes = processRegistry(db, { root: config.dataDir, logger });
   const deps: Deps = {
     config,
     db,
@@ -37,7 +41,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
       : outboxMailer(config.outboxDir, config.mailFrom, logger),
     everyOrg: config.everyOrg ? everyOrgClient(config.everyOrg) : null,
     payments: config.stripe ? stripeProvider(config.stripe) : testProvider(db),
-    ffmpeg: ffmpegRunner(ffmpeg.path, path.join(config.dataDir, 'run', 'ffmpeg')),
+    ffmpeg: ffmpegRunner(ffmpeg.path, processes),
     afterResponse: (task) =>
       setImmediate(() => {
         Promise.resolve()
@@ -46,5 +50,21 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
       }),
     ...overrides,
   };
-  return { deps, sqlite, ffmpeg };
+  return { deps, sqlite, ffmpeg, processes };
+}
+
+/**
+ * The background jobs (DESIGN.md section 3, Media; the outbox of receipts), with what a dead
+ * server left ended before they are taken up. Not started: the server starts it, tests start it
+ * or drain it.
+ */
+export function composeJobs(deps: Deps, processes: ProcessRegistry, options: { pollMs?: number } = {}) {
+  return createJobRunner({
+    db: deps.db,
+    logger: deps.logger,
+    handlers: { ...trackJobHandlers(deps), ...donationJobHandlers(deps) },
+    workers: deps.config.jobWorkers,
+    processes,
+    pollMs: options.pollMs,
+  });
 }

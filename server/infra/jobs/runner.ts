@@ -1,13 +1,16 @@
 import type { Db } from '../../db/client';
 import type { Logger } from '../logger';
+import { formatIdentity, thisProcess } from '../processes/identity';
+import type { ProcessRegistry } from '../processes/registry';
 import {
   claimNext,
   completeJob,
   defaultBackoffMs,
   failJob,
+  interruptedTooOftenMessage,
   type JobRow,
   nextRunAt,
-  recoverStale,
+  recoverAbandoned,
   requeueInterrupted,
 } from './queue';
 
@@ -26,6 +29,11 @@ export type JobRunnerOptions = {
   handlers: Record<string, JobHandler>;
   /** Jobs run at once (JOB_WORKERS): ffmpeg uses a core each, and the VM has two. */
   workers: number;
+  /**
+   * The child processes jobs start (ffmpeg): those a dead server left are ended before its jobs
+   * are taken up again, so a job never runs beside its own previous run.
+   */
+  processes?: ProcessRegistry;
   /** How often an idle runner looks for due jobs. */
   pollMs?: number;
   /** The clock, injectable for tests of the backoff. */
@@ -46,10 +54,12 @@ function describe(error: unknown) {
 }
 
 export function createJobRunner(options: JobRunnerOptions) {
-  const { db, logger, handlers, workers } = options;
+  const { db, logger, handlers, workers, processes } = options;
   const pollMs = options.pollMs ?? 1000;
   const now = options.now ?? Date.now;
   const backoffMs = options.backoffMs ?? defaultBackoffMs;
+  /** Written on each claim: a job is taken up again only once this process has ended. */
+  const owner = formatIdentity(thisProcess());
   const inFlight = new Set<Promise<void>>();
   let started = false;
   /** The server is stopping: a job that fails now was cut short, not wrong (see interrupt). */
@@ -89,7 +99,7 @@ export function createJobRunner(options: JobRunnerOptions) {
     if (!started) return;
     clearTimeout(timer);
     while (inFlight.size < workers) {
-      const job = claimNext(db, now());
+      const job = claimNext(db, now(), { owner });
       if (!job) break;
       const run: Promise<void> = runJob(job).finally(() => {
         inFlight.delete(run);
@@ -101,9 +111,13 @@ export function createJobRunner(options: JobRunnerOptions) {
     timer.unref();
   }
 
-  /** Jobs a crash left running (`lockedBefore` defaults to now: at start-up none can be ours). */
-  async function recover(lockedBefore = now() + 1) {
-    for (const job of recoverStale(db, lockedBefore, now())) await giveUp(job, new Error('interrupted too often'));
+  /**
+   * What servers that have ended left running: their processes ended and half-written files
+   * removed first, then their jobs queued again (or given up after MAX_INTERRUPTIONS).
+   */
+  async function recover() {
+    await processes?.endAbandoned();
+    for (const job of recoverAbandoned(db, now())) await giveUp(job, new Error(interruptedTooOftenMessage));
   }
 
   return {
@@ -135,7 +149,7 @@ export function createJobRunner(options: JobRunnerOptions) {
     async runOnce(options: { skipBackoff?: boolean } = {}) {
       const due = nextRunAt(db);
       const at = options.skipBackoff && due !== undefined ? Math.max(now(), due) : now();
-      const job = claimNext(db, at);
+      const job = claimNext(db, at, { owner });
       if (!job) return false;
       await runJob(job);
       return true;
