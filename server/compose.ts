@@ -54,16 +54,24 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
 }
 
 /**
- * The background jobs (DESIGN.md section 3, Media; the outbox of receipts), with what a dead
- * server left ended before they are taken up. Not started: the server starts it, tests start it
- * or drain it.
+ * Money jobs wait on the network (SMTP, Stripe), not on a core: two at once cost nothing, and a
+ * mail server slow to answer one receipt does not hold up the next.
+ */
+const MONEY_JOB_WORKERS = 2;
+
+/**
+ * The background jobs (DESIGN.md section 3, Media; the outbox of receipts), in two lanes with
+ * workers of their own: receipts and fees never wait behind an album's transcodes (issue 22),
+ * and transcoding keeps JOB_WORKERS (ffmpeg takes a core each). Not started: the server starts
+ * it, tests start it or drain it.
  */
 export function composeJobs(deps: Deps, processes: ProcessRegistry, options: { pollMs?: number } = {}) {
+  const money = donationJobHandlers(deps);
   return createJobRunner({
     db: deps.db,
     logger: deps.logger,
-    handlers: { ...trackJobHandlers(deps), ...donationJobHandlers(deps) },
-    workers: deps.config.jobWorkers,
+    handlers: { ...trackJobHandlers(deps), ...money },
+    lanes: [{ kinds: Object.keys(money), workers: MONEY_JOB_WORKERS }, { workers: deps.config.jobWorkers }],
     processes,
     pollMs: options.pollMs,
   });

@@ -11,7 +11,7 @@ import {
   interruptedTooOftenMessage,
   MAX_INTERRUPTIONS,
 } from '../../server/infra/jobs/queue';
-import { createJobRunner, type JobHandler, PermanentJobError } from '../../server/infra/jobs/runner';
+import { createJobRunner, type JobHandler, type JobLane, PermanentJobError } from '../../server/infra/jobs/runner';
 import { createLogger } from '../../server/infra/logger';
 import { formatIdentity, identify, type ProcessIdentity } from '../../server/infra/processes/identity';
 
@@ -57,12 +57,12 @@ async function endedServer(): Promise<string> {
   return formatIdentity(other.identity);
 }
 
-function runner(handlers: Record<string, JobHandler>, clock: { now: number }, workers = 1) {
+function runner(handlers: Record<string, JobHandler>, clock: { now: number }, lanes: JobLane[] = [{ workers: 1 }]) {
   return createJobRunner({
     db: opened.db,
     logger,
     handlers,
-    workers,
+    lanes,
     pollMs: 10,
     now: () => clock.now,
     backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
@@ -269,12 +269,45 @@ describe('job queue', () => {
         },
       },
       clock,
-      2,
+      [{ workers: 2 }],
     );
     for (let i = 0; i < 6; i++) enqueue(opened.db, 'slow', { i }, { runAt: new Date(clock.now) });
     await jobs.start();
     await expect.poll(() => finished, { timeout: 5000 }).toBe(6);
     await jobs.stop();
     expect(peak).toBe(2);
+  });
+
+  it("runs a lane's jobs on its own workers while every worker of the other lane is busy", async () => {
+    const clock = { now: Date.now() };
+    const held: (() => void)[] = [];
+    const sent: number[] = [];
+    const jobs = runner(
+      {
+        // Stands for a long transcode: holds its worker until released.
+        transcode: { run: () => new Promise<void>((resolve) => void held.push(resolve)) },
+        receipt: { run: async (payload) => void sent.push((payload as { n: number }).n) },
+      },
+      clock,
+      [{ kinds: ['receipt'], workers: 1 }, { workers: 2 }],
+    );
+    for (let i = 0; i < 3; i++) enqueue(opened.db, 'transcode', { i }, { runAt: new Date(clock.now - 1000) });
+    enqueue(opened.db, 'receipt', { n: 1 }, { runAt: new Date(clock.now) });
+    await jobs.start();
+    try {
+      await expect.poll(() => sent).toEqual([1]);
+      expect(held).toHaveLength(2);
+      // A receipt queued while both transcoding workers are held runs too, and the transcoding
+      // lane never takes one: its third job waits for a worker of its own.
+      enqueue(opened.db, 'receipt', { n: 2 }, { runAt: new Date(clock.now) });
+      jobs.wake();
+      await expect.poll(() => sent).toEqual([1, 2]);
+      expect(held).toHaveLength(2);
+      held.shift()!();
+      await expect.poll(() => held.length).toBe(2);
+    } finally {
+      for (const release of held.splice(0)) release();
+      await jobs.stop();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, lte, min, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, min, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jobs } from '../../db/schema';
 import { ownerIsGone } from '../processes/identity';
@@ -29,15 +29,28 @@ export function enqueue(db: Db, kind: string, payload: unknown, options: { runAt
     .get();
 }
 
+/** Which kinds of job a worker takes: the ones listed, or every kind but those (see runner.ts's lanes). */
+export type KindFilter = { only: readonly string[] } | { except: readonly string[] };
+
+function kindCondition(filter: KindFilter | undefined) {
+  if (!filter) return undefined;
+  if ('only' in filter) return inArray(jobs.kind, [...filter.only]);
+  return filter.except.length ? notInArray(jobs.kind, [...filter.except]) : undefined;
+}
+
 /**
- * Takes the next due job: marks it running for `owner` (a process identity as formatIdentity
- * writes it) and counts the attempt.
+ * Takes the next due job (of `kinds`, when given): marks it running for `owner` (a process
+ * identity as formatIdentity writes it) and counts the attempt.
  */
-export function claimNext(db: Db, now: number, options: { owner?: string } = {}): JobRow | undefined {
+export function claimNext(
+  db: Db,
+  now: number,
+  options: { owner?: string; kinds?: KindFilter } = {},
+): JobRow | undefined {
   const due = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(eq(jobs.status, 'queued'), lte(jobs.runAt, new Date(now))))
+    .where(and(eq(jobs.status, 'queued'), lte(jobs.runAt, new Date(now)), kindCondition(options.kinds)))
     .orderBy(asc(jobs.runAt), asc(jobs.id))
     .limit(1);
   return db
