@@ -1,17 +1,20 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { streamGrants } from './access/stream-grants';
 import { urlGrants } from './access/url-grants';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
 import type { Deps } from './deps';
 import { seedBundledCharities } from './features/charities/service';
+import { donationJobHandlers } from './features/donations/service';
+import { trackJobHandlers } from './features/fundraisers/track-processing';
 import { chooseFfmpeg, ffmpegRunner } from './infra/audio/ffmpeg';
 import { everyOrgClient } from './infra/charity-directory/every-org';
 import { outboxMailer, smtpMailer } from './infra/email/mailer';
+import { createJobRunner } from './infra/jobs/runner';
 import { createLogger } from './infra/logger';
 import { stripeProvider } from './infra/payments/stripe-provider';
 import { testProvider } from './infra/payments/test-provider';
+import { processRegistry, type ProcessRegistry } from './infra/processes/registry';
 import { loadOrCreateKey } from './infra/security/secret-key';
 import { mediaStore } from './infra/storage/media';
 import { uploadReservations } from './infra/storage/upload-reservations';
@@ -27,6 +30,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
   const { db, sqlite } = openDatabase(config.databasePath);
   seedBundledCharities({ db });
   const ffmpeg = chooseFfmpeg(config.ffmpegPath);
+  const processes = processRegistry(db, { root: config.dataDir, logger });
   const deps: Deps = {
     config,
     db,
@@ -40,7 +44,7 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
       : outboxMailer(config.outboxDir, config.mailFrom, logger),
     everyOrg: config.everyOrg ? everyOrgClient(config.everyOrg) : null,
     payments: config.stripe ? stripeProvider(config.stripe) : testProvider(db),
-    ffmpeg: ffmpegRunner(ffmpeg.path, path.join(config.dataDir, 'run', 'ffmpeg')),
+    ffmpeg: ffmpegRunner(ffmpeg.path, processes),
     afterResponse: (task) =>
       setImmediate(() => {
         Promise.resolve()
@@ -49,5 +53,29 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
       }),
     ...overrides,
   };
-  return { deps, sqlite, ffmpeg };
+  return { deps, sqlite, ffmpeg, processes };
+}
+
+/**
+ * Money jobs wait on the network (SMTP, Stripe), not on a core: two at once cost nothing, and a
+ * mail server slow to answer one receipt does not hold up the next.
+ */
+const MONEY_JOB_WORKERS = 2;
+
+/**
+ * The background jobs (DESIGN.md section 3, Media; the outbox of receipts), in two lanes with
+ * workers of their own: receipts and fees never wait behind an album's transcodes (issue 22),
+ * and transcoding keeps JOB_WORKERS (ffmpeg takes a core each). Not started: the server starts
+ * it, tests start it or drain it.
+ */
+export function composeJobs(deps: Deps, processes: ProcessRegistry, options: { pollMs?: number } = {}) {
+  const money = donationJobHandlers(deps);
+  return createJobRunner({
+    db: deps.db,
+    logger: deps.logger,
+    handlers: { ...trackJobHandlers(deps), ...money },
+    lanes: [{ kinds: Object.keys(money), workers: MONEY_JOB_WORKERS }, { workers: deps.config.jobWorkers }],
+    processes,
+    pollMs: options.pollMs,
+  });
 }

@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import { fetchForNode } from './http/node-response';
 import { createApp } from './app';
-import { composeDeps } from './compose';
+import { composeDeps, composeJobs } from './compose';
 import { ffmpegVersion } from './infra/audio/ffmpeg';
 import { loadConfig } from './config';
 import { fork } from 'node:child_process';
@@ -11,20 +11,27 @@ import { ensureAdmin } from './features/accounts/service';
 import { cleanupUnusedUploads, removeCrashLeftovers } from './features/uploads/service';
 import { pruneExpiredSessions } from './infra/security/session-store';
 import { pruneThrottleEvents } from './infra/security/throttle';
-import { trackJobHandlers } from './features/fundraisers/track-processing';
-import { donationJobHandlers } from './features/donations/service';
 import { pruneFinishedJobs } from './infra/jobs/queue';
-import { createJobRunner } from './infra/jobs/runner';
 
 // Start-up: config → database and migrations → admin and demo content → listen.
 
 const config = loadConfig();
-const { deps, sqlite, ffmpeg } = composeDeps(config);
+const { deps, sqlite, ffmpeg, processes } = composeDeps(config);
 const { db, logger, media } = deps;
-logger.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version: ffmpegVersion(ffmpeg.path) }, 'ffmpeg for tracks');
-// A crash leaves its ffmpeg processes running; their jobs are started afresh below.
-const strays = deps.ffmpeg.killStrays();
-if (strays > 0) logger.warn({ count: strays }, 'ended ffmpeg processes left by an earlier run');
+logger.info(
+  {
+    ffmpeg: ffmpeg.path,
+    source: ffmpeg.source,
+    version: ffmpegVersion(ffmpeg.path),
+    diesWithServer: deps.ffmpeg.diesWithServer,
+  },
+  'ffmpeg for tracks',
+);
+// Track processing and receipts run in the background (issue 5, issue 22). What a crashed run
+// left is dealt with first, before anything else touches media: its ffmpeg processes ended and
+// their half-written files removed, then its jobs queued again.
+const jobs = composeJobs(deps, processes);
+await jobs.recover();
 
 if (config.admin) {
   const result = await ensureAdmin({ db }, config.admin.email, config.admin.password);
@@ -49,13 +56,6 @@ function seedDemo(): Promise<DemoAdmin> {
   });
 }
 
-// Track processing runs in the background (issue 5); jobs a crash left running are taken up again.
-const jobs = createJobRunner({
-  db,
-  logger,
-  handlers: { ...trackJobHandlers(deps), ...donationJobHandlers(deps) },
-  workers: config.jobWorkers,
-});
 await jobs.start();
 
 // Housekeeping, at start and every ten minutes: unused uploads go once an hour old (issue 9).

@@ -14,6 +14,7 @@ const NEVER_PUBLIC = new Set([
   'throttle_events',
   'analytics_daily_counts',
   'jobs',
+  'child_processes',
   'email_verification_codes',
   'email_changes',
   'password_reset_tokens',

@@ -510,15 +510,41 @@ export const jobs = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     /**
      * Runs cut short by the server stopping (a crash, a restart). They do not use up attempts, but
-     * a job that keeps taking the server down with it still ends (see recoverStale).
+     * a job that keeps taking the server down with it still ends (see recoverAbandoned).
      */
     interruptions: integer('interruptions').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(5),
     runAt: defaultNow('run_at'),
     lockedAt: timestamp('locked_at'),
+    /**
+     * The server process running it (`bootId/pid/startTicks`, server/infra/processes/identity.ts):
+     * a running job is taken up again only once that process has ended, never under a live one.
+     */
+    lockedBy: text('locked_by'),
     lastError: text('last_error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [index('jobs_due_idx').on(table.status, table.runAt)],
 );
+
+/**
+ * Processes a server started and is waiting on (ffmpeg), recorded so that whoever starts after a
+ * crash can end the ones left running and remove what they half-wrote, before their jobs run
+ * again. See server/infra/processes/registry.ts.
+ */
+export const childProcesses = sqliteTable('child_processes', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /**
+   * The child, as `bootId/pid/startTicks` (server/infra/processes/identity.ts); null until it has
+   * started (the record is written first, so that no crash leaves a child no record names).
+   */
+  process: text('process'),
+  /** The server that started it, the same way: it is abandoned once that process has ended. */
+  owner: text('owner').notNull(),
+  /** JSON array: the arguments it was started with; its command line ends with them. */
+  args: text('args').notNull(),
+  /** JSON array: the files it writes, relative to DATA_DIR, removed when it is abandoned. */
+  outputs: text('outputs').notNull(),
+  startedAt: defaultNow('started_at'),
+});

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyAfterCrashes, ffmpegProcessesFor, runningTranscodes, unfinishedJobs } from '../fixtures/crash/checks';
-import { ServerProcess } from '../fixtures/crash/server-process';
+import { freePort, ServerProcess } from '../fixtures/crash/server-process';
 import { deliverWebhook, Gate, type MusicOwner, type Payments, Workload } from '../fixtures/crash/workload';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { createArtist, createFundraiser } from '../fixtures/fundraisers';
-import { Outbox, registerUser, TestClient } from '../fixtures/test-server';
+import { TestClient, verifiedUser } from '../fixtures/test-server';
 
 // Crash safety (issue 14): the real server, as its own process, is killed with SIGKILL again and
 // again while donations, uploads and transcoding are under way, and started again each time. At
@@ -39,23 +38,6 @@ async function until(condition: () => boolean, timeoutMs: number, stepMs = 20) {
   return condition();
 }
 
-async function freePort() {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** A verified account on `server`, logged in on the client answered. */
-async function verifiedAccount(baseUrl: string, outbox: Outbox, email: string) {
-  const client = new TestClient(baseUrl);
-  await registerUser(client, email);
-  const verified = await client.post('/api/verify-email', { json: { verificationCode: outbox.latestCode(email) } });
-  if (verified.status !== 200) throw new Error(`verify failed: ${verified.text}`);
-  return client;
-}
-
 const workDirs: string[] = [];
 afterAll(() => {
   // Kept when a check failed, for a look at the data folder and the server's log.
@@ -77,20 +59,19 @@ async function crashRun(payments: Payments) {
   const gate = new Gate();
   await server.start();
   gate.open();
-  const outbox = new Outbox(path.join(dataDir, 'outbox'));
 
   // The accounts: an artist whose published fundraiser takes the donations, two owners whose draft
   // fundraisers' music keeps being saved, an uploader, and a guest donor.
-  const artist = await verifiedAccount(server.baseUrl, outbox, 'artist@crash.test');
+  const artist = await verifiedUser(server, 'artist@crash.test');
   const published = await createFundraiser(artist, { publish: true, tracks: 1 });
   const owners: MusicOwner[] = [];
   for (const email of ['owner-1@crash.test', 'owner-2@crash.test']) {
-    const client = await verifiedAccount(server.baseUrl, outbox, email);
+    const client = await verifiedUser(server, email);
     const { id: artistId } = await createArtist(client);
     const draft = await createFundraiser(client, { artistId, tracks: 1 });
     owners.push({ client, draft: { id: draft.id, cover: draft.albumCover!, preview: draft.previewTrackFile } });
   }
-  const uploader = await verifiedAccount(server.baseUrl, outbox, 'uploader@crash.test');
+  const uploader = await verifiedUser(server, 'uploader@crash.test');
   const workload = new Workload(
     { donor: new TestClient(server.baseUrl), uploader, owners, fundraiserId: published.id },
     payments,
@@ -124,6 +105,9 @@ async function crashRun(payments: Payments) {
       if (inFlight.uploads > 0) kills.upload++;
       if (inFlight.saves > 0) kills.musicSave++;
       if (transcoding > 0) kills.transcode++;
+      // ffmpeg dies with the server (the kernel's parent-death signal), a moment after it: what
+      // still runs once that moment has passed was left running.
+      await until(() => ffmpegProcessesFor(dataDir).length === 0, 1000);
       kills.ffmpegLeftRunning += ffmpegProcessesFor(dataDir).length;
       startMs.push(await server.start());
       gate.open();

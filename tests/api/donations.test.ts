@@ -11,10 +11,8 @@ import {
   testIntentStatusSchema,
   transactionSummarySchema,
 } from '../../shared/answers/donations';
-import { donationJobHandlers } from '../../server/features/donations/service';
-import { trackJobHandlers } from '../../server/features/fundraisers/track-processing';
+import { composeJobs } from '../../server/compose';
 import type { Mailer } from '../../server/infra/email/mailer';
-import { createJobRunner } from '../../server/infra/jobs/runner';
 import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
 import { testCard } from '../fixtures/test-cards';
 import { createFundraiser } from '../fixtures/fundraisers';
@@ -420,12 +418,7 @@ describe('paying with the test provider', () => {
         }
       },
     };
-    const jobs = createJobRunner({
-      db: server.db,
-      logger: server.logger,
-      handlers: { ...trackJobHandlers(server.deps), ...donationJobHandlers({ ...server.deps, mailer }) },
-      workers: 1,
-    });
+    const jobs = composeJobs({ ...server.deps, mailer }, server.processes);
     await jobs.drain({ skipBackoff: true });
     expect(cutOff).toBe(false);
     expect(donationOf(intent.paymentIntentId).receiptSentAt).not.toBeNull();

@@ -1,13 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.mjs';
 import packageJson from '../../package.json';
+import { freePort } from '../fixtures/crash/server-process';
 import { TestClient } from '../fixtures/test-server';
 
 // The real entry points as an operator runs them: the compiled server (`npm run serve`, which
@@ -58,15 +57,6 @@ async function stop(child: ChildProcess) {
     child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
   });
-}
-
-/** A port nothing listens on just now. */
-async function freePort() {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** The processes started by `pid` that are still running. */

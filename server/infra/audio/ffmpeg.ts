@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+import type { ProcessRegistry } from '../processes/registry';
 
 // Which ffmpeg decodes the files strangers upload, and keeping its processes on a short leash
 // (issue 9). The npm package's binary is a 2018 build: a system ffmpeg (Debian's package gets
@@ -25,6 +26,15 @@ function bundledFfmpeg(): string {
   return file;
 }
 
+/** The first executable `name` in the folders of `searchPath`. */
+function findOnPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
 /** FFMPEG_PATH when set (it must run), else `ffmpeg` on the PATH, else the bundled binary. */
 export function chooseFfmpeg(configured: string | undefined, searchPath = process.env.PATH ?? ''): FfmpegChoice {
   if (configured) {
@@ -32,11 +42,8 @@ export function chooseFfmpeg(configured: string | undefined, searchPath = proces
     if (!isExecutable(file)) throw new Error(`FFMPEG_PATH is not an executable file: ${file}`);
     return { path: file, source: 'FFMPEG_PATH' };
   }
-  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(dir, 'ffmpeg');
-    if (isExecutable(candidate)) return { path: candidate, source: 'system' };
-  }
-  return { path: bundledFfmpeg(), source: 'bundled' };
+  const system = findOnPath('ffmpeg', searchPath);
+  return system ? { path: system, source: 'system' } : { path: bundledFfmpeg(), source: 'bundled' };
 }
 
 /** ffmpeg's own first line ("ffmpeg version 5.1.6-0+deb12u1 ..."), for the start-up log. */
@@ -48,14 +55,33 @@ export function ffmpegVersion(file: string): string {
 export type FfmpegRun = { code: number | null; signal: NodeJS.Signals | null; stderr: string };
 
 /**
- * Runs ffmpeg processes so that none outlives the server: each in its own process group, killed
- * with the group by `killAll` at shutdown, and recorded in `pidDir` while it runs, so the next
- * start can end those a crash (kill -9, power loss) left behind (`killStrays`).
+ * util-linux's setpriv, when it can start a program that the kernel kills with SIGKILL as soon as
+ * its parent (the server) dies: prctl(PR_SET_PDEATHSIG), which Node cannot ask for itself. Linux
+ * only; elsewhere, or where setpriv is missing or refused (a seccomp filter), undefined. The probe
+ * runs it for real, since a setpriv that fails would fail every transcode.
  */
-export function ffmpegRunner(file: string, pidDir: string) {
-  fs.mkdirSync(pidDir, { recursive: true });
+function findParentDeathWrapper(searchPath = process.env.PATH ?? ''): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const setpriv = findOnPath('setpriv', `${searchPath}${path.delimiter}/usr/bin${path.delimiter}/bin`);
+  if (!setpriv) return undefined;
+  const probe = spawnSync(setpriv, ['--pdeathsig', 'KILL', '--', setpriv, '--version'], { timeout: 10_000 });
+  return probe.status === 0 ? setpriv : undefined;
+}
+
+/**
+ * Runs ffmpeg processes so that none outlives the server (issue 9, issue 22):
+ * - each is started through setpriv (when there is one) so that the kernel kills it when the
+ *   server dies, whatever kills the server;
+ * - each runs as the leader of its own process group, killed with the group by `killAll` at
+ *   shutdown (and by its time limit);
+ * - each is recorded in `registry` (the database) while it runs, with the files it writes, so that
+ *   if it still outlives the server (killed in the instant between its start and setpriv's
+ *   prctl, or on a system without setpriv) the next start ends it and removes those files
+ *   before its job runs again (registry.ts).
+ */
+export function ffmpegRunner(file: string, registry: ProcessRegistry) {
+  const parentDeathWrapper = findParentDeathWrapper();
   const running = new Set<number>();
-  const pidFile = (pid: number) => path.join(pidDir, String(pid));
 
   const killGroup = (pid: number) => {
     try {
@@ -68,14 +94,21 @@ export function ffmpegRunner(file: string, pidDir: string) {
 
   return {
     path: file,
+    /** Whether ffmpeg dies with the server (setpriv found and allowed), for the start-up log. */
+    diesWithServer: parentDeathWrapper !== undefined,
 
-    run(args: string[], timeoutMs: number): Promise<FfmpegRun> {
+    /** Runs ffmpeg with `args`; `outputs` are the files it writes (removed if a crash abandons it). */
+    run(args: string[], timeoutMs: number, outputs: string[] = []): Promise<FfmpegRun> {
       return new Promise((resolve, reject) => {
-        const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+        const [command, commandArgs] = parentDeathWrapper
+          ? [parentDeathWrapper, ['--pdeathsig', 'KILL', '--', file, ...args]]
+          : [file, args];
+        const recordId = registry.record(args, outputs);
+        const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
         const pid = child.pid;
         if (pid !== undefined) {
           running.add(pid);
-          fs.writeFileSync(pidFile(pid), file);
+          registry.started(recordId, pid);
         }
         const timer = setTimeout(() => pid !== undefined && killGroup(pid), timeoutMs);
         let stderr = '';
@@ -86,9 +119,8 @@ export function ffmpegRunner(file: string, pidDir: string) {
         });
         const forget = () => {
           clearTimeout(timer);
-          if (pid === undefined) return;
-          running.delete(pid);
-          fs.rmSync(pidFile(pid), { force: true });
+          if (pid !== undefined) running.delete(pid);
+          registry.forget(recordId);
         };
         child.on('error', (error) => {
           forget();
@@ -105,35 +137,7 @@ export function ffmpegRunner(file: string, pidDir: string) {
     killAll() {
       for (const pid of running) killGroup(pid);
     },
-
-    /**
-     * Ends the ffmpeg processes a crashed run left: a pid recorded in `pidDir` whose process is
-     * still this ffmpeg (a pid the system has since given to something else is left alone).
-     * Answers how many were ended.
-     */
-    killStrays(): number {
-      let killed = 0;
-      for (const name of fs.readdirSync(pidDir)) {
-        const pid = Number(name);
-        const recorded = path.join(pidDir, name);
-        if (Number.isSafeInteger(pid) && pid > 0 && !running.has(pid) && isOurFfmpeg(pid, file)) {
-          killGroup(pid);
-          killed++;
-        }
-        if (!running.has(pid)) fs.rmSync(recorded, { force: true });
-      }
-      return killed;
-    },
   };
 }
 
 export type FfmpegRunner = ReturnType<typeof ffmpegRunner>;
-
-/** Whether `pid` runs `file` (Linux's /proc; elsewhere nothing can be proven, so nothing is killed). */
-function isOurFfmpeg(pid: number, file: string): boolean {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(file);
-  } catch {
-    return false;
-  }
-}

@@ -79,7 +79,7 @@ export async function renderTrack(
   const removeOutputs = () =>
     Promise.all([fs.promises.rm(out.stream, { force: true }), fs.promises.rm(out.preview, { force: true })]);
   try {
-    const result = await ffmpeg.run(args, options.timeoutMs ?? 15 * 60 * 1000);
+    const result = await ffmpeg.run(args, options.timeoutMs ?? 15 * 60 * 1000, [out.stream, out.preview]);
     if (result.signal) throw new Error(`ffmpeg was stopped by ${result.signal}`);
     if (result.code !== 0) {
       // ffmpeg's own words go to the log (as the cause), not to the artist.

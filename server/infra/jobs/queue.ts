@@ -1,11 +1,17 @@
-import { and, asc, eq, lt, lte, min, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, min, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jobs } from '../../db/schema';
+import { ownerIsGone } from '../processes/identity';
 
-// A durable job queue in the SQLite file (DESIGN.md section 3, Media). One process serves the
-// site, so a claim is one UPDATE … RETURNING: better-sqlite3 runs it whole, and no two workers can
-// take the same job. Writes here accept a transaction, so a job is queued together with the rows
-// that need it (a track and its processing commit or roll back as one).
+// A durable job queue in the SQLite file (DESIGN.md section 3, Media). A claim is one UPDATE …
+// RETURNING: SQLite runs it whole, and no two workers (nor two server processes sharing the file)
+// can take the same job. Writes here accept a transaction, so a job is queued together with the
+// rows that need it (a track and its processing commit or roll back as one).
+//
+// A job that does not finish either failed (its handler threw: an attempt used, retried with
+// backoff) or was interrupted (the server stopped or died under it: not the job's fault, so no
+// attempt is used). Each claim records which server process took it; a running job is taken up
+// again only once that process has ended (server/infra/processes/identity.ts).
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -23,12 +29,28 @@ export function enqueue(db: Db, kind: string, payload: unknown, options: { runAt
     .get();
 }
 
-/** Takes the next due job: marks it running, counts the attempt. */
-export function claimNext(db: Db, now: number): JobRow | undefined {
+/** Which kinds of job a worker takes: the ones listed, or every kind but those (see runner.ts's lanes). */
+export type KindFilter = { only: readonly string[] } | { except: readonly string[] };
+
+function kindCondition(filter: KindFilter | undefined) {
+  if (!filter) return undefined;
+  if ('only' in filter) return inArray(jobs.kind, [...filter.only]);
+  return filter.except.length ? notInArray(jobs.kind, [...filter.except]) : undefined;
+}
+
+/**
+ * Takes the next due job (of `kinds`, when given): marks it running for `owner` (a process
+ * identity as formatIdentity writes it) and counts the attempt.
+ */
+export function claimNext(
+  db: Db,
+  now: number,
+  options: { owner?: string; kinds?: KindFilter } = {},
+): JobRow | undefined {
   const due = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(eq(jobs.status, 'queued'), lte(jobs.runAt, new Date(now))))
+    .where(and(eq(jobs.status, 'queued'), lte(jobs.runAt, new Date(now)), kindCondition(options.kinds)))
     .orderBy(asc(jobs.runAt), asc(jobs.id))
     .limit(1);
   return db
@@ -37,6 +59,7 @@ export function claimNext(db: Db, now: number): JobRow | undefined {
       status: 'running',
       attempts: sql`${jobs.attempts} + 1`,
       lockedAt: new Date(now),
+      lockedBy: options.owner ?? null,
       updatedAt: new Date(now),
     })
     .where(and(eq(jobs.id, sql`(${due})`), eq(jobs.status, 'queued')))
@@ -56,7 +79,7 @@ export function nextRunAt(db: Db): number | undefined {
 
 export function completeJob(db: Db, id: number, now: number) {
   db.update(jobs)
-    .set({ status: 'done', lockedAt: null, lastError: null, updatedAt: new Date(now) })
+    .set({ status: 'done', lockedAt: null, lockedBy: null, lastError: null, updatedAt: new Date(now) })
     .where(eq(jobs.id, id))
     .run();
 }
@@ -82,6 +105,7 @@ export function failJob(
       status: retry ? 'queued' : 'failed',
       runAt: retry ? new Date(now + backoff(job.attempts)) : undefined,
       lockedAt: null,
+      lockedBy: null,
       lastError: error.slice(0, 2000),
       updatedAt: new Date(now),
     })
@@ -91,54 +115,65 @@ export function failJob(
 }
 
 /**
- * How often a job may be cut short by the server stopping before it is given up: a crash or a
- * restart is not the job's fault, so it costs no attempt, but a job that takes the server down
- * with it every time (a decoder bug, memory) must not loop forever (issue 9).
+ * How often a job may be cut short by the server stopping before it is given up. A crash or a
+ * restart is not the job's fault, so it costs no attempt, and a busy site may be restarted (a
+ * deploy, the OOM killer, a volunteer's kill -9) many times during one long album; but a job that
+ * takes the server down with it every time (a decoder bug, memory) must not loop forever.
  */
-export const MAX_INTERRUPTIONS = 5;
+export const MAX_INTERRUPTIONS = 20;
 
-const interruptedMessage = 'interrupted (the server stopped while it ran)';
+const interruptedMessage = 'interrupted (the server stopped while it ran); runs again without using an attempt';
+
+/** Why a job was given up after MAX_INTERRUPTIONS (last_error, and the error its handler's giveUp gets). */
+export const interruptedTooOftenMessage = `interrupted ${MAX_INTERRUPTIONS} times: the server stopped each time while it ran (it may be what brings the server down), so it is not tried again`;
 
 /**
  * A running job the server's stop cut short: queued again to run at once, its attempt given back;
- * failed for good after MAX_INTERRUPTIONS. Answers which.
+ * failed for good after MAX_INTERRUPTIONS. Answers which, or undefined when the job was no longer
+ * running (another server took it up first).
  */
 export function requeueInterrupted(
   db: Db,
   job: Pick<JobRow, 'id' | 'interruptions'>,
   now: number,
-): 'requeued' | 'failed' {
+): 'requeued' | 'failed' | undefined {
   const interruptions = job.interruptions + 1;
   const giveUp = interruptions >= MAX_INTERRUPTIONS;
-  db.update(jobs)
+  const { changes } = db
+    .update(jobs)
     .set({
       status: giveUp ? 'failed' : 'queued',
       attempts: giveUp ? undefined : sql`max(${jobs.attempts} - 1, 0)`,
       interruptions,
       runAt: giveUp ? undefined : new Date(now),
       lockedAt: null,
-      lastError: interruptedMessage,
+      lockedBy: null,
+      lastError: giveUp ? interruptedTooOftenMessage : interruptedMessage,
       updatedAt: new Date(now),
     })
     .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')))
     .run();
+  if (changes === 0) return undefined;
   return giveUp ? 'failed' : 'requeued';
 }
 
 /**
- * Jobs left 'running' by a process that died (locked before `lockedBefore`): queued again
- * without using an attempt (requeueInterrupted). Answers the ones given up, so their handlers
- * can leave their records in a clear state.
+ * Jobs left running by a server process that has ended (a crash, a kill, a reboot): queued again
+ * without using an attempt (requeueInterrupted). A job whose server still runs is its own, left
+ * alone. Answers the ones given up, so their handlers can leave their records in a clear state.
  */
-export function recoverStale(db: Db, lockedBefore: number, now: number): JobRow[] {
-  return db.transaction((tx) => {
-    const stale = tx
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.status, 'running'), lt(jobs.lockedAt, new Date(lockedBefore))))
-      .all();
-    return stale.filter((job) => requeueInterrupted(tx, job, now) === 'failed');
-  });
+export function recoverAbandoned(db: Db, now: number): JobRow[] {
+  // IMMEDIATE: another server starting at the same moment waits, instead of taking up the same jobs.
+  return db.transaction(
+    (tx) => {
+      const givenUp: JobRow[] = [];
+      for (const job of tx.select().from(jobs).where(eq(jobs.status, 'running')).all()) {
+        if (ownerIsGone(job.lockedBy) && requeueInterrupted(tx, job, now) === 'failed') givenUp.push(job);
+      }
+      return givenUp;
+    },
+    { behavior: 'immediate' },
+  );
 }
 
 /** Finished jobs older than `before` are only history: removed. */

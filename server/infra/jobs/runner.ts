@@ -1,13 +1,17 @@
 import type { Db } from '../../db/client';
 import type { Logger } from '../logger';
+import { formatIdentity, thisProcess } from '../processes/identity';
+import type { ProcessRegistry } from '../processes/registry';
 import {
   claimNext,
   completeJob,
   defaultBackoffMs,
   failJob,
+  interruptedTooOftenMessage,
   type JobRow,
+  type KindFilter,
   nextRunAt,
-  recoverStale,
+  recoverAbandoned,
   requeueInterrupted,
 } from './queue';
 
@@ -20,12 +24,23 @@ export type JobHandler = {
   giveUp?: (payload: unknown, error: unknown, job: JobRow) => void | Promise<void>;
 };
 
+/**
+ * Workers of their own for some kinds of job, so that those never wait behind the others (a
+ * donation's receipt behind an album's transcodes). One lane has no `kinds`: it takes every kind
+ * the other lanes do not list.
+ */
+export type JobLane = { workers: number; kinds?: readonly string[] };
+
 export type JobRunnerOptions = {
   db: Db;
   logger: Logger;
   handlers: Record<string, JobHandler>;
-  /** Jobs run at once (JOB_WORKERS): ffmpeg uses a core each, and the VM has two. */
-  workers: number;
+  lanes: JobLane[];
+  /**
+   * The child processes jobs start (ffmpeg): those a dead server left are ended before its jobs
+   * are taken up again, so a job never runs beside its own previous run.
+   */
+  processes?: ProcessRegistry;
   /** How often an idle runner looks for due jobs. */
   pollMs?: number;
   /** The clock, injectable for tests of the backoff. */
@@ -45,11 +60,27 @@ function describe(error: unknown) {
   return typeof error.cause === 'string' && error.cause ? `${error.message} (${error.cause})` : error.message;
 }
 
+/** Each lane with the kinds it claims (the lane without a list: what the others do not) and its runs. */
+function withFilters(lanes: JobLane[]) {
+  if (lanes.filter((lane) => !lane.kinds).length !== 1) {
+    throw new Error('exactly one job lane must take the kinds no other lane lists');
+  }
+  const listed = lanes.flatMap((lane) => lane.kinds ?? []);
+  return lanes.map((lane) => ({
+    workers: lane.workers,
+    kinds: (lane.kinds ? { only: lane.kinds } : { except: listed }) satisfies KindFilter,
+    inFlight: new Set<Promise<void>>(),
+  }));
+}
+
 export function createJobRunner(options: JobRunnerOptions) {
-  const { db, logger, handlers, workers } = options;
+  const { db, logger, handlers, processes } = options;
   const pollMs = options.pollMs ?? 1000;
   const now = options.now ?? Date.now;
   const backoffMs = options.backoffMs ?? defaultBackoffMs;
+  /** Written on each claim: a job is taken up again only once this process has ended. */
+  const owner = formatIdentity(thisProcess());
+  const lanes = withFilters(options.lanes);
   const inFlight = new Set<Promise<void>>();
   let started = false;
   /** The server is stopping: a job that fails now was cut short, not wrong (see interrupt). */
@@ -84,26 +115,34 @@ export function createJobRunner(options: JobRunnerOptions) {
     }
   }
 
-  /** Starts as many due jobs as there are free workers. */
+  /** Starts as many due jobs as each lane has free workers. */
   function fill() {
     if (!started) return;
     clearTimeout(timer);
-    while (inFlight.size < workers) {
-      const job = claimNext(db, now());
-      if (!job) break;
-      const run: Promise<void> = runJob(job).finally(() => {
-        inFlight.delete(run);
-        fill();
-      });
-      inFlight.add(run);
+    for (const lane of lanes) {
+      while (lane.inFlight.size < lane.workers) {
+        const job = claimNext(db, now(), { owner, kinds: lane.kinds });
+        if (!job) break;
+        const run: Promise<void> = runJob(job).finally(() => {
+          lane.inFlight.delete(run);
+          inFlight.delete(run);
+          fill();
+        });
+        lane.inFlight.add(run);
+        inFlight.add(run);
+      }
     }
     timer = setTimeout(fill, pollMs);
     timer.unref();
   }
 
-  /** Jobs a crash left running (`lockedBefore` defaults to now: at start-up none can be ours). */
-  async function recover(lockedBefore = now() + 1) {
-    for (const job of recoverStale(db, lockedBefore, now())) await giveUp(job, new Error('interrupted too often'));
+  /**
+   * What servers that have ended left running: their processes ended and half-written files
+   * removed first, then their jobs queued again (or given up after MAX_INTERRUPTIONS).
+   */
+  async function recover() {
+    await processes?.endAbandoned();
+    for (const job of recoverAbandoned(db, now())) await giveUp(job, new Error(interruptedTooOftenMessage));
   }
 
   return {
@@ -135,7 +174,7 @@ export function createJobRunner(options: JobRunnerOptions) {
     async runOnce(options: { skipBackoff?: boolean } = {}) {
       const due = nextRunAt(db);
       const at = options.skipBackoff && due !== undefined ? Math.max(now(), due) : now();
-      const job = claimNext(db, at);
+      const job = claimNext(db, at, { owner });
       if (!job) return false;
       await runJob(job);
       return true;
