@@ -10,6 +10,7 @@ import { Spinner } from '../../ui/spinner';
 import { paymentConfigQueryOptions, transactionSummaryQueryOptions } from './donations-api';
 import { TestModeBanner } from './test-mode-banner';
 import './donations.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // The donation success page, {donate page}/success?payment_intent=… (spec part 2 section 2): the
 // thanks, the summary once the payment is fulfilled (retried while it is not yet), where the music
@@ -63,11 +64,13 @@ export function DonationSuccessPage() {
       {summary.isPending ? (
         <Spinner label="Loading your donation" />
       ) : summary.isError ? (
-        <Alert tone="error">
-          {summary.error instanceof ApiError && summary.error.status === 404
-            ? donationMessages.fetchFailed
-            : donationMessages.displayFailed}
-        </Alert>
+        <LoadFailure error={summary.error} retry={summary.refetch}>
+          <Alert tone="error">
+            {summary.error instanceof ApiError && summary.error.status === 404
+              ? donationMessages.fetchFailed
+              : donationMessages.displayFailed}
+          </Alert>
+        </LoadFailure>
       ) : (
         data && (
           <section className="card stack" aria-labelledby="donation-summary-heading">

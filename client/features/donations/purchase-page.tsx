@@ -9,6 +9,7 @@ import { purchaseLinkQueryOptions } from './donations-api';
 import './donations.css';
 import { isNotFound } from '../../api/http';
 import { NetworkLink } from '../../ui/needs-network';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // /purchases/{token}: the receipt's link (DESIGN.md "Contract details for money"): the album,
 // 'Download songs', and an invitation to create an account to stream it.
@@ -33,7 +34,9 @@ export function PurchasePage() {
     }
     return (
       <div className="page narrow">
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={query.error} retry={query.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       </div>
     );
   }
