@@ -72,8 +72,10 @@ export async function apiRequest<N extends AnswerName>(
   answer: N,
   options: RequestOptions = {},
 ): Promise<Answer<N>> {
-  // The schemas load while the request is on its way.
+  // The schemas load while the request is on its way. If the request fails they are not waited
+  // for, and their own failure (offline, before the service worker has them) is no news.
   const schemas = loadAnswerSchemas();
+  schemas.catch(() => undefined);
   const response = await send(path, options);
   if (!response.ok) throw await toApiError(response);
   const body: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
