@@ -94,7 +94,14 @@ describe('layout', () => {
     // A guest starts the wizard on its sign-up step.
     await page.waitForURL('**/fundraisers/new/signup');
     await page.getByRole('heading', { level: 1, name: /The basics/ }).waitFor();
-    for (const link of ['Browse artists & fundraisers', 'How it works', 'About', 'Donate', 'Contact us']) {
+    for (const link of [
+      'Browse artists & fundraisers',
+      'How it works',
+      'For artists',
+      'About',
+      'Donate',
+      'Contact us',
+    ]) {
       await page.getByRole('navigation', { name: 'Quick links' }).getByRole('link', { name: link }).click();
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       expect(await page.getByRole('heading', { name: 'Page not found' }).count()).toBe(0);
