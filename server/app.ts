@@ -6,7 +6,7 @@ import { artistRoutes } from './features/artists/routes';
 import { fundraiserRoutes } from './features/fundraisers/routes';
 import { trackAudioRoutes } from './features/media/routes';
 import { libraryRoutes } from './features/library/routes';
-import { findPage } from '../shared/routes';
+import { findPage, forArtistsCard } from '../shared/routes';
 import { fundraiserPage } from './features/fundraisers/service';
 import { artistPage } from './features/artists/service';
 import { charityRoutes } from './features/charities/routes';
@@ -44,6 +44,10 @@ function pageLookup(deps: Deps): PageLookup {
   return (pathname) => {
     const page = findPage(pathname);
     if (!page) return { kind: 'missing' };
+    // The artist landing page: its title in the HTML, and a preview when an artist shares it.
+    if (page.name === 'forArtists' || page.name === 'artistsJoin') {
+      return { kind: 'card', card: { ...forArtistsCard, path: pathname, type: 'website' } };
+    }
     // Only the fundraiser's and the artist's own pages have cards and move with a rename; the
     // donate pages find the fundraiser by any of its addresses themselves.
     if (page.name !== 'fundraiser' && page.name !== 'artist') return { kind: 'plain' };

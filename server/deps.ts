@@ -48,7 +48,14 @@ export type Deps = {
 export type Session = { idHash: string; user: SessionUser };
 
 /** What a shared link's preview shows (Open Graph and Twitter cards). */
-export type ShareCard = { title: string; description: string; imagePath?: string; path: string };
+export type ShareCard = {
+  title: string;
+  description: string;
+  imagePath?: string;
+  path: string;
+  /** Open Graph's kind of page: an album unless it says otherwise. */
+  type?: 'music.album' | 'website';
+};
 
 /**
  * What the server tells of an address before the app loads (server/http/client-app.ts): a public

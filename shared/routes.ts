@@ -14,6 +14,9 @@ export const pagePaths = {
   contact: '/contact',
   terms: '/terms',
   support: '/support',
+  // The artist sign-up landing page, at both of its addresses (DESIGN.md, corrections).
+  forArtists: '/for-artists',
+  artistsJoin: '/artists/join',
   ledger: '/where-the-money-goes',
   supportDonate: '/support/donate',
   supportDonateSuccess: '/support/donate/success',
@@ -42,6 +45,27 @@ export const pagePaths = {
 } as const;
 
 export type PageName = keyof typeof pagePaths;
+
+/**
+ * The fixed segments after '/artists/' ('new', 'user', 'join'): an artist whose slug was one of
+ * them could never be reached at its address, so no artist is given one.
+ */
+export const reservedArtistSlugs: ReadonlySet<string> = new Set(
+  Object.values(pagePaths).flatMap((pattern) => {
+    const segment = /^\/artists\/([^/:*]+)/.exec(pattern)?.[1];
+    return segment ? [segment] : [];
+  }),
+);
+
+/**
+ * The artist landing page's title and its link preview, the same in the page's HTML (the server's
+ * share card) as in the tab once the app runs.
+ */
+export const forArtistsCard = {
+  title: 'For artists',
+  description:
+    'Release your album as a fundraiser for a US charity you choose. Fans donate to get your music, the charity gets the money, and we take no percentage.',
+} as const;
 
 /** A path's segments, '/a/b/' → ['a', 'b'] (an empty path has none). */
 function segments(path: string): string[] {

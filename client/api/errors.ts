@@ -26,3 +26,15 @@ export class UnexpectedDataError extends Error {
     this.name = 'UnexpectedDataError';
   }
 }
+
+/**
+ * The request never reached the server: no connection (a phone in a tunnel, a browser offline, a
+ * network that carries nothing), as opposed to an answer refusing it. Pages say what still works
+ * offline instead of the spec's failure messages, which are about the server (issue 22).
+ */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super('The server could not be reached. Check your connection.', { cause });
+    this.name = 'NetworkError';
+  }
+}

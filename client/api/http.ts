@@ -1,6 +1,6 @@
 import type { FormErrorItem } from '../../shared/answers/api';
 import type { Answer, AnswerName } from '../../shared/answers/registry';
-import { ApiError, UnexpectedDataError } from './errors';
+import { ApiError, NetworkError, UnexpectedDataError } from './errors';
 
 // The one fetch wrapper: same-origin cookies, the logged-out header, error envelopes, and every
 // answer checked against its shared schema (spec part 1 section 5: 'Unexpected data returned...').
@@ -46,7 +46,14 @@ async function send(path: string, { method = 'GET', json, form, signal }: Reques
   } else if (form) {
     body = new URLSearchParams(form);
   }
-  const response = await fetch(path, { method, headers, body, signal, credentials: 'same-origin' });
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body, signal, credentials: 'same-origin' });
+  } catch (error) {
+    // fetch rejects without an answer only when the request was aborted or never got through.
+    if (signal?.aborted) throw error;
+    throw new NetworkError(error);
+  }
   if (response.headers.get('x-logged-out') === 'true') onLoggedOut();
   return response;
 }
@@ -65,8 +72,10 @@ export async function apiRequest<N extends AnswerName>(
   answer: N,
   options: RequestOptions = {},
 ): Promise<Answer<N>> {
-  // The schemas load while the request is on its way.
+  // The schemas load while the request is on its way. If the request fails they are not waited
+  // for, and their own failure (offline, before the service worker has them) is no news.
   const schemas = loadAnswerSchemas();
+  schemas.catch(() => undefined);
   const response = await send(path, options);
   if (!response.ok) throw await toApiError(response);
   const body: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);

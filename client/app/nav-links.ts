@@ -24,6 +24,7 @@ export const footerLinks = [
   { to: '/browse', label: 'Browse artists & fundraisers' },
   { to: '/howitworks', label: 'How it works' },
   { to: '/fundraisers/new', label: 'Start a fundraiser' },
+  { to: '/for-artists', label: 'For artists' },
   { to: '/about', label: 'About' },
   { to: '/where-the-money-goes', label: 'Where the money goes' },
   { to: '/support', label: 'Donate' },

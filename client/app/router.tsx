@@ -53,6 +53,11 @@ export const routes: RouteObject[] = [
             path: pagePaths.ledger,
             lazy: () => import('../features/ledger/ledger-page').then((m) => ({ Component: m.LedgerPage })),
           },
+          // The artist landing page answers at two addresses (DESIGN.md, corrections): one page.
+          ...[pagePaths.forArtists, pagePaths.artistsJoin].map((path) => ({
+            path,
+            lazy: () => import('../features/pages/for-artists-page').then((m) => ({ Component: m.ForArtistsPage })),
+          })),
           {
             path: pagePaths.support,
             lazy: () => import('../features/pages/support-page').then((m) => ({ Component: m.SupportPage })),

@@ -1,10 +1,11 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { LibraryAlbumDetail, LibraryTrack } from '../../shared/answers/library';
 import { useUser } from '../lib/session';
 import { deviceOwner, type SavedTrack } from './offline-db';
 import { removeFromDevice, removeTrackFromDevice, retrySave, runSave, saveForOffline } from './save-album';
 import { useOnline } from '../lib/use-online';
 import { NetworkButton, offlineReason } from '../ui/needs-network';
+import { RemoveSavedDialog } from './remove-saved-dialog';
 import { formatBytes } from '../lib/format-bytes';
 import { useSavedAlbum, useStorageFigures } from './use-offline';
 import './offline.css';
@@ -33,6 +34,7 @@ export function SaveAlbumControl({
   const online = useOnline();
   const saved = useSavedAlbum(album.projectId);
   const progressId = useId();
+  const [confirmingRemove, setConfirmingRemove] = useState(false);
   const tracks = streamable(album);
   if (!user || tracks.length === 0 || saved === undefined || savedTracks === undefined) return null;
 
@@ -69,10 +71,22 @@ export function SaveAlbumControl({
               Save all tracks
             </NetworkButton>
           )}
-          <button type="button" className="button button-ghost" onClick={() => void removeFromDevice(album.projectId)}>
+          <button type="button" className="button button-ghost" onClick={() => setConfirmingRemove(true)}>
             Remove from this device
           </button>
         </div>
+        <RemoveSavedDialog
+          open={confirmingRemove}
+          onClose={() => setConfirmingRemove(false)}
+          onRemove={() => void removeFromDevice(album.projectId)}
+          title={`Remove “${album.projectName}” from this device?`}
+          confirmLabel="Remove"
+          count={savedCount}
+          noun="track"
+          bytes={saved.receivedBytes}
+        >
+          The album stays in Your music: stream it, or save it again, whenever you’re online.
+        </RemoveSavedDialog>
       </div>
     );
   }

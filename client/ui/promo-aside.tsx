@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 import { fundraiserQueryOptions } from '../api/fundraisers';
+import { reservedArtistSlugs } from '../../shared/routes';
 import { siteQueryOptions } from '../lib/site';
 import { fundraiserPath } from './fundraiser-tile';
 import './promo-aside.css';
@@ -30,8 +31,9 @@ export function isPromoPage(pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (/^\/(howitworks|about|contact|terms)$/.test(path)) return true;
   if (/^\/browse(\/[^/]+)?$/.test(path)) return true;
-  // Public artist pages, not /artists/new or /artists/user/...
-  if (/^\/artists\/[^/]+$/.test(path)) return !/^\/artists\/(new|user)$/.test(path);
+  // Public artist pages, not the site's own pages under /artists/ (new, user, the landing page).
+  const artist = /^\/artists\/([^/]+)$/.exec(path);
+  if (artist) return !reservedArtistSlugs.has(artist[1]!);
   // The fundraiser page itself, not its donate and success steps.
   return /^\/projects\/[^/]+$/.test(path);
 }

@@ -33,7 +33,7 @@ function withShareCard(html: string, card: ShareCard, origin: string, siteName: 
   const title = `${card.title} | ${siteName}`;
   const description = card.description.replace(/\s+/g, ' ').trim().slice(0, 300);
   const tags: [string, string, string][] = [
-    ['property', 'og:type', 'music.album'],
+    ['property', 'og:type', card.type ?? 'music.album'],
     ['property', 'og:site_name', siteName],
     ['property', 'og:title', card.title],
     ['property', 'og:description', description],

@@ -25,6 +25,8 @@ describe('the route table in shared/routes.ts', () => {
     expect(findPage('/artists/new')?.name).toBe('newArtist');
     expect(findPage('/artists/user')?.name).toBe('yourArtists');
     expect(findPage('/artists/the-band')).toEqual({ name: 'artist', params: { artistSlugOrId: 'the-band' } });
+    expect(findPage('/artists/join')?.name).toBe('artistsJoin');
+    expect(findPage('/for-artists')?.name).toBe('forArtists');
     expect(findPage('/fundraisers/user/12/edit')?.name).toBe('editFundraiser');
     expect(findPage('/fundraisers/new/music')?.name).toBe('fundraiserWizard');
     expect(findPage('/admin')?.name).toBe('admin');
@@ -127,6 +129,31 @@ describe('page addresses', () => {
     const page = await server.client().get('/artists/new-band-name');
     expect(page.status).toBe(301);
     expect(page.headers.get('location')).toBe('/artists/old-band-name');
+  });
+
+  it('answers the artist landing page at both its addresses, titled, with its own link preview', async () => {
+    for (const path of ['/for-artists', '/artists/join']) {
+      const page = await server.client().get(path);
+      expect(page.status, path).toBe(200);
+      expect(page.text, path).toContain('<title>For artists | Soundcause</title>');
+      expect(page.text, path).toContain('<meta property="og:type" content="website" />');
+      expect(page.text, path).toMatch(new RegExp(`<meta property="og:url" content="[^"]+${path}" />`));
+      expect(page.text, path).toContain('we take no percentage');
+    }
+  });
+
+  it("gives no artist a slug of the site's own pages under /artists/, so they stay reachable", async () => {
+    const owner = await verifiedUser(server, uniqueEmail('joiner'));
+    const artist = await createArtist(owner, { name: 'Join' });
+    expect(artist.urlSlug).toBe('join-2');
+    const renamed = await owner.patch(`/api/artists/${artist.id}/update`, {
+      json: { name: 'New', description: artist.description, website: '', profileImage: artist.profileImage },
+    });
+    expect(renamed.json).toEqual({ urlSlug: 'new-2' });
+    expect((await createArtist(owner, { name: 'User' })).urlSlug).toBe('user-2');
+    await owner.patch(`/api/artists/${artist.id}/publish`);
+    expect((await server.client().get('/artists/new-2')).status).toBe(200);
+    expect((await server.client().get('/artists/join')).text).toContain('<title>For artists | Soundcause</title>');
   });
 });
 

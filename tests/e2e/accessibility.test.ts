@@ -12,6 +12,7 @@ const guestPages = [
   '/browse',
   '/browse/artists',
   '/howitworks',
+  '/for-artists',
   '/about',
   '/contact',
   '/terms',

@@ -87,6 +87,8 @@ async function shiftsOf(page: Page, path: string) {
 const guestPages = () => ['/', '/browse', '/browse/artists', fundraiserPath, artistPath, `${fundraiserPath}/donate`];
 const staticPages = [
   '/howitworks',
+  '/for-artists',
+  '/artists/join',
   '/about',
   '/contact',
   '/terms',

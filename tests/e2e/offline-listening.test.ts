@@ -139,7 +139,11 @@ describe('offline listening', () => {
         await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'saved-on-device-1280.png'), fullPage: true });
       }
       await page.getByRole('button', { name: 'Remove all saved music' }).click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Remove all' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Remove all saved music?' });
+      expect(await dialog.textContent()).toContain(
+        `1 album saved on this device will be removed, freeing ${formatBytes(bytes)}.`,
+      );
+      await dialog.getByRole('button', { name: 'Remove all' }).click();
       await page.getByText('No music saved on this device yet.', { exact: false }).waitFor();
       await page.getByText('Saved music uses 0 B').waitFor();
       expect(await savedBytes(page)).toBe(0);

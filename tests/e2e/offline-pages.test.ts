@@ -1,8 +1,8 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../fixtures/axe';
 import { allowConsoleErrors } from '../fixtures/console-errors';
-import { useAppAndBrowser } from '../fixtures/e2e-app';
+import { logIn, newContext, pageSettled, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
 import { controlledPage, goOffline } from '../fixtures/offline';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
@@ -14,11 +14,14 @@ import { type TestServer, verifiedUser } from '../fixtures/test-server';
 // loaded offline thinking it is online).
 
 let server: TestServer;
+let browser: Browser;
 const email = 'offline-pages@example.org';
 let slug = '';
+let artistSlug = '';
 
-useAppAndBrowser((started) => {
+useAppAndBrowser((started, launched) => {
   server = started;
+  browser = launched;
 });
 
 beforeAll(async () => {
@@ -29,8 +32,13 @@ beforeAll(async () => {
     publish: true,
   });
   slug = album.urlSlug!;
+  artistSlug = album.artist.urlSlug!;
   await server.jobs.drain();
 });
+
+/** What a page without its data says offline (issue 22), with the way to the music that still plays. */
+const offlineNotice = (page: Page) =>
+  page.getByRole('status').filter({ hasText: 'You’re offline. Saved music still plays — open Your music.' });
 
 const reason = (page: Page, action: string) =>
   page.getByText(`You’re offline. Connect to the internet to ${action}.`, { exact: true });
@@ -86,14 +94,75 @@ describe('pages that need the network, offline', () => {
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Browse fundraisers & artists' })
         .click();
-      await page
-        .getByText('You’re offline. This page needs a connection; it loads as soon as you’re back online.')
-        .waitFor();
+      await offlineNotice(page).waitFor();
+      await page.getByText('This page loads as soon as you’re back online.').waitFor();
       expect(await page.locator('.spinner').count()).toBe(0);
       await context.setOffline(false);
       await page.getByRole('heading', { level: 1 }).waitFor();
     } finally {
       await close();
     }
+  });
+});
+
+describe('a page whose data is not on the device, offline', () => {
+  it('says what still works, with the way to Your music, instead of "Something went wrong!"', async () => {
+    const { page, context, close } = await controlledPage(server.baseUrl, email);
+    try {
+      await goOffline(context, page);
+      // Opened offline, each from the service worker's shell: a fundraiser, an artist, browse, and
+      // the owner's own pages. (Chromium's emulation leaves such a document thinking it is online,
+      // as a phone on a network that carries nothing: its calls fail instead of waiting.)
+      for (const path of [`/projects/${slug}`, `/artists/${artistSlug}`, '/browse', '/fundraisers/user']) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await offlineNotice(page).waitFor();
+        expect(await page.getByText(/something went wrong/i).count(), path).toBe(0);
+        expect(await page.getByText("You don't have any fundraisers yet.").count(), path).toBe(0);
+      }
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // Back online, the page asks again.
+      await page.goto(`${server.baseUrl}/projects/${slug}`);
+      await offlineNotice(page).waitFor();
+      await context.setOffline(false);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Connected Songs' }).waitFor();
+
+      // The link leads to the music saved on this device, which opens with no network.
+      await goOffline(context, page);
+      await page.goto(`${server.baseUrl}/artists/${artistSlug}`);
+      await offlineNotice(page).getByRole('link', { name: 'Your music' }).click();
+      await page.waitForURL(`${server.baseUrl}/music/albums/saved`);
+      await page.getByText('No music saved on this device yet.', { exact: false }).waitFor();
+    } finally {
+      await close();
+    }
+  });
+
+  it("says so when a page's code is not on the device, and keeps the spec's words when it is gone online", async () => {
+    // No service worker (a browser without one, or a first visit still installing it): the pages'
+    // code comes from the network as each page is first opened.
+    const context = await newContext(browser);
+    await context.addInitScript(() => {
+      Reflect.deleteProperty(Navigator.prototype, 'serviceWorker');
+    });
+    const page = await context.newPage();
+    await logIn(page, server.baseUrl, email);
+    await pageSettled(page);
+    await goOffline(context, page);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'About' }).click();
+    await page.waitForURL(`${server.baseUrl}/about`);
+    await offlineNotice(page).waitFor();
+    expect(await page.getByText(/something went wrong/i).count()).toBe(0);
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { level: 1, name: /^About / }).waitFor();
+
+    // Online, a page's code that is gone (a new version deployed meanwhile) is a real failure.
+    await context.route(/\/assets\/contact-page-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
+    allowConsoleErrors(page, /contact-page-[^/]*\.js/);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Contact us' }).click();
+    await page.getByText('Sorry, something went wrong. Please try again later.').waitFor();
+    expect(await page.getByText('You’re offline.', { exact: false }).count()).toBe(0);
   });
 });

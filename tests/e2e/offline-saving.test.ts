@@ -1,5 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../../client/lib/format-bytes';
+import { seriousViolations } from '../fixtures/axe';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
@@ -8,8 +10,8 @@ import { type TestClient, type TestServer, verifiedUser } from '../fixtures/test
 
 // Saving for offline in Chromium (issue 12): the first save asks the browser to keep the music
 // (once); tracks asked for while a save runs are downloaded by it; a save the server refused is
-// tried again; Cancel removes what was saved, in every tab; removing one album leaves the others;
-// a full disk says so.
+// tried again; Cancel removes what was saved, in every tab; removing one album asks first and
+// leaves the others; a full disk says so.
 
 let server: TestServer;
 let owner: TestClient;
@@ -148,12 +150,32 @@ describe('saving for offline', () => {
       expect(await savedAlbumIds(page)).toEqual([night.id, morning.id].sort());
       await otherTab.close();
 
-      // Removing one album frees its bytes only.
-      const morningBytes = (await storeRows<{ projectId: number; size: number }>(page, 'tracks'))
-        .filter((track) => track.projectId === morning.id)
-        .reduce((sum, track) => sum + track.size, 0);
+      // Removing one album asks first, saying what goes and the room it frees; Cancel keeps it.
+      const tracks = await storeRows<{ projectId: number; size: number }>(page, 'tracks');
+      const bytesOf = (id: number) =>
+        tracks.filter((track) => track.projectId === id).reduce((sum, track) => sum + track.size, 0);
+      const morningBytes = bytesOf(morning.id);
       await albumPage(page, night);
-      await page.getByRole('button', { name: 'Remove from this device', exact: true }).click();
+      const remove = page.getByRole('button', { name: 'Remove from this device', exact: true });
+      await remove.click();
+      const dialog = page.getByRole('dialog', { name: 'Remove “Night Songs” from this device?' });
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain(
+        `3 tracks saved on this device will be removed, freeing ${formatBytes(bytesOf(night.id))}.`,
+      );
+      expect(await seriousViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await savedAlbumIds(page)).toEqual([night.id, morning.id].sort());
+      await page.getByText(SAVED).waitFor();
+      // Escape keeps it too; the dialog's own button removes it, and frees its bytes only.
+      await remove.click();
+      await dialog.waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await savedAlbumIds(page)).toEqual([night.id, morning.id].sort());
+      await remove.click();
+      await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
       await page.getByRole('button', { name: 'Save for offline' }).waitFor();
       expect(await savedAlbumIds(page)).toEqual([morning.id]);
       expect(await savedBytes(page)).toBe(morningBytes);

@@ -94,7 +94,14 @@ describe('layout', () => {
     // A guest starts the wizard on its sign-up step.
     await page.waitForURL('**/fundraisers/new/signup');
     await page.getByRole('heading', { level: 1, name: /The basics/ }).waitFor();
-    for (const link of ['Browse artists & fundraisers', 'How it works', 'About', 'Donate', 'Contact us']) {
+    for (const link of [
+      'Browse artists & fundraisers',
+      'How it works',
+      'For artists',
+      'About',
+      'Donate',
+      'Contact us',
+    ]) {
       await page.getByRole('navigation', { name: 'Quick links' }).getByRole('link', { name: link }).click();
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       expect(await page.getByRole('heading', { name: 'Page not found' }).count()).toBe(0);
@@ -177,23 +184,34 @@ describe('layout', () => {
     await page.getByText('No results found! Please try a different query.').waitFor();
   });
 
-  it('shows a not-found page for unknown routes and an error alert when a page fails to load its data', async () => {
+  it('shows a not-found page for unknown routes, an error alert when a page fails to load its data, and what works offline', async () => {
     const { page } = await newPage(browser);
     allowConsoleErrors(
       page,
-      // The unknown page's own 404 (issue 9), then the provoked failure and the error page's report of it.
+      // The unknown page's own 404 (issue 9), then the provoked failures and the error page's report of one.
       /status of 404 .*\/no\/such\/page\)$/,
+      /status of 502 .*\/api\/token-user\/some-token\)$/,
+      /^ApiError: Sorry, something went wrong/,
       /ERR_INTERNET_DISCONNECTED .*\/api\/token-user\/some-token\)$/,
-      /^TypeError: Failed to fetch/,
     );
     await page.goto(`${server.baseUrl}/no/such/page`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
 
-    await page.route('**/api/token-user/**', (route) => route.abort('internetdisconnected'));
+    // The server fails the page's loader (a proxy's error page).
+    await page.route('**/api/token-user/**', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }),
+    );
     await page.goto(`${server.baseUrl}/reset-password/some-token`);
     await page.getByRole('alert').getByText('Sorry, something went wrong. Please try again later.').waitFor();
     // The layout stays around the error.
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
+
+    // With no network the page says so, and what still works, rather than that something went wrong.
+    await page.unroute('**/api/token-user/**');
+    await page.route('**/api/token-user/**', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${server.baseUrl}/reset-password/some-token`);
+    await page.getByRole('status').getByText('You’re offline.').waitFor();
+    expect(await page.getByText('Sorry, something went wrong.', { exact: false }).count()).toBe(0);
   });
 
   it('shows the top loader only when a route change takes longer than 800 ms', async () => {

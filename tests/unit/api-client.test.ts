@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, UnexpectedDataError } from '../../client/api/errors';
+import { ApiError, NetworkError, UnexpectedDataError } from '../../client/api/errors';
 import { apiRequest, errorMessage, setLoggedOutListener } from '../../client/api/http';
 
 // The client's fetch wrapper against a real local HTTP server answering canned responses.
@@ -79,5 +79,23 @@ describe('apiRequest', () => {
 
   it("falls back to the caller's message for failures without a server explanation", async () => {
     expect(errorMessage(await failureOf('/crash'), 'Something went wrong!')).toBe('Something went wrong!');
+  });
+
+  it('tells a request that never reached the server from a refusal, and leaves an abort as it is', async () => {
+    // A port nobody listens on: the connection is refused, as with no network at all.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = await apiRequest(`http://127.0.0.1:${port}/user`, 'user').catch((error: unknown) => error);
+    expect(unreachable).toBeInstanceOf(NetworkError);
+    expect(await failureOf('/crash')).not.toBeInstanceOf(NetworkError);
+
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await apiRequest(`${base}/user`, 'user', { signal: controller.signal }).catch(
+      (error: unknown) => error,
+    );
+    expect((aborted as Error).name).toBe('AbortError');
   });
 });

@@ -6,6 +6,7 @@ import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Spinner } from '../../ui/spinner';
 import { useDisbursementCallback } from './admin-money-api';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // /admin/disbursement-complete (spec part 2 sections 2 and 5, Disbursement callback): where the
 // giving site sends the admin back, with action, callbackSecret and disbursementId. It reports
@@ -41,7 +42,9 @@ export function DisbursementCompletePage() {
       {!callback ? (
         <Alert tone="warning">{adminMoneyMessages.callbackMissing}</Alert>
       ) : report.isError ? (
-        <Alert tone="error">{errorMessage(report.error, adminMoneyMessages.updateFailed)}</Alert>
+        <LoadFailure error={report.error} retry={() => callback && report.mutate(callback)}>
+          <Alert tone="error">{errorMessage(report.error, adminMoneyMessages.updateFailed)}</Alert>
+        </LoadFailure>
       ) : report.isSuccess ? (
         <Alert tone={report.data.disbursement.status === 'COMPLETE' ? 'success' : 'info'}>{report.data.message}</Alert>
       ) : (

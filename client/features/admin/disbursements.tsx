@@ -22,6 +22,7 @@ import {
 import { dateFormat, dateTimeFormat } from './admin-format';
 import { NetworkButton } from '../../ui/needs-network';
 import './admin-money.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /**
  * The Disbursements tab (spec part 2 sections 2-4): what each charity was given and is still owed,
@@ -54,7 +55,9 @@ export function DisbursementsAdmin() {
       {summaries.isPending ? (
         <Spinner label="Loading disbursements" />
       ) : summaries.isError ? (
-        <Alert tone="error">{errorMessage(summaries.error, adminMoneyMessages.generic)}</Alert>
+        <LoadFailure error={summaries.error} retry={summaries.refetch}>
+          <Alert tone="error">{errorMessage(summaries.error, adminMoneyMessages.generic)}</Alert>
+        </LoadFailure>
       ) : summaries.data.results.length === 0 ? (
         <p className="empty-state">No disbursements!</p>
       ) : (
@@ -201,7 +204,9 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
       {history.isPending ? (
         <Spinner label="Loading the history" />
       ) : history.isError ? (
-        <Alert tone="error">{errorMessage(history.error, adminMoneyMessages.generic)}</Alert>
+        <LoadFailure error={history.error} retry={history.refetch}>
+          <Alert tone="error">{errorMessage(history.error, adminMoneyMessages.generic)}</Alert>
+        </LoadFailure>
       ) : history.data.results.length === 0 ? (
         <p className="empty-state">No disbursements!</p>
       ) : (

@@ -15,6 +15,7 @@ import { useUpdateFeaturedCharities } from './featured-charities-api';
 import { ReorderControls } from './reorder-controls';
 import { NetworkButton } from '../../ui/needs-network';
 import './admin.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /**
  * The admins' choice of the home page's charity logos (spec part 2 section 9: 10 of them): the
@@ -28,7 +29,13 @@ export function FeaturedCharitiesAdmin() {
   const update = useUpdateFeaturedCharities();
   const [savedDialog, setSavedDialog] = useState(false);
   if (current.isPending) return <Spinner label="Loading featured charities" />;
-  if (current.isError) return <Alert tone="error">Something went wrong!</Alert>;
+  if (current.isError) {
+    return (
+      <LoadFailure error={current.error} retry={current.refetch}>
+        <Alert tone="error">Something went wrong!</Alert>
+      </LoadFailure>
+    );
+  }
   return (
     <>
       {/* Keyed on the stored list's EINs: a save that changes it starts the editor again from it, while
@@ -243,7 +250,9 @@ function CharitySearch({ chosen, full, onAdd }: CharitySearchProps) {
       {!searching ? null : results.isPending ? (
         <Spinner label="Searching charities" />
       ) : results.isError ? (
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={results.error} retry={results.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       ) : results.data.nonprofits.length === 0 ? (
         <p className="muted" role="status">
           No charities found for “{query}”.

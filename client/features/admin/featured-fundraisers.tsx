@@ -12,6 +12,7 @@ import { type FeaturedItem, FundraiserPicker } from './fundraiser-picker';
 import { ReorderControls } from './reorder-controls';
 import { NetworkButton } from '../../ui/needs-network';
 import './admin.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /**
  * The Featured fundraisers tab (spec part 2 sections 2, 5 and 8): the home page's fundraisers in
@@ -23,7 +24,13 @@ export function FeaturedFundraisersAdmin() {
   const update = useUpdateFeaturedFundraisers();
   const [savedDialog, setSavedDialog] = useState(false);
   if (current.isPending) return <Spinner label="Loading featured fundraisers" />;
-  if (current.isError) return <Alert tone="error">Something went wrong!</Alert>;
+  if (current.isError) {
+    return (
+      <LoadFailure error={current.error} retry={current.refetch}>
+        <Alert tone="error">Something went wrong!</Alert>
+      </LoadFailure>
+    );
+  }
   return (
     <>
       {/* Keyed on the stored ids: a save that changes them restarts the editor from the new list,

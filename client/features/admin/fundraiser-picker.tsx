@@ -7,6 +7,8 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { fundraiserTitle } from '../../ui/fundraiser-tile';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { pickerSearchQueryOptions } from './featured-fundraisers-api';
+import { offlineReason } from '../../ui/needs-network';
+import { isOfflineFailure } from '../../ui/offline-notice';
 
 /** What a featured row shows (spec part 2 section 3, Featured fundraiser list item). */
 export type FeaturedItem = Pick<Fundraiser, 'id' | 'name' | 'urlSlug' | 'albumCover'> & {
@@ -60,7 +62,9 @@ export function FundraiserPicker({ label, inputId, value, onChange, listedIds, e
     settling || search.isPending
       ? 'Searching…'
       : search.isError
-        ? 'Something went wrong!'
+        ? isOfflineFailure(search.error)
+          ? offlineReason('search fundraisers')
+          : 'Something went wrong!'
         : searchTerm
           ? `No published fundraisers match “${searchTerm}”.`
           : 'No published fundraisers yet.';

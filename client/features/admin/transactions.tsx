@@ -16,6 +16,7 @@ import { dateTimeFormat } from './admin-format';
 import { transactionsQueryOptions } from './admin-money-api';
 import { NetworkLink } from '../../ui/needs-network';
 import './admin-money.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /**
  * The Transactions tab (spec part 2 sections 2 and 3, Admin transaction row): every succeeded
@@ -45,7 +46,9 @@ export function TransactionsAdmin() {
       {transactions.isPending ? (
         <Spinner label="Loading transactions" />
       ) : transactions.isError ? (
-        <Alert tone="error">{errorMessage(transactions.error, adminMoneyMessages.transactionsFailed)}</Alert>
+        <LoadFailure error={transactions.error} retry={transactions.refetch}>
+          <Alert tone="error">{errorMessage(transactions.error, adminMoneyMessages.transactionsFailed)}</Alert>
+        </LoadFailure>
       ) : transactions.data.results.length === 0 ? (
         <p className="empty-state">No transactions!</p>
       ) : (

@@ -19,6 +19,7 @@ import { ArtistNotFound } from './artist-not-found';
 import { DeleteArtistDialog } from './delete-artist-dialog';
 import { NetworkButton } from '../../ui/needs-network';
 import './artists.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /** The public artist page, /artists/{artistSlugOrId} (spec part 1 section 2). */
 export function ArtistPage() {
@@ -52,7 +53,9 @@ function ArtistLoaded({ query }: { query: UseQueryResult<Artist> }) {
   if (query.isError) {
     return (
       <div className="page narrow">
-        <Alert tone="error">Something went wrong, unable to fetch artist</Alert>
+        <LoadFailure error={query.error} retry={query.refetch}>
+          <Alert tone="error">Something went wrong, unable to fetch artist</Alert>
+        </LoadFailure>
       </div>
     );
   }
@@ -156,7 +159,9 @@ function RecentFundraisers({ artistId }: { artistId: number }) {
       {fundraisers.isPending ? (
         <Spinner label="Loading fundraisers" />
       ) : fundraisers.isError ? (
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={fundraisers.error} retry={fundraisers.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       ) : fundraisers.data.length === 0 ? (
         <p className="empty-state">No fundraisers yet.</p>
       ) : (

@@ -12,6 +12,7 @@ import { artistByIdQueryOptions, useUpdateArtist } from './api';
 import { ArtistForm } from './artist-form';
 import { ArtistNotFound } from './artist-not-found';
 import './artists.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /** Artist edit (spec part 1 section 2): owners and admins; afterwards the artist page. */
 export function EditArtistPage() {
@@ -38,7 +39,9 @@ function EditArtist({ id }: { id: number }) {
   if (artist.isError) {
     return (
       <div className="page narrow">
-        <Alert tone="error">Something went wrong, unable to fetch artist</Alert>
+        <LoadFailure error={artist.error} retry={artist.refetch}>
+          <Alert tone="error">Something went wrong, unable to fetch artist</Alert>
+        </LoadFailure>
       </div>
     );
   }

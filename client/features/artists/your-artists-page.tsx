@@ -9,6 +9,7 @@ import { Spinner } from '../../ui/spinner';
 import { userArtistsQueryOptions } from '../../api/artists';
 import { DeleteArtistDialog } from './delete-artist-dialog';
 import './artists.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /** The user's artists with their controls (spec part 1 section 2, Your artists). */
 export function YourArtistsPage() {
@@ -22,7 +23,9 @@ export function YourArtistsPage() {
       {artists.isPending ? (
         <Spinner label="Loading your artists" />
       ) : artists.isError ? (
-        <Alert tone="error">Oops, something went wrong!</Alert>
+        <LoadFailure error={artists.error} retry={artists.refetch}>
+          <Alert tone="error">Oops, something went wrong!</Alert>
+        </LoadFailure>
       ) : (
         <>
           {artists.data.length === 0 && <p className="empty-state">Looks like you don't have any artists yet.</p>}

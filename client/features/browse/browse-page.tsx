@@ -21,6 +21,7 @@ import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
 import { usePageTitle } from '../../lib/site';
 import './browse.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 type Tab = 'projects' | 'artists';
 
@@ -187,7 +188,9 @@ function ResultsSection<T extends { id: number }>({
       {results.isPending ? (
         <Spinner label={loadingLabel} />
       ) : results.isError ? (
-        <Alert tone="error">something went wrong!</Alert>
+        <LoadFailure error={results.error} retry={results.refetch}>
+          <Alert tone="error">something went wrong!</Alert>
+        </LoadFailure>
       ) : results.data.results.length === 0 ? (
         // The spec's one empty text (part 1 section 2), with or without a filter.
         <p className="empty-state">No results found! Please try a different query.</p>

@@ -10,6 +10,7 @@ import { UploadedPicture } from '../../ui/uploaded-picture';
 import { DonationForm } from './donation-form';
 import './donations.css';
 import { isNotFound } from '../../api/http';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // The donate page, /projects/{slug}/donate (spec part 2 section 2; issue 10): guests and
 // logged-in fans alike. Only a published fundraiser takes donations.
@@ -31,7 +32,9 @@ export function DonatePage() {
     }
     return (
       <div className="page narrow">
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={query.error} retry={query.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       </div>
     );
   }

@@ -24,6 +24,7 @@ import { ShoppingSummary } from './shopping-summary';
 import { TestCardForm } from './test-card-form';
 import { TestModeBanner } from './test-mode-banner';
 import { TipChoices } from './tip-choices';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // The donation form (spec part 2 sections 2, 4 and 5): step 0 who gives what, step 1 the payment,
 // with the shopping summary beside both. The same flow gives to a fundraiser (the donate page) and
@@ -245,7 +246,9 @@ export function DonationForm({ target }: { target: DonationTarget }) {
             ) : config.isPending ? (
               <Spinner label="Loading the payment form" />
             ) : config.isError ? (
-              <Alert tone="error">{donationMessages.paymentFormFailed}</Alert>
+              <LoadFailure error={config.error} retry={config.refetch}>
+                <Alert tone="error">{donationMessages.paymentFormFailed}</Alert>
+              </LoadFailure>
             ) : config.data.provider === 'test' ? (
               <TestCardForm
                 clientSecret={intent.clientSecret}

@@ -12,6 +12,7 @@ import { paymentConfigQueryOptions, transactionSummaryQueryOptions } from './don
 import { GrantedAlbum } from './granted-album';
 import { TestModeBanner } from './test-mode-banner';
 import './donations.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // The donation success page, {donate page}/success?payment_intent=… (spec part 2 section 2): once
 // the payment is known to be fulfilled (the lookup is retried while it is not yet), the thanks, the
@@ -64,11 +65,13 @@ export function DonationSuccessPage() {
         <>
           <h1>Your donation</h1>
           {summary.isError ? (
-            <Alert tone="error">
-              {summary.error instanceof ApiError && summary.error.status === 404
-                ? donationMessages.fetchFailed
-                : donationMessages.displayFailed}
-            </Alert>
+            <LoadFailure error={summary.error} retry={summary.refetch}>
+              <Alert tone="error">
+                {summary.error instanceof ApiError && summary.error.status === 404
+                  ? donationMessages.fetchFailed
+                  : donationMessages.displayFailed}
+              </Alert>
+            </LoadFailure>
           ) : (
             <Spinner label="Looking up your donation" />
           )}

@@ -10,6 +10,7 @@ import { Spinner } from '../../ui/spinner';
 import { purchaseLinkQueryOptions } from './donations-api';
 import { GrantedAlbum } from './granted-album';
 import './donations.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // /purchases/{token}: the receipt's link (DESIGN.md "Contract details for money" and for wave 3):
 // the album to play at once in the site's player and to download, for as long as the link works,
@@ -44,7 +45,9 @@ export function PurchasePage() {
     }
     return (
       <div className="page narrow">
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={query.error} retry={query.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       </div>
     );
   }

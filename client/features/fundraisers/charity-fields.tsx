@@ -12,6 +12,8 @@ import { ApiError } from '../../api/errors';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { FormField } from '../../ui/form-field';
 import { nonprofitQueryOptions, nonprofitSearchQueryOptions } from '../../api/fundraisers';
+import { offlineReason } from '../../ui/needs-network';
+import { isOfflineFailure } from '../../ui/offline-notice';
 
 // The charity step's fields (spec part 2 sections 2 and 5): fundraising goal, donation minimum
 // and the nonprofit, found by name or EIN. Shared by the wizard and the edit page.
@@ -195,7 +197,9 @@ function NonprofitSearch({ ref, onBlur, errorId, onChoose, onCancel, keepName }:
       ein !== null && failure instanceof ApiError && failure.status === 404
         ? // As typed (spec part 2 section 8), so the user recognises what they searched for.
           `No charity found with EIN ${debounced}`
-        : 'Something went wrong!';
+        : isOfflineFailure(failure)
+          ? offlineReason('look up charities')
+          : 'Something went wrong!';
   } else if (!waiting && active?.isSuccess) {
     status = results.length === 0 ? `No charities match “${debounced}”.` : `${results.length} found`;
   }

@@ -42,6 +42,7 @@ import { SlowSubmitOverlay } from './slow-submit-overlay';
 import './fundraisers-form.css';
 import { isNotFound } from '../../api/http';
 import { NetworkButton } from '../../ui/needs-network';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // The fundraiser edit page, /fundraisers/user/{projectId}/edit (spec part 2 sections 2, 4 and 8):
 // the streaming form (JSON), or for legacy v1 fundraisers the v1 form (multipart, with the album
@@ -62,7 +63,9 @@ export function EditFundraiserPage() {
   if (query.isError) {
     return (
       <div className="page narrow">
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={query.error} retry={query.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       </div>
     );
   }

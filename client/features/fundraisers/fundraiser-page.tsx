@@ -19,6 +19,7 @@ import { GoalBar } from './goal-bar';
 import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import './fundraisers.css';
 import { isNotFound } from '../../api/http';
+import { LoadFailure } from '../../ui/offline-notice';
 
 // What only owners and admins use loads when they use it, and the not-found page when it is needed
 // (issue 13): a visitor's page carries no menu or dialog library.
@@ -73,7 +74,9 @@ function FundraiserLoader({ slugOrId }: { slugOrId: string }) {
   if (query.isError) {
     return (
       <div className="page narrow">
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={query.error} retry={query.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       </div>
     );
   }

@@ -25,6 +25,7 @@ import { PublishControl } from './publish-fundraiser-dialog';
 import './fundraisers.css';
 import './music-status.css';
 import { isNotFound } from '../../api/http';
+import { isOfflineFailure, LoadFailure, OfflineNotice } from '../../ui/offline-notice';
 
 /** How often the page asks again while the music is being processed. */
 const PROCESSING_REFRESH_MS = 3000;
@@ -57,7 +58,9 @@ export function ManageFundraiserPage() {
   if (query.isError) {
     return (
       <div className="page narrow">
-        <Alert tone="error">Failed to load project details</Alert>
+        <LoadFailure error={query.error} retry={query.refetch}>
+          <Alert tone="error">Failed to load project details</Alert>
+        </LoadFailure>
       </div>
     );
   }
@@ -292,7 +295,8 @@ function DonorTable({ fundraiser }: { fundraiser: Fundraiser }) {
   const [searchParams] = useSearchParams();
   const page = pageFromUrl(searchParams.get('page'));
   const donors = useQuery(fundraiserTransactionsQueryOptions(fundraiser.id, page));
-  // The donor list fails silently (spec part 2 section 8): a failure reads as no donations.
+  // The donor list fails silently (spec part 2 section 8): a failure reads as no donations. Not
+  // offline, though: "no donations yet" would be untrue.
   const rows = donors.data?.results ?? [];
   const totalPages = Math.ceil((donors.data?.totalCount ?? 0) / PAGE_SIZE);
   return (
@@ -300,6 +304,8 @@ function DonorTable({ fundraiser }: { fundraiser: Fundraiser }) {
       <h2 id={headingId}>Donors</h2>
       {donors.isPending ? (
         <Spinner label="Loading donors" />
+      ) : !donors.data && isOfflineFailure(donors.error) ? (
+        <OfflineNotice onRetry={() => void donors.refetch()} />
       ) : rows.length === 0 ? (
         <p className="empty-state">No donations yet!</p>
       ) : (

@@ -5,12 +5,14 @@ import { usePageTitle } from '../../lib/site';
 import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
 import './fundraisers.css';
+import { isOfflineFailure, OfflineNotice } from '../../ui/offline-notice';
 
 /** The user's fundraisers, each opening its manage page (spec part 2 section 2, 'Manage your fundraisers'). */
 export function YourFundraisersPage() {
   usePageTitle('Your fundraisers');
   const fundraisers = useQuery(userFundraisersQueryOptions());
-  // A failing list is silently ignored (spec part 2 section 8): it reads as an empty one.
+  // A failing list is silently ignored (spec part 2 section 8): it reads as an empty one. Not
+  // offline, though: "no fundraisers yet" would be untrue.
   const list = fundraisers.data ?? [];
   return (
     <div className="page stack">
@@ -22,6 +24,8 @@ export function YourFundraisersPage() {
       </div>
       {fundraisers.isPending ? (
         <Spinner label="Loading your fundraisers" />
+      ) : !fundraisers.data && isOfflineFailure(fundraisers.error) ? (
+        <OfflineNotice onRetry={() => void fundraisers.refetch()} />
       ) : list.length === 0 ? (
         <div className="empty-state">
           <p>You don't have any fundraisers yet.</p>

@@ -5,6 +5,7 @@ import { featuredCharitiesQueryOptions } from '../../api/fundraisers';
 import { Alert } from '../../ui/alert';
 import { CharityLogo, safeWebsite } from '../../ui/charity-logo';
 import { Spinner } from '../../ui/spinner';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /** The home page's logo list of featured charities, in the admins' order (spec part 2 section 9: 10). */
 export function FeaturedCharities() {
@@ -21,7 +22,9 @@ export function FeaturedCharities() {
       {charities.isPending ? (
         <Spinner label="Loading featured charities" />
       ) : charities.isError ? (
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={charities.error} retry={charities.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       ) : list.length === 0 ? (
         <p className="empty-state">No featured charities yet.</p>
       ) : (

@@ -6,6 +6,7 @@ import { Alert } from '../../ui/alert';
 import { pictureSizes } from '../../../shared/constants';
 import { FundraiserTile } from '../../ui/fundraiser-tile';
 import { Spinner } from '../../ui/spinner';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /**
  * The home page's featured fundraisers (spec part 2 section 2): a carousel on desktop, a swipeable
@@ -60,7 +61,9 @@ export function FeaturedFundraisers() {
       {featured.isPending ? (
         <Spinner label="Loading featured fundraisers" />
       ) : featured.isError ? (
-        <Alert tone="error">Something went wrong!</Alert>
+        <LoadFailure error={featured.error} retry={featured.refetch}>
+          <Alert tone="error">Something went wrong!</Alert>
+        </LoadFailure>
       ) : !isCarousel ? (
         <div className="empty-state">
           <p>No featured fundraisers yet. Check back soon, or start your own.</p>

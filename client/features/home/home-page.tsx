@@ -36,7 +36,7 @@ export function HomePage() {
 
         <section className="section home-how card" aria-labelledby="home-how-heading">
           <h2 id="home-how-heading">How it works</h2>
-          <ol className="home-steps" role="list">
+          <ol className="home-steps numbered-steps" role="list">
             <li>
               <strong>Artists start a fundraiser</strong>
               <span>Upload an album and choose a registered US charity to support.</span>
@@ -66,6 +66,9 @@ export function HomePage() {
           <p className="actions home-cta-actions">
             <Link className="button button-primary" to="/fundraisers/new">
               Start a fundraiser
+            </Link>
+            <Link className="button button-secondary" to="/for-artists">
+              What artists get
             </Link>
           </p>
         </section>

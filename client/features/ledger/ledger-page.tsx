@@ -10,6 +10,7 @@ import { usePageTitle, useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Spinner } from '../../ui/spinner';
 import './ledger.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
@@ -35,7 +36,9 @@ export function LedgerPage() {
       {ledger.isPending ? (
         <Spinner label="Loading the ledger" />
       ) : ledger.isError ? (
-        <Alert tone="error">Something went wrong! Please reload the page to try again.</Alert>
+        <LoadFailure error={ledger.error} retry={ledger.refetch}>
+          <Alert tone="error">Something went wrong! Please reload the page to try again.</Alert>
+        </LoadFailure>
       ) : (
         <>
           <LedgerTotalsList totals={ledger.data.totals} />

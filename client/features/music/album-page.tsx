@@ -20,6 +20,7 @@ import { AlbumCover } from './album-cover';
 import { albumTitle, isMusicTab, musicListPath } from './album-links';
 import { NetworkLink } from '../../ui/needs-network';
 import './music.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 /** While a track is being processed the page looks again this often, so it turns playable by itself. */
 const PROCESSING_REFRESH_MS = 5000;
@@ -55,7 +56,9 @@ export function AlbumPage() {
     return (
       <div className="page narrow stack">
         <BackLink to={backPath} />
-        <Alert tone="error">Something went wrong! Unable to load this album. Please try again later.</Alert>
+        <LoadFailure error={query.error} retry={query.refetch}>
+          <Alert tone="error">Something went wrong! Unable to load this album. Please try again later.</Alert>
+        </LoadFailure>
       </div>
     );
   }

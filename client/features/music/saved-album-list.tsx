@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { deviceOwner, removeSavedMusicOf, type SavedAlbum } from '../../offline/offline-db';
+import { RemoveSavedDialog } from '../../offline/remove-saved-dialog';
 import { StorageMeter } from '../../offline/save-for-offline';
 import { useSavedAlbums } from '../../offline/use-offline';
 import { useUser } from '../../lib/session';
-import { DeleteDialog } from '../../ui/dialog';
 import { Spinner } from '../../ui/spinner';
 import { albumPath } from './album-links';
 import { AlbumTile, dateFormat } from './album-tile';
@@ -57,19 +57,20 @@ export function SavedAlbumList({ label }: { label: string }) {
           </p>
         </>
       )}
-      <DeleteDialog
+      <RemoveSavedDialog
         open={confirming}
         onClose={() => setConfirming(false)}
+        onRemove={() => owner && void removeSavedMusicOf(owner)}
         title="Remove all saved music?"
         confirmLabel="Remove all"
-        pending={false}
-        onConfirm={() => {
-          setConfirming(false);
-          if (owner) void removeSavedMusicOf(owner);
-        }}
+        count={albums?.length ?? 0}
+        noun="album"
+        bytes={albums?.reduce((sum, album) => sum + album.receivedBytes, 0) ?? 0}
       >
-        <p>The albums stay in your music; they just won't play on this device without a connection.</p>
-      </DeleteDialog>
+        {albums?.length === 1
+          ? "The album stays in Your music; it just won't play on this device without a connection."
+          : "The albums stay in Your music; they just won't play on this device without a connection."}
+      </RemoveSavedDialog>
     </section>
   );
 }

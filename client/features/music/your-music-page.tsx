@@ -16,6 +16,7 @@ import { AlbumTile, dateFormat } from './album-tile';
 import { SavedAlbumList } from './saved-album-list';
 import '../../ui/tile.css';
 import './music.css';
+import { LoadFailure } from '../../ui/offline-notice';
 
 const tabs: { tab: MusicTab; label: string }[] = [
   { tab: 'past-donations', label: 'Past donations' },
@@ -82,7 +83,9 @@ function AlbumList({ tab, label, page }: { tab: LibraryTab; label: string; page:
       {albums.isPending ? (
         <Spinner label="Loading your music" />
       ) : albums.isError ? (
-        <Alert tone="error">Something went wrong! Unable to load your music. Please try again later.</Alert>
+        <LoadFailure error={albums.error} retry={albums.refetch}>
+          <Alert tone="error">Something went wrong! Unable to load your music. Please try again later.</Alert>
+        </LoadFailure>
       ) : albums.data.results.length > 0 ? (
         <ul className="grid album-tiles" role="list">
           {albums.data.results.map((album) => (

@@ -1,12 +1,7 @@
 import { Link } from 'react-router';
 import { usePageTitle, useSite } from '../../lib/site';
+import { siteStats } from './site-stats';
 import './pages.css';
-
-const stats = [
-  { value: '200+', label: 'fundraisers' },
-  { value: '100+', label: 'charities supported' },
-  { value: '1,000+', label: 'artists' },
-] as const;
 
 export function AboutPage() {
   usePageTitle('About');
@@ -33,7 +28,7 @@ export function AboutPage() {
       <section className="stack" aria-labelledby="about-stats-heading">
         <h2 id="about-stats-heading">{siteName} so far</h2>
         <ul className="pages-stats" role="list">
-          {stats.map((stat) => (
+          {siteStats.map((stat) => (
             <li key={stat.label}>
               <strong>{stat.value}</strong>
               <span>{stat.label}</span>

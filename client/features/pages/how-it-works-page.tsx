@@ -50,6 +50,9 @@ export function HowItWorksPage() {
           <Link className="button button-primary" to="/fundraisers/new">
             Start a fundraiser
           </Link>
+          <Link className="button button-secondary" to="/for-artists">
+            What artists get
+          </Link>
         </p>
       </section>
 

@@ -1,4 +1,5 @@
 import { imageUrl } from '../../../shared/constants';
+import { reservedArtistSlugs } from '../../../shared/routes';
 import { type CreateArtistInput, isArtistPublishable, type UpdateArtistInput } from '../../../shared/schemas/artists';
 import { type Artist } from '../../../shared/answers/artists';
 import { FormError, forbidden, invalid, notFound } from '../../errors';
@@ -20,6 +21,11 @@ import type { ArtistRow, ArtistSummary } from './queries';
 export type { ArtistRow, ArtistSummary };
 
 export const ARTIST_NOT_FOUND = 'Artist not found.';
+
+/** A slug another artist has or had, or one of the site's own pages under /artists/ ('join'). */
+function isSlugUnavailable(db: Db, slug: string, exceptId?: number): boolean {
+  return reservedArtistSlugs.has(slug) || queries.isSlugTaken(db, slug, exceptId);
+}
 
 export function toArtist(row: ArtistRow): Artist {
   return {
@@ -69,7 +75,7 @@ export function createArtist(deps: Deps, session: Session, input: CreateArtistIn
       description: input.description,
       website: input.website,
       profileImageId: input.profileImage,
-      urlSlug: uniqueSlug(input.name, (slug) => queries.isSlugTaken(tx, slug)),
+      urlSlug: uniqueSlug(input.name, (slug) => isSlugUnavailable(tx, slug)),
     }),
   );
 }
@@ -128,7 +134,7 @@ export function updateArtist(deps: Deps, session: Session, id: number, input: Up
     // A draft's links are shared too (an invite), so the slug it leaves keeps leading here.
     const urlSlug =
       row.status === 'DRAFT' && input.name !== row.name
-        ? uniqueSlug(input.name, (slug) => queries.isSlugTaken(tx, slug, row.id))
+        ? uniqueSlug(input.name, (slug) => isSlugUnavailable(tx, slug, row.id))
         : row.urlSlug;
     if (urlSlug !== row.urlSlug) {
       queries.rememberFormerSlug(tx, row.id, row.urlSlug);

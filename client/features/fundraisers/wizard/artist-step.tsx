@@ -18,6 +18,7 @@ import { useSaveDraft, useSubmitOnce } from './use-save-draft';
 import type { WizardData } from './wizard-store';
 import { WIZARD_BASE } from './wizard-steps';
 import { NetworkButton } from '../../../ui/needs-network';
+import { LoadFailure } from '../../../ui/offline-notice';
 
 /**
  * 'About you or your band' (spec part 2 section 2): pick one of the user's artists (one is chosen
@@ -53,7 +54,13 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
   };
 
   if (artists.isPending) return <Spinner label="Loading your artists" />;
-  if (artists.isError) return <Alert tone="error">Oops, something went wrong!</Alert>;
+  if (artists.isError) {
+    return (
+      <LoadFailure error={artists.error} retry={artists.refetch}>
+        <Alert tone="error">Oops, something went wrong!</Alert>
+      </LoadFailure>
+    );
+  }
 
   const list = artists.data;
   const stored = list.some((artist) => artist.id === data.artistId) ? data.artistId : null;
