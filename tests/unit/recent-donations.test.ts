@@ -62,8 +62,12 @@ describe('donations remembered in this browser', () => {
             donationCents: 1200,
             tipCents: 0,
             taxDeductibleCents: 700,
+            minimumCents: 500,
             email: 'june@example.org',
             project: null,
+            charity: null,
+            tracks: [],
+            downloadUrl: null,
           })
         : Response.json({ code: 'OTHER', message: 'Payment not found.' }, { status: 404 });
     });
