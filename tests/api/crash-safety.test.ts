@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyAfterCrashes, ffmpegProcessesFor, runningTranscodes, unfinishedJobs } from '../fixtures/crash/checks';
-import { ServerProcess } from '../fixtures/crash/server-process';
+import { freePort, ServerProcess } from '../fixtures/crash/server-process';
 import { deliverWebhook, Gate, type MusicOwner, type Payments, Workload } from '../fixtures/crash/workload';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { createArtist, createFundraiser } from '../fixtures/fundraisers';
@@ -37,14 +36,6 @@ async function until(condition: () => boolean, timeoutMs: number, stepMs = 20) {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await sleep(stepMs);
   return condition();
-}
-
-async function freePort() {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** A verified account on `server`, logged in on the client answered. */
