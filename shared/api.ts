@@ -32,4 +32,12 @@ export const serverMessages = {
   crossOrigin: 'Cross-origin requests are not allowed.',
   notFound: 'Not found.',
   emailFailed: 'We could not send the email just now. Please try again in a few minutes.',
+  tooManyPayments: 'Too many payment attempts.',
+  tooManyDeclines: 'Too many declined payments.',
 } as const;
+
+/** When to come back, in words: a refusal's Retry-After rounded up to the minute. */
+export function tryAgainIn(retryAfterMs: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+  return `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}

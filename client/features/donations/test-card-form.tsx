@@ -6,6 +6,7 @@ import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useConfirmTestPayment } from './donations-api';
+import { paymentRefusalText } from './payment-refusal';
 import { TestModeBanner } from './test-mode-banner';
 import { NetworkButton } from '../../ui/needs-network';
 
@@ -57,14 +58,11 @@ export function TestCardForm({ clientSecret, successPath }: { clientSecret: stri
     );
   }
 
-  // Card refusals say the provider's words; anything else is unexpected (spec part 2 section 8).
+  // Card refusals say the provider's words, and too many tries when to come back; anything else
+  // is unexpected (spec part 2 section 8).
   const failure = confirm.error;
   const failureText =
-    failure instanceof ApiError && failure.status === 402
-      ? failure.message
-      : failure && formErrorsOf(failure).length === 0
-        ? donationMessages.unexpected
-        : null;
+    paymentRefusalText(failure) ?? (failure && formErrorsOf(failure).length === 0 ? donationMessages.unexpected : null);
 
   return (
     <form
