@@ -6,7 +6,7 @@ import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { useConfirmTestPayment } from './donations-api';
-import { paymentRefusalText } from './payment-refusal';
+import { rateLimitText } from './rate-limit-text';
 import { TestModeBanner } from './test-mode-banner';
 import { NetworkButton } from '../../ui/needs-network';
 
@@ -62,7 +62,10 @@ export function TestCardForm({ clientSecret, successPath }: { clientSecret: stri
   // is unexpected (spec part 2 section 8).
   const failure = confirm.error;
   const failureText =
-    paymentRefusalText(failure) ?? (failure && formErrorsOf(failure).length === 0 ? donationMessages.unexpected : null);
+    failure instanceof ApiError && failure.status === 402
+      ? failure.message
+      : (rateLimitText(failure) ??
+        (failure && formErrorsOf(failure).length === 0 ? donationMessages.unexpected : null));
 
   return (
     <form
