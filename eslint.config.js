@@ -5,9 +5,37 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const noServerCode = { group: ['**/server/**'], message: 'The client never imports server code.' };
+const otherFeaturesQueries = {
+  // Any queries module but the importing feature's own, './queries'.
+  regex: '^(?!\\./queries$)(?:.*/)?queries$',
+  message: "Ask the other feature's service: its queries are its own (one owner per table).",
+};
+const httpLayer = {
+  group: ['**/http/*'],
+  message: 'Only routes and the app use the HTTP layer; pass plain values in.',
+};
+const hono = { group: ['hono', 'hono/*', '@hono/*'], message: 'Only routes and the HTTP layer speak HTTP (Hono).' };
+const features = {
+  group: ['**/features/**'],
+  message: 'Adapters and the database know no feature; a feature uses them, never the other way.',
+};
 
 export default tseslint.config(
-  { ignores: ['dist', '**/dist-*', 'node_modules', 'data', 'drizzle', 'coverage', 'test-results', '.tmp'] },
+  {
+    // tests/fixtures/lint: files that break these rules on purpose, linted at other paths by
+    // tests/unit/lint-rules.test.ts.
+    ignores: [
+      'dist',
+      '**/dist-*',
+      'node_modules',
+      'data',
+      'drizzle',
+      'coverage',
+      'test-results',
+      '.tmp',
+      'tests/fixtures/lint',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -54,26 +82,25 @@ export default tseslint.config(
       ],
     },
   },
+  // The server's layers (docs/architecture.md), each block naming everything its files may not
+  // import: a later block replaces an earlier one's list for the files it covers.
   {
-    // Services, queries and infrastructure know nothing of HTTP (docs/architecture.md): only the
-    // HTTP layer, the app's assembly and each feature's routes import server/http/. And a feature
-    // asks another feature's service, never its queries (one owner per table).
+    // One owner per table: a feature's queries are its own (./queries); anyone else, a route
+    // included, asks that feature's service.
+    files: ['server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherFeaturesQueries] }] },
+  },
+  {
+    // Services, queries and infrastructure know nothing of HTTP: only the HTTP layer, the app's
+    // assembly and each feature's routes import server/http/ or Hono.
     files: ['server/**/*.ts'],
     ignores: ['server/http/**', 'server/app.ts', 'server/main.ts', 'server/features/*/routes.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/http/*'], message: 'Only routes and the app use the HTTP layer; pass plain values in.' },
-            {
-              regex: '^\\.\\./[^./][^/]*/queries$',
-              message: "Ask the other feature's service: its queries are its own (one owner per table).",
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherFeaturesQueries, httpLayer, hono] }] },
+  },
+  {
+    // Adapters and the database sit below the features: they hold no product rules to ask for.
+    files: ['server/infra/**/*.ts', 'server/db/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherFeaturesQueries, httpLayer, hono, features] }] },
   },
   {
     files: ['shared/**/*.ts'],

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type LogLevel, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { deferredStyles } from './scripts/deferred-styles-plugin';
-import { landingChunk } from './scripts/landing-chunk';
-import { pageChunks } from './scripts/page-chunks-plugin';
+import { deferredStyles } from './scripts/deferred-styles-plugin.ts';
+import { landingChunk } from './scripts/landing-chunk.ts';
+import { pageChunks } from './scripts/page-chunks-plugin.ts';
 
 const THEME_COLOR = '#4c2a85';
 // Build-time default; the server answers /manifest.webmanifest with SITE_NAME when it differs.
@@ -26,6 +26,17 @@ const LANDING_PAGES = {
   artistsJoin: 'features/pages/for-artists-page.tsx',
 };
 const CLIENT_ROOT = path.resolve(import.meta.dirname, 'client');
+
+/**
+ * vite-plugin-pwa builds the service worker in a Vite build of its own that is not told the log
+ * level asked for (`npm start` asks for warnings only): the main build hands its level on.
+ */
+let logLevel: LogLevel | undefined;
+const readLogLevel: Plugin = {
+  name: 'soundcause:log-level',
+  configResolved: (config) => void (logLevel = config.logLevel),
+};
+const passLogLevel: Plugin = { name: 'soundcause:sw-log-level', config: () => (logLevel ? { logLevel } : {}) };
 
 export default defineConfig({
   root: CLIENT_ROOT,
@@ -53,6 +64,7 @@ export default defineConfig({
     },
   },
   plugins: [
+    readLogLevel,
     react(),
     deferredStyles(),
     pageChunks(LANDING_PAGES),
@@ -80,6 +92,11 @@ export default defineConfig({
       srcDir: '.',
       filename: 'sw.ts',
       injectManifest: {
+        // A classic script, as client/app/update-prompt.tsx registers it (no `type: 'module'`, which
+        // older Safari and Firefox lack). The 'es' format builds with Rolldown's deprecated
+        // inlineDynamicImports, which Vite warns about on every build.
+        rollupFormat: 'iife',
+        buildPlugins: { vite: [passLogLevel] },
         // The app shell only (STYLE.md, excalidraw): scripts, styles, fonts, icons and index.html.
         globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
         maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,

@@ -23,6 +23,8 @@ export class AppError extends Error {
     message: string,
     /** More fields for the client beside code and message (INCORRECT_DISBURSEMENT_AMOUNT's outstandingAmountCents). */
     readonly details: Record<string, string | number> = {},
+    /** For a refusal of too many attempts: when one more would be taken (the answer's Retry-After). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -48,5 +50,5 @@ export const unsupportedMedia = (message: string) => new AppError('unsupported-m
 /** A card the payment provider refused (402): the donor may try another. */
 export const paymentRefused = (message: string) => new AppError('payment-refused', 'OTHER', message);
 export const unavailable = (message: string) => new AppError('unavailable', 'OTHER', message);
-export const rateLimited = (message: string, code: ErrorCode = 'RATE_LIMITED') =>
-  new AppError('rate-limited', code, message);
+export const rateLimited = (message: string, code: ErrorCode = 'RATE_LIMITED', retryAfterMs?: number) =>
+  new AppError('rate-limited', code, message, {}, retryAfterMs);

@@ -40,4 +40,12 @@ export const serverMessages = {
    * expired → 404"); the purchase page tells them apart by this message.
    */
   purchaseLinkExpired: 'This download link has expired. Log in to Your music with the email address you donated with.',
+  tooManyPayments: 'Too many payment attempts.',
+  tooManyDeclines: 'Too many declined payments.',
 } as const;
+
+/** When to come back, in words: a refusal's Retry-After rounded up to the minute. */
+export function tryAgainIn(retryAfterMs: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+  return `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}

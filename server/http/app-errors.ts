@@ -26,6 +26,8 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   }
   if (error instanceof AppError) {
     const body = { ...error.details, code: error.code, message: error.message } satisfies ApiErrorBody;
+    // RFC 9110 section 10.2.3: whole seconds, rounded up so a client that waits that long is let in.
+    if (error.retryAfterMs !== undefined) c.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
     return c.json(body, statusOf[error.kind]);
   }
   if (error instanceof HTTPException && error.status < 500) {

@@ -3,6 +3,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
 import type { AppEnv } from './context';
+import { loggedPath, queryOf } from './log-redaction';
 import { securityHeaders } from './security-headers';
 import { servedOverHttps } from './site-url';
 
@@ -18,11 +19,6 @@ function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
   } catch {
     return 'unknown'; // in-process requests (tests calling app.request) have no socket
   }
-}
-
-/** Secrets that travel in paths never reach the logs. */
-function redactPath(path: string): string {
-  return path.replace(/\/(token-user|reset-password)\/[^/?]+/g, '/$1/[redacted]');
 }
 
 /**
@@ -48,7 +44,8 @@ export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> 
     logger[status >= 500 ? 'error' : 'info']({
       requestId,
       method: c.req.method,
-      path: redactPath(c.req.path),
+      // Secrets that travel in addresses never reach the log (log-redaction.ts).
+      path: loggedPath(c.req.path, queryOf(c.req.url)),
       status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });

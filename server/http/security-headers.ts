@@ -72,13 +72,17 @@ function contentSecurityPolicy(config: Config): (nonce: string | undefined) => s
  * (the player moves the sound between tabs). Payment (Apple Pay, Google Pay) only for Stripe's
  * frames, which need it, and only with Stripe configured. The page's own origin must be in an
  * allowlist for a frame to be granted the feature.
+ *
+ * Only features browsers know as policy-controlled: Chromium logs every name it does not know on
+ * every page ("Unrecognized feature"), which fails the browser tests, and a name no browser knows
+ * denies nothing. Web Bluetooth, for one, is not governed by this header (Chromium asks the user
+ * each time instead). tests/e2e/security-headers.test.ts checks the list against Chromium's.
  */
 function permissionsPolicy(config: Config): string {
   const players = videoPlayers.map((origin) => `"${origin}"`).join(' ');
   const stripeFrames = STRIPE_SCRIPTS.map((origin) => `"${origin}"`).join(' ');
   const denied = [
     'accelerometer',
-    'bluetooth',
     'camera',
     'display-capture',
     'geolocation',

@@ -151,16 +151,57 @@ describe('POST /api/login and /api/logout', () => {
     expect(json.status).toBe(415);
   });
 
-  it('throttles after 10 failures in 15 minutes, even for the right password', async () => {
+  it('after 10 failures at an account, holds back the addresses that failed, not its owner at a clean one', async () => {
     const email = uniqueEmail('throttle');
     await registerUser(server.client(), email);
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const response = await server.client().post('/api/login', { form: { email, password: 'Wrong!pass1' } });
+    const guessers = Array.from({ length: 10 }, () => server.client());
+    for (const guesser of guessers) {
+      const response = await guesser.post('/api/login', { form: { email, password: 'Wrong!pass1' } });
       expect(response.status).toBe(401);
     }
-    const blocked = await server.client().post('/api/login', { form: { email, password: strongPassword } });
+    // An address that failed for the account is held back, even with the right password…
+    const blocked = await guessers[0]!.post('/api/login', { form: { email, password: strongPassword } });
     expect(blocked.status).toBe(429);
     expect(apiError(blocked.json).code).toBe('RATE_LIMITED');
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    // …a new address gets one guess at it and no more…
+    const newcomer = server.client();
+    expect((await newcomer.post('/api/login', { form: { email, password: 'Wrong!pass2' } })).status).toBe(401);
+    expect((await newcomer.post('/api/login', { form: { email, password: strongPassword } })).status).toBe(429);
+    // …and the owner, at an address that has not failed, gets in.
+    const owner = await server.client().post('/api/login', { form: { email, password: strongPassword } });
+    expect(owner.status).toBe(200);
+  });
+
+  it('lets the owner in after mistyping at the same address, once the password is right', async () => {
+    const email = uniqueEmail('typos');
+    await registerUser(server.client(), email);
+    const owner = server.client();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await owner.post('/api/login', { form: { email, password: 'Wrong!pass1' } })).status).toBe(401);
+    }
+    expect((await owner.post('/api/login', { form: { email, password: strongPassword } })).status).toBe(200);
+  });
+
+  it('holds guesses spread over many addresses to 50 an hour per account, until a reset by email', async () => {
+    const email = uniqueEmail('spread');
+    await registerUser(server.client(), email);
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const response = await server.client().post('/api/login', { form: { email, password: `Wrong!pass${attempt}` } });
+      expect(response.status).toBe(401);
+    }
+    const clean = await server.client().post('/api/login', { form: { email, password: strongPassword } });
+    expect(clean.status).toBe(429);
+    expect(Number(clean.headers.get('retry-after'))).toBeGreaterThan(15 * 60);
+    // The owner proves the address and is let in at once.
+    await server.client().post('/api/password-reset-email', { json: { email } });
+    await server.settled();
+    const resetToken = await server.outbox.latestResetToken(email);
+    const reset = await server.client().post('/api/password-reset', { json: { password: 'New!pass99', resetToken } });
+    expect(reset.status).toBe(200);
+    expect((await server.client().post('/api/login', { form: { email, password: 'New!pass99' } })).status).toBe(200);
   });
 
   it('throttles one address after 10 failures across many emails', async () => {

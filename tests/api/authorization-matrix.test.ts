@@ -113,6 +113,14 @@ const artistForm = (artist: Cast['artist']) => ({
 let unique = 0;
 const uniqueEmail = (what: string) => `matrix-${what}-${++unique}@example.org`;
 
+const donationTo = (cast: Cast) => ({
+  name: 'A Fan',
+  email: uniqueEmail('fan'),
+  donationCents: 1000,
+  tipCents: 0,
+  projectId: cast.published.id,
+});
+
 /**
  * The table: route → the expected answer of each role, per case where a route answers about
  * different things (a published fundraiser and a draft). One line per case, read across.
@@ -502,36 +510,65 @@ const matrix: Record<string, Case | Case[]> = {
   'POST /api/transactions/create-payment-intent': [
     {
       case: 'published',
-      prepare: ({ cast }) =>
-        json({
-          name: 'A Fan',
-          email: uniqueEmail('fan'),
-          donationCents: 1000,
-          tipCents: 0,
-          projectId: cast.published.id,
-        }),
+      prepare: ({ cast }) => json(donationTo(cast)),
       expect: everyone(200),
+    },
+    {
+      // Card testing (issue 22): past the caller's address's limit, a session lifts nothing.
+      case: 'past the limit',
+      prepare: async ({ cast, client }) => {
+        for (let n = 0; n < 20; n++)
+          await client.post('/api/transactions/create-payment-intent', json(donationTo(cast)).send);
+        return json(donationTo(cast));
+      },
+      expect: everyone(429),
     },
     {
       // Only a published fundraiser takes donations, its owner's and admins' included.
       case: 'draft',
       bodyNamesTheTarget: true,
-      prepare: ({ cast }) =>
-        json({ name: 'A Fan', email: uniqueEmail('fan'), donationCents: 1000, tipCents: 0, projectId: cast.draft.id }),
+      prepare: ({ cast }) => json({ ...donationTo(cast), projectId: cast.draft.id }),
       expect: everyone(404),
     },
   ],
-  'GET /api/transactions/query': {
-    prepare: ({ cast }) => ({ query: `paymentIntentId=${cast.bought.paymentIntentId}` }),
-    expect: everyone(200),
-  },
-  'POST /api/test-payments/confirm': {
-    prepare: async ({ cast }) => {
-      const intent = await startDonation(cast.server, { fundraiserId: cast.published.id, email: uniqueEmail('pay') });
-      return json({ clientSecret: intent.clientSecret, ...testCard() });
+  'GET /api/transactions/query': [
+    {
+      prepare: ({ cast }) => ({ query: `paymentIntentId=${cast.bought.paymentIntentId}` }),
+      expect: everyone(200),
     },
-    expect: everyone(200),
-  },
+    {
+      case: 'past the limit',
+      prepare: async ({ cast, client }) => {
+        for (let n = 0; n < 60; n++) await client.get(`/api/transactions/query?paymentIntentId=tpi_guess_${n}`);
+        return { query: `paymentIntentId=${cast.bought.paymentIntentId}` };
+      },
+      expect: everyone(429),
+    },
+  ],
+  'POST /api/test-payments/confirm': [
+    {
+      prepare: async ({ cast }) => {
+        const intent = await startDonation(cast.server, { fundraiserId: cast.published.id, email: uniqueEmail('pay') });
+        return json({ clientSecret: intent.clientSecret, ...testCard() });
+      },
+      expect: everyone(200),
+    },
+    {
+      // Five declines for the intent's donor: the card that would pay is not tried.
+      case: 'past the limit',
+      prepare: async ({ cast, client }) => {
+        const intent = await startDonation(cast.server, { fundraiserId: cast.published.id, email: uniqueEmail('pay') });
+        for (let n = 0; n < 5; n++) {
+          await client.post(
+            '/api/test-payments/confirm',
+            json({ clientSecret: intent.clientSecret, ...testCard('4000 0000 0000 0002') }).send,
+          );
+        }
+        return json({ clientSecret: intent.clientSecret, ...testCard() });
+      },
+      expect: everyone(429),
+    },
+  ],
   'GET /api/test-payments/intent': {
     prepare: ({ cast }) => ({ query: `clientSecret=${cast.unpaid.clientSecret}` }),
     expect: everyone(200),

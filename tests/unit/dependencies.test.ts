@@ -9,8 +9,16 @@ import { z } from 'zod';
 // client build import at run time is a dependency; type packages are not.
 
 const manifest = z
-  .object({ dependencies: z.record(z.string(), z.string()), devDependencies: z.record(z.string(), z.string()) })
+  .object({
+    scripts: z.record(z.string(), z.string()),
+    dependencies: z.record(z.string(), z.string()),
+    devDependencies: z.record(z.string(), z.string()),
+  })
   .parse(JSON.parse(fs.readFileSync('package.json', 'utf8')));
+
+/** The npm scripts a production install runs: `npm start`, or the build and the server, and the CLI. */
+const OPERATOR_SCRIPTS = ['start', 'build', 'serve', 'cli'];
+const stepsOf = (script: string) => manifest.scripts[script]!.split('&&').map((step) => step.trim().split(/\s+/));
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -27,6 +35,8 @@ function importedPackages(file: string): string[] {
     ...text.matchAll(/^import (?!type )[^;]*?from '([^']+)'/gms),
     ...text.matchAll(/^import '([^']+)'/gm),
     ...text.matchAll(/import\('([^']+)'\)/g),
+    // require('x'), and createRequire(import.meta.url)('x') for a package loaded only when needed.
+    ...text.matchAll(/[rR]equire(?:\([^)]*\))?\('([^']+)'\)/g),
   ].map((match) => match[1]!);
   return specifiers
     .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
@@ -53,6 +63,22 @@ describe('package.json', () => {
       for (const name of importedPackages(file)) if (!(name in manifest.dependencies)) missing.add(`${name} (${file})`);
     }
     expect([...missing]).toEqual([]);
+  });
+
+  it('keeps what only tests and benchmarks use out of a production install', () => {
+    const steps = OPERATOR_SCRIPTS.flatMap(stepsOf);
+    // The site's code, the build's configuration and plugins, and the files those scripts run.
+    const files = [
+      ...sourceFiles('server'),
+      ...sourceFiles('shared'),
+      ...sourceFiles('client'),
+      'vite.config.ts',
+      ...sourceFiles('scripts').filter((file) => file.endsWith('.ts')),
+      ...steps.map(([, file]) => file ?? '').filter((file) => /\.(mjs|ts)$/.test(file)),
+    ];
+    // And the commands they run (`tsx server/cli.ts`).
+    const used = new Set([...files.flatMap(importedPackages), ...steps.map(([command]) => command)]);
+    expect(Object.keys(manifest.dependencies).filter((name) => !used.has(name))).toEqual([]);
   });
 
   it('keeps type packages and test tools out of a production install', () => {

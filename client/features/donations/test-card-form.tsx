@@ -9,6 +9,7 @@ import { useZodForm } from '../../ui/use-zod-form';
 import { useConfirmTestPayment } from './donations-api';
 import { PayButton } from './pay-button';
 import { type DonationMemo, rememberDonation } from './recent-donations';
+import { rateLimitText } from './rate-limit-text';
 import { TestModeBanner } from './test-mode-banner';
 
 // The built-in test provider's card form (DESIGN.md section 2): card number, expiry and CVC,
@@ -63,14 +64,16 @@ export function TestCardForm({ clientSecret, successPath, totalCents, memo }: Pr
     ),
   );
 
-  // A declined card says the provider's words; anything else is unexpected (spec part 2 section 8).
+  // A declined card says the provider's words, too many tries when to come back; anything else
+  // is unexpected (spec part 2 section 8).
   const failure = confirm.error;
   const declined = failure instanceof ApiError && failure.status === 402 && !cardFieldOf(failure.message);
   const failureText = declined
     ? `${failure.message} ${donationMessages.notSuccessful}`
-    : failure && !(failure instanceof ApiError && failure.status === 402) && formErrorsOf(failure).length === 0
-      ? donationMessages.unexpected
-      : null;
+    : (rateLimitText(failure) ??
+      (failure && !(failure instanceof ApiError && failure.status === 402) && formErrorsOf(failure).length === 0
+        ? donationMessages.unexpected
+        : null));
 
   const cardNumber = form.register('cardNumber');
   const expiry = form.register('expiry');

@@ -13,6 +13,7 @@ import {
   forgetAttempt,
   isThrottled,
   recordAttempt,
+  retryAfterMs,
   takeAttempt,
   type ThrottleRule,
 } from '../../infra/security/throttle';
@@ -36,8 +37,24 @@ const CODE_RESEND_INTERVAL_MS = MINUTE;
 const CODE_MAX_FAILED_ATTEMPTS = 5;
 const RESET_TOKEN_TTL_MS = 60 * MINUTE;
 
-const loginFailuresByEmail: ThrottleRule = { bucket: 'login-email', limit: 10, windowMs: 15 * MINUTE };
+/** Wrong passwords from one address, whatever the accounts: one guesser, however many accounts. */
 const loginFailuresByIp: ThrottleRule = { bucket: 'login-ip', limit: 10, windowMs: 15 * MINUTE };
+/**
+ * Wrong passwords at one account, from anywhere. The limit stops only the addresses that took part
+ * (loginFailuresHere): an address that has not failed for the account still gets its password
+ * checked, so guesses from elsewhere cannot lock the owner out at home (issue 22), while each
+ * guessing address gets one try at the account and no more while it is over.
+ */
+const loginFailuresByEmail: ThrottleRule = { bucket: 'login-email', limit: 10, windowMs: 15 * MINUTE };
+/** Whether this address failed for this account (key: email and address): then the account's limit holds it. */
+const loginFailuresHere: ThrottleRule = { bucket: 'login-email-ip', limit: 1, windowMs: 15 * MINUTE };
+/**
+ * The same failures (the same bucket) over an hour, against every address, clean ones too: guesses
+ * spread over many addresses, one each, are held to 50 an hour per account. One address cannot
+ * reach it (it adds at most 10 per 15 minutes, and none while the account is over); an attack
+ * from many can, and then the owner waits, or resets the password by email, which clears it.
+ */
+const loginFailuresByAccount: ThrottleRule = { bucket: 'login-email', limit: 50, windowMs: 60 * MINUTE };
 /** Caps guessing across resent codes too: each resend resets the 5-try counter of one code. */
 const codeFailuresByUser: ThrottleRule = { bucket: 'verify-code-user', limit: 20, windowMs: 60 * MINUTE };
 const resetRequestsByIp: ThrottleRule = { bucket: 'reset-request-ip', limit: 10, windowMs: 15 * MINUTE };
@@ -99,21 +116,34 @@ export async function register(deps: Deps, input: RegisterInput, clientIp: strin
 }
 
 export async function login(deps: Deps, input: { email: string; password: string }, clientIp: string) {
-  // Each attempt is counted before the (slow) password check and taken back if it succeeds, so
-  // a burst of parallel guesses is limited like a sequence of them.
-  const byEmail = takeAttempt(deps.db, loginFailuresByEmail, input.email);
-  const byIp = byEmail === null ? null : takeAttempt(deps.db, loginFailuresByIp, clientIp);
-  if (byEmail === null || byIp === null) {
-    if (byEmail !== null) forgetAttempt(deps.db, byEmail);
-    throw rateLimited(serverMessages.rateLimited);
-  }
-  const user = queries.findUserByEmail(deps.db, input.email);
+  const { db } = deps;
+  const account = input.email;
+  const here = `${input.email} ${clientIp}`;
+  // Each attempt is counted before the (slow) password check and taken back if it succeeds, so a
+  // burst of parallel guesses is limited like a sequence of them: checking and counting are one
+  // synchronous step, so the second of a burst already finds the first counted as this address's.
+  const failedHere = isThrottled(db, loginFailuresHere, here);
+  const wait = Math.max(
+    retryAfterMs(db, loginFailuresByIp, clientIp),
+    retryAfterMs(db, loginFailuresByAccount, account),
+    failedHere ? retryAfterMs(db, loginFailuresByEmail, account) : 0,
+  );
+  if (wait > 0) throw rateLimited(serverMessages.rateLimited, 'RATE_LIMITED', wait);
+  const attempts = [
+    recordAttempt(db, loginFailuresByIp, clientIp),
+    // Counted by loginFailuresByAccount too: the same bucket.
+    recordAttempt(db, loginFailuresByEmail, account),
+    recordAttempt(db, loginFailuresHere, here),
+  ];
+  const user = queries.findUserByEmail(db, input.email);
   const passwordMatches = user
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyAgainstDummy(input.password);
   if (!user || !passwordMatches) throw unauthenticated(serverMessages.incorrectLogin);
-  forgetAttempt(deps.db, byIp);
-  clearAttempts(deps.db, loginFailuresByEmail, input.email);
+  for (const id of attempts) forgetAttempt(db, id);
+  // This address knows the password: its earlier typos no longer hold it back. Guesses from
+  // elsewhere still count against the account.
+  clearAttempts(db, loginFailuresHere, here);
   return user;
 }
 
@@ -217,6 +247,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
     queries.spendResetTokens(tx, found.user.id, now);
     deleteOtherSessions(tx, found.user.id);
   });
+  // The guesses were at the old password; the owner, who proved the address, gets in at once.
   clearAttempts(deps.db, loginFailuresByEmail, found.user.email);
 }
 

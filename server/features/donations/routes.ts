@@ -12,6 +12,7 @@ import { jsonBody, parseWith } from '../../http/validation';
 import { csvAttachment } from '../../infra/csv';
 import * as adminTransactions from './admin-transactions';
 import * as donations from './service';
+import * as throttles from './throttles';
 
 // Donations and payments (issue 10; spec part 2 section 7; DESIGN.md "Contract details for money").
 
@@ -25,17 +26,26 @@ const purchaseToken = (token: string) => {
 
 export const donationRoutes = new Hono<AppEnv>()
   .get('/payments/config', (c) => c.json(donations.paymentConfig(c.get('deps'))))
+  // The three calls a card-testing script would make are limited per address and per donor
+  // email first (throttles.ts).
   .post('/transactions/create-payment-intent', async (c) => {
     const input = await jsonBody(c, paymentIntentRequestSchema);
+    throttles.admitPaymentIntent(c.get('deps'), c.get('clientIp'), input.email);
     return c.json(await donations.createPaymentIntent(c.get('deps'), c.get('session'), input));
   })
   .get('/transactions/query', async (c) => {
     const { paymentIntentId } = parseWith(intentIdQuery, c.req.query());
+    throttles.admitPaymentLookup(c.get('deps'), c.get('clientIp'), paymentIntentId);
     return c.json(await donations.transactionSummary(c.get('deps'), paymentIntentId, siteUrlForEmails(c)));
   })
   .post('/test-payments/confirm', async (c) => {
     const { clientSecret, ...card } = await jsonBody(c, testCardSchema);
-    return c.json(await donations.confirmTestPayment(c.get('deps'), clientSecret, card, siteUrlForEmails(c)));
+    const deps = c.get('deps');
+    return c.json(
+      await throttles.confirmWithinLimits(deps, c.get('clientIp'), clientSecret, () =>
+        donations.confirmTestPayment(deps, clientSecret, card, siteUrlForEmails(c)),
+      ),
+    );
   })
   .get('/test-payments/intent', (c) => {
     const { clientSecret } = parseWith(clientSecretQuery, c.req.query());

@@ -1,0 +1,45 @@
+// What the access log says of a request's address (issue 22). A link that carries a secret (a
+// receipt's download link, a reset link, a stream grant, a client secret) works for whoever
+// holds it, and logs are read, copied and kept by more people and systems than should hold any
+// of those; so the secret parts are replaced before a line is written. The rest stays, to debug by.
+
+const REDACTED = '[redacted]';
+
+/** Paths whose next segment is a bearer token: reset links and receipts' purchase links. */
+const TOKEN_AFTER = /\/(token-user|reset-password|purchases)\/[^/]+/g;
+
+/**
+ * Any other segment shaped like one of our random tokens (32 bytes of base64url, upper and lower
+ * case mixed, perhaps with a file's extension): a token route added later is covered before
+ * anyone remembers this file. Slugs are lower case and ids are digits, so neither is taken for one.
+ */
+const TOKEN_SEGMENT = /\/(?=[^/]*[A-Z])(?=[^/]*[a-z])[\w-]{32,}(?:\.\w{1,8})?(?=\/|$)/g;
+const TOKEN_VALUE = /^(?=.*[A-Z])(?=.*[a-z])[\w-]{32,}$/;
+
+/**
+ * Query parameters whose value is a secret or the key to someone's data: stream grants, tokens,
+ * client and callback secrets, signatures, and a payment intent's id (with it, the success
+ * lookup tells anyone the donor's email address).
+ */
+const SECRET_PARAMETER = /grant|token|secret|signature|password|key|payment_?intent/i;
+
+/** A query is kept to this length: a line per request, not a copy of whatever was sent. */
+const QUERY_CHARS = 500;
+
+/** The path and query of a request as the access log writes them, with the secrets taken out. */
+export function loggedPath(path: string, query: string): string {
+  const safePath = path.replace(TOKEN_AFTER, `/$1/${REDACTED}`).replace(TOKEN_SEGMENT, `/${REDACTED}`);
+  if (query === '') return safePath;
+  const pairs: string[] = [];
+  for (const [name, value] of new URLSearchParams(query.slice(0, QUERY_CHARS))) {
+    const secret = SECRET_PARAMETER.test(name) || TOKEN_VALUE.test(value);
+    pairs.push(`${encodeURIComponent(name)}=${secret ? REDACTED : encodeURIComponent(value)}`);
+  }
+  return `${safePath}?${pairs.join('&')}`;
+}
+
+/** The query part of a URL ('' when there is none), without its '?'. */
+export function queryOf(url: string): string {
+  const start = url.indexOf('?');
+  return start === -1 ? '' : url.slice(start + 1);
+}
