@@ -74,6 +74,22 @@ describe('POST /api/test-payments/confirm', () => {
     expect((await pay(donor, clientSecret, TEST_CARDS.succeeds)).status).toBe(200);
   });
 
+  it('does not count mistyped cards (Luhn, past expiry, short code), which never reach a bank', async () => {
+    const donor = server.client();
+    const { clientSecret } = await paidIntent(donor);
+    const typos = [
+      { ...testCard('4242 4242 4242 4241') },
+      { ...testCard(), expiry: '01/20' },
+      { ...testCard(), cvc: '1' },
+    ];
+    for (let n = 0; n < 4; n++) {
+      for (const card of typos) {
+        expect((await donor.post('/api/test-payments/confirm', { json: { clientSecret, ...card } })).status).toBe(402);
+      }
+    }
+    expect((await pay(donor, clientSecret, TEST_CARDS.succeeds)).status).toBe(200);
+  });
+
   it("stops a script cycling cards on one donor's intent after 5 declines, from any address", async () => {
     const email = uniqueEmail();
     const tester = server.client();

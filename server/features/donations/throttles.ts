@@ -1,4 +1,5 @@
 import { serverMessages, tryAgainIn } from '../../../shared/api';
+import { cardFieldOf } from '../../../shared/card-checks';
 import type { Deps } from '../../deps';
 import { AppError, rateLimited } from '../../errors';
 import { forgetAttempt, takeAttempts, type ThrottleRule } from '../../infra/security/throttle';
@@ -27,8 +28,8 @@ const intentsByIp: ThrottleRule = { bucket: 'payment-intent-ip', limit: 20, wind
 /** Intents per donor email: 10 an hour. A donor going back and forth needs a handful. */
 const intentsByEmail: ThrottleRule = { bucket: 'payment-intent-email', limit: 10, windowMs: 60 * MINUTE };
 /**
- * Failed confirmations per address: 10 an hour. A failure is a declined or refused card, or a
- * client secret that names no payment (a guess); a success and a second click on a paid intent
+ * Failed confirmations per address: 10 an hour. A failure is a declined card, or a client secret
+ * that names no payment (a guess); a success, a second click on a paid intent and a mistyped card
  * are taken back. Room for two donors behind one address each having a bad day with a card.
  */
 const failedPaymentsByIp: ThrottleRule = { bucket: 'payment-failed-ip', limit: 10, windowMs: 60 * MINUTE };
@@ -98,7 +99,11 @@ export async function confirmWithinLimits<T>(
     takeBack();
     return paid;
   } catch (error) {
-    if (error instanceof AppError && error.kind === 'conflict') takeBack();
+    // A number failing the Luhn check, a past expiry or a short code is a typing mistake checked
+    // here, never at a bank: it tells a card tester nothing about a real card, and a donor who
+    // mistypes a few times must not be locked out for an hour. Only declines and guesses count.
+    const mistyped = error instanceof AppError && error.kind === 'payment-refused' && cardFieldOf(error.message);
+    if (error instanceof AppError && (error.kind === 'conflict' || mistyped)) takeBack();
     throw error;
   }
 }
