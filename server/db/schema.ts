@@ -156,6 +156,18 @@ export const artists = sqliteTable(
     name: text('name').notNull(),
     description: text('description').notNull(),
     website: text('website').notNull().default(''),
+    /**
+     * The four link rows (spec part 1 section 4; shared/schemas/artists.ts): `website{n}` is the
+     * label shown on the artist's page, `url{n}` its address. '' when the row is empty.
+     */
+    website0: text('website0').notNull().default(''),
+    url0: text('url0').notNull().default(''),
+    website1: text('website1').notNull().default(''),
+    url1: text('url1').notNull().default(''),
+    website2: text('website2').notNull().default(''),
+    url2: text('url2').notNull().default(''),
+    website3: text('website3').notNull().default(''),
+    url3: text('url3').notNull().default(''),
     profileImageId: text('profile_image_id').references(() => uploads.id, { onDelete: 'set null' }),
     status: text('status', { enum: ['DRAFT', 'PUBLISHED'] })
       .notNull()

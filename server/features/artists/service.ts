@@ -1,4 +1,5 @@
 import { imageUrl } from '../../../shared/constants';
+import { linkValues } from '../../../shared/artist-links';
 import { type CreateArtistInput, isArtistPublishable, type UpdateArtistInput } from '../../../shared/schemas/artists';
 import { type Artist } from '../../../shared/answers/artists';
 import { FormError, forbidden, invalid, notFound } from '../../errors';
@@ -34,6 +35,7 @@ export function toArtist(row: ArtistRow): Artist {
     isPublishable: isArtistPublishable(row),
     publishedAt: row.publishedAt?.toISOString() ?? null,
     urlSlug: row.urlSlug,
+    ...linkValues(row),
   };
 }
 
@@ -68,6 +70,7 @@ export function createArtist(deps: Deps, session: Session, input: CreateArtistIn
       name: input.name,
       description: input.description,
       website: input.website,
+      ...linkValues(input),
       profileImageId: input.profileImage,
       urlSlug: uniqueSlug(input.name, (slug) => queries.isSlugTaken(tx, slug)),
     }),
@@ -138,6 +141,7 @@ export function updateArtist(deps: Deps, session: Session, id: number, input: Up
       name: input.name,
       description: input.description,
       website: input.website,
+      ...linkValues(input),
       profileImageId,
       urlSlug,
     });
