@@ -32,4 +32,6 @@ export const serverMessages = {
   crossOrigin: 'Cross-origin requests are not allowed.',
   notFound: 'Not found.',
   emailFailed: 'We could not send the email just now. Please try again in a few minutes.',
+  /** Beside each field a FILE_NO_LONGER_AVAILABLE answer names (the answer's own message says which). */
+  fileNoLongerAvailable: 'This file is no longer available. Please upload it again.',
 } as const;

@@ -103,14 +103,14 @@ describe('POST /api/artists/new', () => {
     expect(fieldErrors(longUrl.json).website).toBe('Website cannot exceed 400 character(s).');
   });
 
-  it("refuses someone else's or an unknown upload id", async () => {
+  it("refuses someone else's or an unknown upload id as no longer available (tests/api/file-no-longer-available)", async () => {
     const stranger = await verifiedUser(server, nextEmail('stranger'));
     const theirs = await uploadImage(stranger);
     const owner = await verifiedUser(server, nextEmail('borrower'));
     for (const profileImage of [theirs, 'no-such-upload']) {
       const response = await owner.post('/api/artists/new', { json: { name: 'A', description: 'B', profileImage } });
       expect(response.status).toBe(400);
-      expect(fieldErrors(response.json)).toEqual({ profileImage: 'Please upload the profile image again.' });
+      expect(response.json).toMatchObject({ code: 'FILE_NO_LONGER_AVAILABLE', field: 'profileImage' });
     }
   });
 });

@@ -2,14 +2,14 @@ import { imageUrl } from '../../../shared/constants';
 import { linkValues } from '../../../shared/artist-links';
 import { type CreateArtistInput, isArtistPublishable, type UpdateArtistInput } from '../../../shared/schemas/artists';
 import { type Artist } from '../../../shared/answers/artists';
-import { FormError, forbidden, invalid, notFound } from '../../errors';
+import { FormError, filesNoLongerAvailable, forbidden, invalid, notFound } from '../../errors';
 import type { Db } from '../../db/client';
 import { publicCache } from '../../db/cache';
 import type { Deps, PageInfo, Session, ShareCard } from '../../deps';
 import { toMatchQuery } from '../../infra/full-text';
 import { SerializedJson } from '../../infra/serialized-json';
 import { uniqueSlug } from '../../infra/slugs';
-import { findOwnUpload } from '../../infra/storage/upload-records';
+import { savableUpload } from '../../infra/storage/upload-records';
 import * as queries from './queries';
 import type { ArtistRow, ArtistSummary } from './queries';
 
@@ -55,17 +55,23 @@ function manageable(deps: Deps, session: Session, id: number): ArtistRow {
   return row;
 }
 
-/** The upload must be this user's own image: an id from anyone else's upload is refused. */
-function checkProfileImage(deps: Deps, session: Session, uploadId: string) {
-  if (!findOwnUpload(deps.db, uploadId, session.user.id, 'image')) {
+/**
+ * The upload must be this user's own image, still there to be kept: anyone else's id, a made-up
+ * one, and an upload that expired or was removed are FILE_NO_LONGER_AVAILABLE. Asked in the
+ * transaction that saves it, so cleanup cannot take the file in between.
+ */
+function checkProfileImage(db: Db, session: Session, uploadId: string) {
+  const use = savableUpload(db, uploadId, session.user.id, 'image');
+  if (use === 'gone') throw filesNoLongerAvailable([{ field: 'profileImage', name: 'profile image' }]);
+  if (use === 'wrong-kind') {
     throw new FormError([{ field: 'profileImage', message: 'Please upload the profile image again.' }]);
   }
 }
 
 export function createArtist(deps: Deps, session: Session, input: CreateArtistInput): ArtistRow {
-  checkProfileImage(deps, session, input.profileImage);
-  return deps.db.transaction((tx) =>
-    queries.insertArtist(tx, {
+  return deps.db.transaction((tx) => {
+    checkProfileImage(tx, session, input.profileImage);
+    return queries.insertArtist(tx, {
       userId: session.user.id,
       name: input.name,
       description: input.description,
@@ -73,8 +79,8 @@ export function createArtist(deps: Deps, session: Session, input: CreateArtistIn
       ...linkValues(input),
       profileImageId: input.profileImage,
       urlSlug: uniqueSlug(input.name, (slug) => queries.isSlugTaken(tx, slug)),
-    }),
-  );
+    });
+  });
 }
 
 /**
@@ -122,11 +128,13 @@ export function checkMayChangeArtist(deps: Deps, session: Session, id: number): 
 
 export function updateArtist(deps: Deps, session: Session, id: number, input: UpdateArtistInput) {
   const row = manageable(deps, session, id);
-  if (input.profileImage && input.profileImage !== row.profileImageId)
-    checkProfileImage(deps, session, input.profileImage);
   const profileImageId = input.profileImage ?? row.profileImageId;
   if (!profileImageId) throw new FormError([{ field: 'profileImage', message: 'Profile image is required.' }]);
   return deps.db.transaction((tx) => {
+    // The artist's own image stays its own; a new one must be the caller's, and still there.
+    if (input.profileImage && input.profileImage !== row.profileImageId) {
+      checkProfileImage(tx, session, input.profileImage);
+    }
     // The slug follows the name only while the artist is a draft: once public, links must last.
     // A draft's links are shared too (an invite), so the slug it leaves keeps leading here.
     const urlSlug =
