@@ -255,6 +255,11 @@ export const fundraisers = sqliteTable(
     /** Legacy v1 projects: tracks are names only and the music is one uploaded zip. */
     hasV1Tracks: integer('has_v1_tracks', { mode: 'boolean' }).notNull().default(false),
     tracksZipUploadId: text('tracks_zip_upload_id').references(() => uploads.id, { onDelete: 'set null' }),
+    /**
+     * The row's id in the old catalogue it was imported from (`npm run cli -- import-legacy`):
+     * unique, so importing the same catalogue again finds it and adds nothing.
+     */
+    legacyExternalId: text('legacy_external_id').unique(),
     /** The preview track's processing, as for a track (see fundraiser_tracks). */
     previewTrackStatus: text('preview_track_status', { enum: ['processing', 'ready', 'failed'] })
       .notNull()

@@ -233,6 +233,29 @@ export function deletableArtist(deps: Deps, session: Session, id: number): Artis
   return manageable(deps, session, id);
 }
 
+/**
+ * One of this user's artists by its name, compared as people read names (case and surrounding
+ * spaces aside): the legacy import gives a catalogue's albums by one artist one artist.
+ */
+export function findUserArtistByName(db: Db, userId: number, name: string): ArtistRow | undefined {
+  const wanted = name.trim().toLocaleLowerCase();
+  return queries.listUserArtists(db, userId).find((artist) => artist.name.trim().toLocaleLowerCase() === wanted);
+}
+
+/** An artist from a legacy catalogue, published with its fundraiser or a draft (validated by the caller). */
+export function createImportedArtist(
+  db: Db,
+  values: { userId: number; name: string; description: string; website: string; profileImageId: string },
+  publishedAt: Date | null,
+): ArtistRow {
+  return queries.insertArtist(db, {
+    ...values,
+    status: publishedAt ? 'PUBLISHED' : 'DRAFT',
+    publishedAt,
+    urlSlug: uniqueSlug(values.name, (slug) => queries.isSlugTaken(db, slug)),
+  });
+}
+
 /** Soft-deletes the artist; false when it was gone already. */
 export function removeArtist(db: Db, id: number, at: Date): boolean {
   return queries.softDeleteArtist(db, id, at);

@@ -173,7 +173,7 @@ export function fundraiserPage(deps: Deps, slugOrId: string): PageInfo {
 // same columns through another payload.
 
 /** The charity by EIN from the directory (search results from Every.org are cached there too). */
-export function chosenCharity(deps: Deps, ein: string | undefined) {
+export function chosenCharity(deps: Pick<Deps, 'db'>, ein: string | undefined) {
   const digits = ein ? normaliseEin(ein) : null;
   if (!ein) throw new FormError([{ field: 'charityEin', message: say.nonprofitRequired }]);
   const charity = digits ? findDirectoryCharity(deps.db, digits) : undefined;
