@@ -5,19 +5,18 @@ import { artistSchema } from '../../shared/answers/artists';
 import { fundraiserSchema } from '../../shared/answers/fundraisers';
 import { artists, fundraisers, uploads } from '../../server/db/schema';
 import { cleanupUnusedUploads } from '../../server/features/uploads/service';
-const UNUSED_UPLOAD_TTL_MS = 3_600_000;
+import { UNUSED_UPLOAD_TTL_MS } from '../../server/infra/storage/upload-records';
 import {
   createArtist,
   createFundraiser,
   details,
   editFormOf,
+  legacyFormOf,
   RED_CROSS_EIN,
   uploadImage,
   uploadMusic,
   uploadTrack,
 } from '../fixtures/fundraisers';
-import { wav } from '../fixtures/audio';
-import { craftedZip } from '../fixtures/zips';
 import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
 
@@ -196,21 +195,7 @@ describe('fundraiser saves', () => {
     const owner = await newUser(`legacy-${how.replace(' ', '-')}`);
     const fundraiser = await createFundraiser(owner);
     server.db.update(fundraisers).set({ hasV1Tracks: true }).where(eq(fundraisers.id, fundraiser.id)).run();
-    const form = new FormData();
-    const fields: Record<string, string> = {
-      ...details,
-      name: 'Renamed',
-      charityEin: fundraiser.charityEin,
-      donationMinimumCents: '500',
-      fundraisingGoalCents: '100000',
-      albumCover: await goneUpload(owner, 'image', how),
-      previewTrackName: 'Preview',
-      previewTrackFile: fundraiser.previewTrackFile ?? '',
-      trackList: JSON.stringify(['Old song']),
-    };
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    const zip = craftedZip([{ name: '01 Old song.wav', data: wav() }]);
-    form.append('albumZip', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'album.zip');
+    const form = legacyFormOf(fundraiser, { name: 'Renamed', albumCover: await goneUpload(owner, 'image', how) });
     const zipsBefore = server.db.select().from(uploads).where(eq(uploads.kind, 'zip')).all().length;
     const response = await owner.patch(`/api/fundraisers/${fundraiser.id}/updatev1`, { multipart: form });
     expectGone(response, ['albumCover'], /^The album cover is no longer available/);

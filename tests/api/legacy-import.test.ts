@@ -11,7 +11,7 @@ import { artists, fundraisers, fundraiserTracks, jobs, uploads, users } from '..
 import { mediaFilesInUse } from '../../server/infra/storage/upload-records';
 import { wav } from '../fixtures/audio';
 import { runCli } from '../fixtures/cli';
-import { createArtist, uploadMusic } from '../fixtures/fundraisers';
+import { createArtist, editFormOf, legacyFormOf, uploadMusic } from '../fixtures/fundraisers';
 import { albumZip, catalogueCsv, catalogueRow, writeCatalogue } from '../fixtures/legacy-catalogue';
 import { adminClient, strongPassword, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
@@ -282,33 +282,19 @@ describe('npm run cli -- import-legacy', () => {
 
     // Their draft takes the legacy form (updatev1) and keeps its zip; only an admin upgrades it to streaming.
     const draft = theirs.find((item) => item.name === 'Zip Draft')!;
-    const form = new FormData();
-    const fields: Record<string, string> = {
-      name: 'Zip Draft, renamed',
-      description: draft.description,
-      genre: draft.genre,
-      genreSecondary: '',
-      youtubeLink: '',
-      vimeoLink: '',
-      charityEin: draft.charityEin!,
-      donationMinimumCents: '1000',
-      fundraisingGoalCents: '50000',
-      albumCover: draft.albumCover!,
-      previewTrackName: 'Preview',
-      previewTrackFile: draft.previewTrackFile!,
-      trackList: JSON.stringify(['First song', 'Second song']),
-    };
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    const renamed = { name: 'Zip Draft, renamed', trackList: JSON.stringify(['First song', 'Second song']) };
+    const form = legacyFormOf(draft, renamed, null);
     expect((await owner.patch(`/api/fundraisers/${draft.id}/updatev1`, { multipart: form })).status).toBe(200);
+    expect(fundraiserSchema.parse((await owner.get(`/api/fundraisers/${draft.id}`)).json)).toMatchObject({
+      name: 'Zip Draft, renamed',
+      hasTracksZip: true,
+    });
     const music = await uploadMusic(admin, 2);
-    const upgrade = {
-      ...fields,
-      donationMinimumCents: 1000,
-      fundraisingGoalCents: 50_000,
+    const upgrade = editFormOf(draft, {
       albumCover: music.cover,
       previewTrackFile: music.preview,
       trackList: music.tracks.map((upload, index) => ({ name: `Track ${index + 1}`, file: upload })),
-    };
+    });
     expect((await owner.patch(`/api/fundraisers/${draft.id}/update`, { json: upgrade })).status).toBe(403);
     expect((await admin.patch(`/api/fundraisers/${draft.id}/update`, { json: upgrade })).status).toBe(200);
     expect(fundraiserSchema.parse((await owner.get(`/api/fundraisers/${draft.id}`)).json).hasV1Tracks).toBe(false);

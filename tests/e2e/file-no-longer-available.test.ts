@@ -12,6 +12,7 @@ import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app'
 import { createArtist } from '../fixtures/fundraisers';
 import { png } from '../fixtures/images';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
+import { throughCharityStep } from '../fixtures/wizard';
 
 // FILE_NO_LONGER_AVAILABLE in the forms (spec part 1 section 8): a file uploaded long enough ago
 // to have been removed is named on its field, emptied there, and taken again once re-uploaded.
@@ -56,14 +57,7 @@ describe('files that are no longer available, in Chromium', () => {
     await logIn(page, server.baseUrl, email);
 
     await page.goto(`${server.baseUrl}/fundraisers/new`);
-    await page.getByRole('button', { name: /The Long Breaks/, pressed: true }).waitFor();
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.waitForURL('**/fundraisers/new/charity');
-    await fillForm(page, { 'Fundraising goal': '800', 'Donation minimum': '5' });
-    await page.getByLabel('Search by EIN or name').fill('53-0196605');
-    await page.getByRole('button', { name: /American National Red Cross/ }).click();
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.waitForURL('**/fundraisers/new/details');
+    await throughCharityStep(page, /The Long Breaks/);
     await fillForm(page, { Name: 'After the Break', Description: 'Songs finished after a long pause.' });
     await page.getByLabel('Primary genre').selectOption('Folk');
     await page.getByRole('button', { name: 'Next' }).click();
