@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -6,11 +7,17 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { ensureAdmin } from './features/accounts/service';
 import { importIrsBmf } from './features/charities/irs-import';
+import { importLegacyCatalogue } from './catalogue/import-legacy';
+import { CatalogueFileError } from './catalogue/legacy-csv';
+import { seedBundledCharities } from './features/charities/service';
 import { BackupError, createBackup, restoreBackup } from './infra/backup';
+import { createLogger } from './infra/logger';
+import { mediaStore } from './infra/storage/media';
 import { randomToken } from './infra/security/tokens';
 
 // Operator commands: `npm run cli -- create-admin --email you@example.org [--password '...']`,
-// `npm run cli -- backup DIR`, `npm run cli -- restore DIR [--force]` and the IRS import.
+// `npm run cli -- backup DIR`, `npm run cli -- restore DIR [--force]`, the IRS import and the
+// legacy catalogue import.
 
 const usage = `Usage:
   npm run cli -- create-admin --email <email> [--password <password>]
@@ -19,6 +26,11 @@ const usage = `Usage:
   npm run cli -- import-irs-bmf <eo_xx.csv> [more.csv ...]
       Imports the 501(c)(3) organisations of IRS Exempt Organizations Business Master File
       extract files into the charity directory. Running it again refreshes them.
+  npm run cli -- import-legacy <catalogue.csv>
+      Creates legacy (v1) fundraisers from an old catalogue's CSV (its columns are in the README):
+      each row's owner account, artist, charity, album zip, cover and preview track, all checked
+      as uploads are. A row with a problem is reported with its line and left out; the others are
+      imported. Running it again skips the rows imported before (by external_id).
   npm run cli -- backup <dir>
       Backs the site in DATA_DIR up into <dir> (new or empty) while it runs: the database through
       SQLite's online backup API, the media files it refers to, and manifest.json with their hashes.
@@ -37,7 +49,7 @@ async function main() {
     },
   });
   const [command, ...files] = positionals;
-  const commands = ['create-admin', 'import-irs-bmf', 'backup', 'restore'];
+  const commands = ['create-admin', 'import-irs-bmf', 'import-legacy', 'backup', 'restore'];
   if (values.help || command === undefined || !commands.includes(command)) {
     console.log(usage);
     process.exit(values.help ? 0 : 1);
@@ -49,6 +61,15 @@ async function main() {
       process.exit(1);
     }
     await backupCommand(command, path.resolve(dir), values.force ?? false);
+    return;
+  }
+  if (command === 'import-legacy') {
+    const [file] = files;
+    if (!file || files.length > 1) {
+      console.error('Name one catalogue: npm run cli -- import-legacy <catalogue.csv>');
+      process.exit(1);
+    }
+    await importLegacyCommand(file);
     return;
   }
   if (command === 'import-irs-bmf') {
@@ -94,6 +115,39 @@ async function main() {
     console.log(
       `${input.data.email} ${result.promoted ? 'is now an admin' : 'was already an admin'}${result.passwordSet ? ' (password set)' : ' (password unchanged)'}.`,
     );
+  }
+}
+
+async function importLegacyCommand(file: string) {
+  const config = loadConfig();
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const { db, sqlite } = openDatabase(config.databasePath);
+  try {
+    // The charities a fresh site knows before it first starts (its start-up seeds them too).
+    seedBundledCharities({ db });
+    const deps = { db, media: mediaStore(config.dataDir), logger: createLogger(config.logLevel) };
+    const summary = await importLegacyCatalogue(deps, file, { done: console.log, problem: console.error });
+    const created = [
+      summary.artistsCreated ? `${summary.artistsCreated} new artist${summary.artistsCreated === 1 ? '' : 's'}` : '',
+      summary.accountsCreated.length
+        ? `${summary.accountsCreated.length} new account${summary.accountsCreated.length === 1 ? '' : 's'}`
+        : '',
+    ].filter(Boolean);
+    console.log(
+      `${file}: ${summary.rows} row${summary.rows === 1 ? '' : 's'}: ${summary.imported} imported${created.length ? ` (${created.join(', ')})` : ''}, ${summary.alreadyImported} imported before, ${summary.failed} not imported${summary.failed ? ' (see above)' : ''}.`,
+    );
+    if (summary.accountsCreated.length) {
+      console.log(
+        `New accounts have no password yet: their owners choose one with "Forgot password?" on the login page (${summary.accountsCreated.join(', ')}).`,
+      );
+    }
+    if (summary.failed) process.exitCode = 1;
+  } catch (error) {
+    if (!(error instanceof CatalogueFileError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  } finally {
+    sqlite.close();
   }
 }
 

@@ -22,7 +22,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     /** More fields for the client beside code and message (INCORRECT_DISBURSEMENT_AMOUNT's outstandingAmountCents). */
-    readonly details: Record<string, string | number> = {},
+    readonly details: Record<string, string | number | string[]> = {},
     /** For a refusal of too many attempts: when one more would be taken (the answer's Retry-After). */
     readonly retryAfterMs?: number,
   ) {
@@ -41,6 +41,29 @@ export class FormError extends Error {
 
 export const invalid = (message: string, code: ErrorCode = 'OTHER', details?: Record<string, string | number>) =>
   new AppError('invalid', code, message, details);
+
+/** An upload a save named, as the user knows it: its field and what it is ('album cover'). */
+export type NamedUpload = { field: string; name: string };
+
+/**
+ * A save named uploads that are gone (spec part 1 section 8, FILE_NO_LONGER_AVAILABLE): 400
+ * `{ code, message, field, fields }`, `field` the first such field and `fields` every one, so a
+ * form puts the message on each and asks for the files again.
+ */
+export function filesNoLongerAvailable(files: NamedUpload[]): AppError {
+  const names = files.map((file) => file.name);
+  const what =
+    names.length === 1
+      ? `The ${names[0]} is`
+      : names.length <= 3
+        ? `The ${names.slice(0, -1).join(', ')} and ${names.at(-1)} are`
+        : `${names.length} of the files you uploaded are`;
+  const message = `${what} no longer available: uploads not saved within an hour are removed. Please upload ${names.length === 1 ? 'it' : 'them'} again.`;
+  return new AppError('invalid', 'FILE_NO_LONGER_AVAILABLE', message, {
+    field: files[0]!.field,
+    fields: files.map((file) => file.field),
+  });
+}
 export const unauthenticated = (message: string) => new AppError('unauthenticated', 'OTHER', message);
 export const forbidden = (message: string) => new AppError('forbidden', 'OTHER', message);
 export const notFound = (message: string) => new AppError('not-found', 'OTHER', message);

@@ -42,6 +42,8 @@ export const serverMessages = {
   purchaseLinkExpired: 'This download link has expired. Log in to Your music with the email address you donated with.',
   tooManyPayments: 'Too many payment attempts.',
   tooManyDeclines: 'Too many declined payments.',
+  /** Beside each field a FILE_NO_LONGER_AVAILABLE answer names (the answer's own message says which). */
+  fileNoLongerAvailable: 'This file is no longer available. Please upload it again.',
 } as const;
 
 /** When to come back, in words: a refusal's Retry-After rounded up to the minute. */

@@ -16,6 +16,8 @@ export const limits = {
   errorMessage: 2000,
   artistName: 100,
   artistDescription: 3000,
+  /** The label of one of an artist's four link rows (DESIGN.md wave 3 'corrections'). */
+  linkLabel: 50,
   slug: 200,
   uploadId: 200,
 } as const;

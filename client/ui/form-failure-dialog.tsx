@@ -1,4 +1,5 @@
-import type { FormErrorItem } from '../../shared/answers/api';
+import { serverMessages } from '../../shared/api';
+import { apiErrorSchema, type FormErrorItem } from '../../shared/answers/api';
 import { ApiError } from '../api/errors';
 import { useSite } from '../lib/site';
 import { MessageDialog } from './dialog';
@@ -6,9 +7,26 @@ import { MessageDialog } from './dialog';
 // How a form explains a refused save (spec part 1 section 8 for artists, part 2 section 8 for
 // fundraisers): a 400 with field errors puts them on their fields; a 400 with the server's own
 // words shows them; anything else asks the user to try again and names the contact address.
+// An upload the save named that is gone (FILE_NO_LONGER_AVAILABLE) is a field error too: each
+// field the answer names asks for its file again.
 
 export type FormFailure =
-  { kind: 'fields'; unmatched: string[] } | { kind: 'text'; message: string } | { kind: 'other' };
+  { kind: 'fields'; unmatched: string[]; lead?: string } | { kind: 'text'; message: string } | { kind: 'other' };
+
+/**
+ * The fields a FILE_NO_LONGER_AVAILABLE answer names, as field errors carrying its code:
+ * applyServerFormErrors (ui/use-zod-form.ts) empties those fields as well as marking them.
+ */
+function goneFiles(error: ApiError): FormErrorItem[] | null {
+  if (error.code !== 'FILE_NO_LONGER_AVAILABLE') return null;
+  const body = apiErrorSchema.safeParse(error.body);
+  const fields = body.success ? (body.data.fields ?? (body.data.field ? [body.data.field] : [])) : [];
+  return fields.map((field) => ({
+    field,
+    code: 'FILE_NO_LONGER_AVAILABLE',
+    message: serverMessages.fileNoLongerAvailable,
+  }));
+}
 
 /** `putOnFields` sets the field errors it can and returns those that match no field. */
 export function describeFailure(
@@ -18,6 +36,13 @@ export function describeFailure(
   if (error instanceof ApiError && error.status === 400) {
     if (error.formErrors) {
       return { kind: 'fields', unmatched: putOnFields(error.formErrors).map((item) => item.message) };
+    }
+    const gone = goneFiles(error);
+    if (gone?.length) {
+      // The answer's own message says which files (so none is left unsaid if a field is not on
+      // this form); the fields say where to upload them again.
+      putOnFields(gone);
+      return { kind: 'fields', unmatched: [], lead: error.message };
     }
     if (error.text || error.code) return { kind: 'text', message: error.message };
   }
@@ -43,7 +68,7 @@ export function FormFailureDialog({
     <MessageDialog open={failure !== null} onClose={onClose} title={title}>
       {failure?.kind === 'fields' && (
         <>
-          <p>Please resolve the errors in the form and try again.</p>
+          <p>{failure.lead ?? 'Please resolve the errors in the form and try again.'}</p>
           {failure.unmatched.length > 0 && (
             <ul>
               {failure.unmatched.map((message) => (

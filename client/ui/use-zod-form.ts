@@ -1,5 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type DefaultValues, type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form';
+import {
+  type DefaultValues,
+  type FieldValues,
+  type Path,
+  type PathValue,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import type { FormErrorItem } from '../../shared/answers/api';
 
@@ -22,7 +29,9 @@ export function useZodForm<TSchema extends z.ZodType<FieldValues, FieldValues>>(
 
 /**
  * Puts server formErrors on their fields (default text 'input is invalid'); returns the ones
- * that match no field so the caller can show them elsewhere.
+ * that match no field so the caller can show them elsewhere. A field whose file is gone
+ * (FILE_NO_LONGER_AVAILABLE) is emptied too: its upload id names nothing any more, and the
+ * upload control then offers to choose a file again instead of showing one that is not there.
  */
 export function applyServerFormErrors<T extends FieldValues>(
   form: UseFormReturn<T, unknown, FieldValues>,
@@ -32,7 +41,9 @@ export function applyServerFormErrors<T extends FieldValues>(
   const unmatched: FormErrorItem[] = [];
   for (const error of formErrors) {
     if (error.field && fields.includes(error.field)) {
-      form.setError(error.field as Path<T>, { type: 'server', message: error.message || 'input is invalid' });
+      const field = error.field as Path<T>;
+      if (error.code === 'FILE_NO_LONGER_AVAILABLE') form.setValue(field, '' as PathValue<T, Path<T>>);
+      form.setError(field, { type: 'server', message: error.message || 'input is invalid' });
     } else {
       unmatched.push(error);
     }

@@ -156,6 +156,18 @@ export const artists = sqliteTable(
     name: text('name').notNull(),
     description: text('description').notNull(),
     website: text('website').notNull().default(''),
+    /**
+     * The four link rows (spec part 1 section 4; shared/schemas/artists.ts): `website{n}` is the
+     * label shown on the artist's page, `url{n}` its address. '' when the row is empty.
+     */
+    website0: text('website0').notNull().default(''),
+    url0: text('url0').notNull().default(''),
+    website1: text('website1').notNull().default(''),
+    url1: text('url1').notNull().default(''),
+    website2: text('website2').notNull().default(''),
+    url2: text('url2').notNull().default(''),
+    website3: text('website3').notNull().default(''),
+    url3: text('url3').notNull().default(''),
     profileImageId: text('profile_image_id').references(() => uploads.id, { onDelete: 'set null' }),
     status: text('status', { enum: ['DRAFT', 'PUBLISHED'] })
       .notNull()
@@ -243,6 +255,11 @@ export const fundraisers = sqliteTable(
     /** Legacy v1 projects: tracks are names only and the music is one uploaded zip. */
     hasV1Tracks: integer('has_v1_tracks', { mode: 'boolean' }).notNull().default(false),
     tracksZipUploadId: text('tracks_zip_upload_id').references(() => uploads.id, { onDelete: 'set null' }),
+    /**
+     * The row's id in the old catalogue it was imported from (`npm run cli -- import-legacy`):
+     * unique, so importing the same catalogue again finds it and adds nothing.
+     */
+    legacyExternalId: text('legacy_external_id').unique(),
     /** The preview track's processing, as for a track (see fundraiser_tracks). */
     previewTrackStatus: text('preview_track_status', { enum: ['processing', 'ready', 'failed'] })
       .notNull()

@@ -15,6 +15,7 @@ const DEMO_ARTISTS = [
     description:
       'A seven-piece indie folk collective from Portland, Oregon. Banjo, cello, three-part harmonies and songs about rivers, night trains and the people who wait up for you.',
     website: 'https://example.org/lantern-collective',
+    links: { website0: 'Bandcamp', url0: 'https://example.org/lantern-collective/bandcamp' },
     colors: ['#4c2a85', '#ff7a59'],
   },
   {
@@ -28,6 +29,12 @@ const DEMO_ARTISTS = [
     name: 'Night Shift Jazz Trio',
     description: 'Upright bass, brushes and a Rhodes piano. Late-night standards and a few originals for insomniacs.',
     website: 'https://example.org/night-shift-trio',
+    links: {
+      website0: 'Live at the Blue Room',
+      url0: 'https://example.org/night-shift-trio/live',
+      website1: 'Instagram',
+      url1: 'https://example.org/night-shift-trio/instagram',
+    },
     colors: ['#1d1530', '#8e7cc3'],
   },
   {
@@ -75,6 +82,7 @@ export async function seedDemoArtists(db: Db, media: MediaStore, ownerEmail: str
           name: demo.name,
           description: demo.description,
           website: demo.website,
+          ...('links' in demo ? demo.links : {}),
           profileImageId: id,
           status: 'PUBLISHED',
           publishedAt: new Date(Date.now() - index * 60_000),

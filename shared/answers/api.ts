@@ -8,6 +8,12 @@ import { limits } from '../constants';
 export const apiErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string().check(z.maxLength(limits.errorMessage)),
+  /**
+   * FILE_NO_LONGER_AVAILABLE: the payload's field that named the upload gone (the first, when
+   * several did) and every such field, so a form marks each (server/errors.ts).
+   */
+  field: z.optional(z.string()),
+  fields: z.optional(z.array(z.string())),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 

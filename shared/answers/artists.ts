@@ -18,6 +18,15 @@ export const artistSchema = z.object({
   isPublishable: z.boolean(),
   publishedAt: z.nullable(z.string()),
   urlSlug: z.optional(z.string()),
+  /** The four link rows (schemas/artists.ts): each label and its address, '' when the row is empty. */
+  website0: z.string(),
+  url0: z.string(),
+  website1: z.string(),
+  url1: z.string(),
+  website2: z.string(),
+  url2: z.string(),
+  website3: z.string(),
+  url3: z.string(),
 });
 export type Artist = z.infer<typeof artistSchema>;
 

@@ -105,6 +105,9 @@ const trackListField = <T extends z.ZodType>(item: T) =>
     .min(1, fundraiserMessages.atLeastOneTrack)
     .max(max.tracksMax, fundraiserMessages.tooManyTracks);
 
+/** A legacy v1 track list: names only, in album order (the audio is in the album zip). */
+export const trackNamesField = trackListField(trackNameField);
+
 const streamingTrack = z.object({
   /** An existing track keeps its id (and its processed audio) when only its name or place changes. */
   id: z.number().int().positive().optional(),
@@ -157,7 +160,7 @@ export const updateFundraiserV1Schema = z.object({
         return z.NEVER;
       }
     })
-    .pipe(trackListField(trackNameField)),
+    .pipe(trackNamesField),
 });
 export type UpdateFundraiserV1Input = z.infer<typeof updateFundraiserV1Schema>;
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { artistSchema, artistSearchResultSchema } from '../../shared/answers/artists';
+import { artistListSchema, artistSchema, artistSearchResultSchema } from '../../shared/answers/artists';
 import { artists } from '../../server/db/schema';
 import { imageForm, png } from '../fixtures/images';
 import { adminClient, fieldErrors, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
@@ -103,14 +103,14 @@ describe('POST /api/artists/new', () => {
     expect(fieldErrors(longUrl.json).website).toBe('Website cannot exceed 400 character(s).');
   });
 
-  it("refuses someone else's or an unknown upload id", async () => {
+  it("refuses someone else's or an unknown upload id as no longer available (tests/api/file-no-longer-available)", async () => {
     const stranger = await verifiedUser(server, nextEmail('stranger'));
     const theirs = await uploadImage(stranger);
     const owner = await verifiedUser(server, nextEmail('borrower'));
     for (const profileImage of [theirs, 'no-such-upload']) {
       const response = await owner.post('/api/artists/new', { json: { name: 'A', description: 'B', profileImage } });
       expect(response.status).toBe(400);
-      expect(fieldErrors(response.json)).toEqual({ profileImage: 'Please upload the profile image again.' });
+      expect(response.json).toMatchObject({ code: 'FILE_NO_LONGER_AVAILABLE', field: 'profileImage' });
     }
   });
 });
@@ -243,6 +243,97 @@ describe('changing artists', () => {
 
     const byAdmin = await createArtist(owner, { name: 'Admin Removes' });
     expect((await admin.delete(`/api/artists/${byAdmin.id}`)).status).toBe(200);
+  });
+});
+
+describe('link rows (website0-3 and url0-3)', () => {
+  const links = {
+    website0: 'Bandcamp',
+    url0: 'https://bandcamp.example.org/test-band',
+    website1: '',
+    url1: '',
+    website2: 'Live video',
+    url2: 'http://video.example.org/live?id=1',
+    website3: '',
+    url3: '',
+  };
+
+  it('keeps the four label and URL pairs through create, read and edit, whoever reads', async () => {
+    const owner = await verifiedUser(server, nextEmail('links'));
+    const created = await createArtist(owner, { name: 'Linked Band', ...links });
+    expect(created).toMatchObject(links);
+    await owner.request('PATCH', `/api/artists/${created.id}/publish`);
+    // The public JSON is kept in memory (server/db/cache.ts): a visitor reads it first, then the edit.
+    const path = `/api/artists/slug/${created.urlSlug}`;
+    expect(artistSchema.parse((await server.client().get(path)).json)).toMatchObject(links);
+
+    const edited = { ...links, website0: '', url0: '', website3: '  Shop  ', url3: ' https://shop.example.org ' };
+    const update = await owner.patch(`/api/artists/${created.id}/update`, {
+      json: { name: 'Linked Band', description: 'Songs about testing.', ...edited },
+    });
+    expect(update.status).toBe(200);
+    for (const reader of [server.client(), owner]) {
+      for (const url of [path, `/api/artists/${created.id}`]) {
+        expect(artistSchema.parse((await reader.get(url)).json)).toMatchObject({
+          ...links,
+          website0: '',
+          url0: '',
+          website3: 'Shop',
+          url3: 'https://shop.example.org',
+        });
+      }
+    }
+    const listed = artistListSchema.parse((await owner.get('/api/artists/user')).json);
+    expect(listed.find((artist) => artist.id === created.id)).toMatchObject({ website3: 'Shop' });
+  });
+
+  it("checks each URL like the website, each label's length, and refuses half a row on its empty half", async () => {
+    const owner = await verifiedUser(server, nextEmail('bad-links'));
+    const profileImage = await uploadImage(owner);
+    const response = await owner.post('/api/artists/new', {
+      json: {
+        name: 'A',
+        description: 'B',
+        profileImage,
+        website0: 'l'.repeat(51),
+        url0: 'https://example.org',
+        website1: 'No scheme',
+        url1: 'www.example.org',
+        website2: 'Not a url',
+        url2: 'https://not a url',
+        website3: 'Too long',
+        url3: `https://e.org/${'a'.repeat(400)}`,
+      },
+    });
+    expect(response.status).toBe(400);
+    expect(fieldErrors(response.json)).toEqual({
+      website0: 'Link label cannot exceed 50 character(s).',
+      url1: 'URL must start with either http:// or https://',
+      url2: 'Please enter a valid url.',
+      url3: 'Link URL cannot exceed 400 character(s).',
+    });
+
+    const halves = await owner.post('/api/artists/new', {
+      json: { name: 'A', description: 'B', profileImage, website0: 'Label only', url0: ' ', url2: 'https://x.org' },
+    });
+    expect(halves.status).toBe(400);
+    expect(fieldErrors(halves.json)).toEqual({
+      url0: 'Please enter the URL for this link.',
+      website2: 'Please enter a label for this link.',
+    });
+
+    const artist = await createArtist(owner);
+    const edit = await owner.patch(`/api/artists/${artist.id}/update`, {
+      json: { name: 'A', description: 'B', website1: 'Half', url3: 'javascript:alert(1)', website3: 'Evil' },
+    });
+    expect(fieldErrors(edit.json)).toEqual({
+      url1: 'Please enter the URL for this link.',
+      url3: 'URL must start with either http:// or https://',
+    });
+    expect(artistSchema.parse((await owner.get(`/api/artists/${artist.id}`)).json)).toMatchObject({
+      website1: '',
+      url3: '',
+    });
   });
 });
 

@@ -5,12 +5,11 @@ import { fileForm, wav } from '../fixtures/audio';
 import { type Cast, createCast, type Role, ROLES } from '../fixtures/cast';
 import { startDonation } from '../fixtures/donations';
 import { testCard } from '../fixtures/test-cards';
-import { details, editFormOf } from '../fixtures/fundraisers';
+import { editFormOf, legacyFormOf } from '../fixtures/fundraisers';
 import { imageForm, png } from '../fixtures/images';
 import { appRoutes, fillPath, middlewareAndCatchAlls, tableDrift } from '../fixtures/route-table';
 import { registerUser, type SendOptions, strongPassword, type TestClient } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
-import { craftedZip } from '../fixtures/zips';
 
 // Issue 14: who may do what, for every route the app has (read from its own route table) and
 // every kind of caller, written down once below. Spec part 1 section 6 and part 2 section 6, with
@@ -85,22 +84,7 @@ function saveOf(fundraiser: Fundraiser) {
 
 /** The legacy form as the edit page sends it, with an album zip of one song. */
 function legacyForm(fundraiser: Fundraiser): SendOptions {
-  const form = new FormData();
-  const fields = {
-    ...details,
-    name: fundraiser.name,
-    charityEin: fundraiser.charityEin,
-    donationMinimumCents: String(fundraiser.minimumDonation),
-    fundraisingGoalCents: String(fundraiser.donationGoal),
-    albumCover: fundraiser.albumCover ?? '',
-    previewTrackName: 'Preview',
-    previewTrackFile: fundraiser.previewTrackFile ?? '',
-    trackList: JSON.stringify(['First song']),
-  };
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  const zip = craftedZip([{ name: '01 First song.wav', data: wav() }]);
-  form.append('albumZip', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'album.zip');
-  return { multipart: form };
+  return { multipart: legacyFormOf(fundraiser) };
 }
 
 const artistForm = (artist: Cast['artist']) => ({

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +10,7 @@ import type { BackupManifest } from '../../server/infra/backup';
 import { mediaStore } from '../../server/infra/storage/media';
 import { mediaFilesInUse } from '../../server/infra/storage/upload-records';
 import { wav } from '../fixtures/audio';
+import { runCli } from '../fixtures/cli';
 import { donate } from '../fixtures/donations';
 import { createFundraiser, uploadTrack } from '../fixtures/fundraisers';
 import { startTestServer, verifiedUser } from '../fixtures/test-server';
@@ -30,18 +30,6 @@ const tempDir = () => {
   temporary.push(dir);
   return dir;
 };
-
-/** `npm run cli -- ...` on the site in `dataDir`: its exit code and output. */
-function cli(args: string[], dataDir: string) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      path.resolve('node_modules/.bin/tsx'),
-      ['server/cli.ts', ...args],
-      { env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
@@ -81,14 +69,14 @@ describe('npm run cli -- backup / restore', () => {
     await server.jobs.drain();
 
     const backupDir = path.join(tempDir(), 'backup');
-    const backup = await cli(['backup', backupDir], server.dataDir);
+    const backup = await runCli(['backup', backupDir], server.dataDir);
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(/Backed up .* integrity ok\) and \d+ media files/);
     const after = await donate(server, { fundraiserId: fundraiser.id, email: 'after@example.org' });
 
     // Onto a new machine: an empty data folder.
     const restoreDir = tempDir();
-    const restore = await cli(['restore', backupDir], restoreDir);
+    const restore = await runCli(['restore', backupDir], restoreDir);
     expect(restore.code, restore.stderr).toBe(0);
     const restored = inspect(restoreDir);
     expect(restored.integrity).toBe('ok');
@@ -125,15 +113,15 @@ describe('npm run cli -- backup / restore', () => {
     const owner = await verifiedUser(server, 'force-owner@example.org');
     const fundraiser = await createFundraiser(owner, { publish: true, tracks: 1 });
     const backupDir = path.join(tempDir(), 'backup');
-    expect((await cli(['backup', backupDir], server.dataDir)).code).toBe(0);
+    expect((await runCli(['backup', backupDir], server.dataDir)).code).toBe(0);
     const later = await donate(server, { fundraiserId: fundraiser.id, email: 'later@example.org' });
 
-    const refused = await cli(['restore', backupDir], server.dataDir);
+    const refused = await runCli(['restore', backupDir], server.dataDir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('The site is running on');
     expect(inspect(server.dataDir).donations.some((row) => row.intent === later.paymentIntentId)).toBe(true);
 
-    const forced = await cli(['restore', backupDir, '--force'], server.dataDir);
+    const forced = await runCli(['restore', backupDir, '--force'], server.dataDir);
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toContain('under the running site');
     // The running site reads the restored database at once: the later donation is gone.
@@ -144,18 +132,18 @@ describe('npm run cli -- backup / restore', () => {
 
   it('refuses a damaged or incomplete backup before touching the site', async () => {
     const backupDir = path.join(tempDir(), 'backup');
-    expect((await cli(['backup', backupDir], server.dataDir)).code).toBe(0);
+    expect((await runCli(['backup', backupDir], server.dataDir)).code).toBe(0);
     const target = tempDir();
     const [first] = readManifest(backupDir).media;
     fs.appendFileSync(path.join(backupDir, 'media', first!.path), 'x');
-    const damaged = await cli(['restore', backupDir], target);
+    const damaged = await runCli(['restore', backupDir], target);
     expect(damaged.code).toBe(1);
     expect(damaged.stderr).toContain(`media/${first!.path} differs from what was backed up`);
     expect(fs.existsSync(path.join(target, 'soundcause.db'))).toBe(false);
 
     fs.rmSync(path.join(backupDir, 'manifest.json'));
-    expect((await cli(['restore', backupDir], target)).stderr).toContain('holds no complete backup');
-    expect((await cli(['backup', backupDir], server.dataDir)).stderr).toContain('is not empty');
+    expect((await runCli(['restore', backupDir], target)).stderr).toContain('holds no complete backup');
+    expect((await runCli(['backup', backupDir], server.dataDir)).stderr).toContain('is not empty');
   }, 120_000);
 
   it('takes a consistent backup while donations, uploads and transcoding go on', async () => {
@@ -200,13 +188,13 @@ describe('npm run cli -- backup / restore', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       backupStarted = Date.now();
       const backupDir = path.join(tempDir(), 'backup');
-      const backup = await cli(['backup', backupDir], server.dataDir);
+      const backup = await runCli(['backup', backupDir], server.dataDir);
       const backupEnded = Date.now();
       expect(backup.code, backup.stderr).toBe(0);
       writesDuringBackup += acked.filter((write) => write.at > backupStarted && write.at < backupEnded).length;
 
       const restoreDir = tempDir();
-      expect((await cli(['restore', backupDir], restoreDir)).code).toBe(0);
+      expect((await runCli(['restore', backupDir], restoreDir)).code).toBe(0);
       const restored = inspect(restoreDir);
       expect(restored.integrity).toBe('ok');
       expect(restored.stored.sort()).toEqual([...new Set(restored.inUse)].sort());

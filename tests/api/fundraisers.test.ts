@@ -248,16 +248,21 @@ describe('PATCH /api/fundraisers/music', () => {
       albumCover: 'Album cover is required.',
       previewTrackFile: 'Preview track is required.',
     });
-    // An image id where a track belongs, and someone else's upload, are refused.
-    const other = await newUser('other-uploader');
-    const theirs = await uploadTrack(other);
+    // An image id where a track belongs is refused on its field; someone else's upload is no
+    // upload at all to this user (tests/api/file-no-longer-available.test.ts).
     expect(
       fieldErrors(
-        (await send({ previewTrackFile: uploads.cover, trackList: [{ name: 'Theirs', file: theirs }] })).json,
+        (await send({ previewTrackFile: uploads.cover, trackList: [{ name: 'Cover', file: uploads.cover }] })).json,
       ),
     ).toEqual({
       previewTrackFile: 'Please upload the preview track again.',
-      'trackList.0.file': 'Please upload this track again.',
+      'trackList.0.file': 'Please upload the file of track 1 again.',
+    });
+    const other = await newUser('other-uploader');
+    const theirs = await uploadTrack(other);
+    expect((await send({ trackList: [{ name: 'Theirs', file: theirs }] })).json).toMatchObject({
+      code: 'FILE_NO_LONGER_AVAILABLE',
+      fields: ['trackList.0.file'],
     });
     expect(
       (

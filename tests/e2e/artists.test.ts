@@ -5,6 +5,8 @@ import { artistSchema } from '../../shared/answers/artists';
 import { mobileViewport } from '../fixtures/browser';
 import { fillForm, logIn, newPage, slowUplink, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createArtist } from '../fixtures/fundraisers';
+import { seriousViolations } from '../fixtures/axe';
+import { png } from '../fixtures/images';
 import { widthInContainer } from '../fixtures/layout';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
 
@@ -139,6 +141,58 @@ describe('artists in Chromium', () => {
     await page.getByRole('heading', { name: 'The Keepers' }).waitFor();
     expect(await page.getByRole('link', { name: /Edit/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Admin menu' }).count()).toBe(0);
+  });
+
+  it('takes link rows on a phone, refuses half a row at its empty field, and shows each label as a safe link', async () => {
+    const email = 'linked-artist@example.org';
+    await verifiedUser(server, email);
+    const { page } = await newPage(browser, mobileViewport);
+    await logIn(page, server.baseUrl, email);
+    await page.goto(`${server.baseUrl}/artists/new`);
+    await fillForm(page, { Name: 'The Linked Ones', Description: 'Songs with links.' });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'linked.png', mimeType: 'image/png', buffer: await png() });
+    await page.getByRole('group', { name: 'Profile image' }).getByText('linked.png').waitFor();
+
+    const row = (n: number) => page.getByRole('group', { name: `Link ${n}`, exact: true });
+    await row(1).getByLabel('Label').fill('Bandcamp');
+    await row(1).getByLabel('URL').fill('bandcamp.example.org/linked');
+    await row(2).getByLabel('URL').fill('https://shop.example.org');
+    await row(3).getByLabel('Label').fill('Videos');
+    await page.getByRole('button', { name: 'Create artist' }).click();
+    await row(1).getByText('URL must start with either http:// or https://').waitFor();
+    await row(2).getByText('Please enter a label for this link.').waitFor();
+    await row(3).getByText('Please enter the URL for this link.').waitFor();
+    expect(await row(1).getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
+    // Phone layout: each row's label above its URL, nothing wider than the screen, no serious axe finding.
+    const label = await row(1).getByLabel('Label').boundingBox();
+    const url = await row(1).getByLabel('URL').boundingBox();
+    expect(url!.y).toBeGreaterThan(label!.y + label!.height);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await row(1).getByLabel('URL').fill('https://bandcamp.example.org/linked');
+    await row(2).getByLabel('Label').fill('Shop');
+    await row(3).getByLabel('Label').fill('');
+    await page.getByRole('button', { name: 'Create artist' }).click();
+    await page.waitForURL('**/artists/user');
+
+    await page.goto(`${server.baseUrl}/artists/the-linked-ones`);
+    const links = page.getByRole('list', { name: 'Links' });
+    const bandcamp = links.getByRole('link', { name: 'Bandcamp (opens in a new tab)' });
+    expect(await bandcamp.getAttribute('href')).toBe('https://bandcamp.example.org/linked');
+    expect(await bandcamp.getAttribute('rel')).toBe('noopener noreferrer ugc');
+    expect(await bandcamp.getAttribute('target')).toBe('_blank');
+    expect(await links.getByRole('link', { name: /^Shop/ }).getAttribute('href')).toBe('https://shop.example.org');
+    // The label is shown, not the address.
+    expect(await page.locator('main').getByText('bandcamp.example.org').count()).toBe(0);
+
+    await page.goto(`${server.baseUrl}/artists/user`);
+    await page.getByRole('link', { name: /Edit/ }).first().click();
+    await page.waitForURL(/\/artists\/user\/\d+\/edit$/);
+    expect(await row(1).getByLabel('Label').inputValue()).toBe('Bandcamp');
+    expect(await row(2).getByLabel('URL').inputValue()).toBe('https://shop.example.org');
   });
 
   it('shows the profile picture across the whole width of a phone (issue 9)', async () => {

@@ -8,6 +8,7 @@ import { allowConsoleErrors } from '../fixtures/console-errors';
 import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { imageForm, png } from '../fixtures/images';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
+import { throughCharityStep } from '../fixtures/wizard';
 
 let server: TestServer;
 let browser: Browser;
@@ -294,18 +295,7 @@ describe('fundraiser creation wizard in Chromium', () => {
     const steps = page.getByRole('navigation', { name: 'Steps' });
     const notice = page.getByRole('status').filter({ hasText: 'Your draft is no longer available' });
 
-    /** The artist step (the only artist is chosen already) and the charity step: the draft is made. */
-    async function throughCharity() {
-      await page.waitForURL('**/fundraisers/new/artist');
-      await page.getByRole('button', { name: /The Comebacks/, pressed: true }).waitFor();
-      await page.getByRole('button', { name: 'Next' }).click();
-      await page.waitForURL('**/fundraisers/new/charity');
-      await fillForm(page, { 'Fundraising goal': '800', 'Donation minimum': '5' });
-      await page.getByLabel('Search by EIN or name').fill('53-0196605');
-      await page.getByRole('button', { name: /American National Red Cross/ }).click();
-      await page.getByRole('button', { name: 'Next' }).click();
-      await page.waitForURL('**/fundraisers/new/details');
-    }
+    const throughCharity = () => throughCharityStep(page, /The Comebacks/);
 
     // Parts swapped in place take the focus with them.
     await page.goto(`${server.baseUrl}/fundraisers/new`);

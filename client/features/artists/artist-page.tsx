@@ -3,6 +3,7 @@ import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import type { Artist } from '../../../shared/answers/artists';
+import { ARTIST_LINK_ROWS, linkLabelKey, linkUrlKey } from '../../../shared/artist-links';
 import { artistFundraisersQueryOptions } from '../../api/fundraisers';
 import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
@@ -63,8 +64,48 @@ function ArtistLoaded({ query }: { query: UseQueryResult<Artist> }) {
 }
 
 /** Only http(s) addresses become links (the schema insists on it; this keeps `javascript:` out regardless). */
-function safeWebsite(website: string | undefined): string | null {
-  return website && /^https?:\/\//i.test(website) ? website : null;
+function safeUrl(url: string | undefined): string | null {
+  return url && /^https?:\/\//i.test(url.trim()) ? url.trim() : null;
+}
+
+type ProfileLink = { key: string; href: string; text: string };
+
+/**
+ * The website (shown as its address) and the link rows with both halves (shown by their labels),
+ * in the form's order (spec part 1 section 4: 'website0-3 and url0-3').
+ */
+function profileLinks(artist: Artist): ProfileLink[] {
+  const website = safeUrl(artist.website);
+  const links: ProfileLink[] = website
+    ? [{ key: 'website', href: website, text: website.replace(/^https?:\/\//i, '').replace(/\/$/, '') }]
+    : [];
+  for (const row of ARTIST_LINK_ROWS) {
+    const label = artist[linkLabelKey(row)].trim();
+    const href = safeUrl(artist[linkUrlKey(row)]);
+    if (label && href) links.push({ key: `link${row}`, href, text: label });
+  }
+  return links;
+}
+
+/**
+ * What the artist wrote is a link to somewhere we do not vouch for: opened in a new tab that
+ * cannot reach back to this one (noopener), told nothing of where it came from (noreferrer), and
+ * marked as user-generated for search engines (ugc).
+ */
+function ArtistLinks({ links }: { links: ProfileLink[] }) {
+  if (links.length === 0) return null;
+  return (
+    <ul className="artist-links-list" aria-label="Links">
+      {links.map((link) => (
+        <li key={link.key}>
+          <a href={link.href} target="_blank" rel="noopener noreferrer ugc">
+            {link.text}
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function ArtistProfile({ artist }: { artist: Artist }) {
@@ -80,7 +121,6 @@ function ArtistProfile({ artist }: { artist: Artist }) {
   const publish = usePublishArtist();
   const [deleting, setDeleting] = useState<Artist | null>(null);
   const aboutId = useId();
-  const website = safeWebsite(artist.website);
   const editPath = `/artists/user/${artist.id}/edit`;
 
   function handlePublish() {
@@ -125,14 +165,7 @@ function ArtistProfile({ artist }: { artist: Artist }) {
               </Link>
             )}
           </div>
-          {website && (
-            <p className="artist-website">
-              <a href={website} target="_blank" rel="noopener noreferrer">
-                {website.replace(/^https?:\/\//i, '').replace(/\/$/, '')}
-                <span className="visually-hidden"> (opens in a new tab)</span>
-              </a>
-            </p>
-          )}
+          <ArtistLinks links={profileLinks(artist)} />
           <section aria-labelledby={aboutId}>
             <h2 id={aboutId}>About</h2>
             <p className="artist-about">{artist.description}</p>

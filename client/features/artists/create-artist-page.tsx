@@ -1,4 +1,5 @@
 import { useNavigate } from 'react-router';
+import { linkValues } from '../../../shared/artist-links';
 import { createArtistSchema } from '../../../shared/schemas/artists';
 import { trackEvent } from '../../lib/analytics';
 import { usePageTitle } from '../../lib/site';
@@ -20,7 +21,7 @@ export function CreateArtistPage() {
       </p>
       <ArtistForm
         schema={createArtistSchema}
-        defaultValues={{ name: '', description: '', website: '', profileImage: '' }}
+        defaultValues={{ name: '', description: '', website: '', profileImage: '', ...linkValues({}) }}
         submitLabel="Create artist"
         pendingLabel="Creating artist..."
         errorTitle="Unable to create artist"

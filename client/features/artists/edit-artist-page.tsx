@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
+import { linkValues } from '../../../shared/artist-links';
 import { updateArtistSchema } from '../../../shared/schemas/artists';
 import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
@@ -57,6 +58,7 @@ function EditArtist({ id }: { id: number }) {
           description: current.description,
           website: current.website ?? '',
           profileImage: '',
+          ...linkValues(current),
         }}
         currentImage={current.profileImage}
         submitLabel="Save changes"

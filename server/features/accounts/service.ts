@@ -3,6 +3,7 @@ import type { ChangeEmailInput, RegisterInput, UpdateProfileInput } from '../../
 import type { EmailChange, User } from '../../../shared/answers/accounts';
 import { serverMessages } from '../../../shared/api';
 import { messages } from '../../../shared/messages';
+import type { Db } from '../../db/client';
 import type { Deps, Session } from '../../deps';
 import { conflict, FormError, invalid, notFound, rateLimited, unauthenticated, unavailable } from '../../errors';
 import { isCommonPassword } from '../../infra/security/common-passwords';
@@ -292,6 +293,33 @@ export async function ensureAdmin(deps: Pick<Deps, 'db'>, email: string, passwor
     isEmailVerified: true,
   });
   return { created: true as const, promoted: false, passwordSet: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The owners of an old catalogue's fundraisers (server/catalogue/import-legacy.ts). They take a
+// Db, so they join the import's transaction.
+
+/** The id of the account using this email, if any. */
+export function accountIdByEmail(db: Db, email: string): number | undefined {
+  return queries.findUserByEmail(db, email)?.id;
+}
+
+/**
+ * A new account for an imported fundraiser's owner: unverified, with a password nobody knows,
+ * which its owner claims with 'Forgot password?' (the emailed reset link proves the address, and
+ * verifies it). `unusablePasswordHash` is made beforehand: hashing is slow and async.
+ */
+export function createImportedAccount(
+  db: Db,
+  owner: { email: string; firstName: string; lastName: string },
+  unusablePasswordHash: string,
+): number {
+  return queries.insertUser(db, {
+    email: owner.email,
+    passwordHash: unusablePasswordHash,
+    firstName: owner.firstName || null,
+    lastName: owner.lastName || null,
+  }).id;
 }
 
 // ---------------------------------------------------------------------------------------------

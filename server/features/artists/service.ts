@@ -1,15 +1,16 @@
 import { imageUrl } from '../../../shared/constants';
 import { reservedArtistSlugs } from '../../../shared/routes';
+import { linkValues } from '../../../shared/artist-links';
 import { type CreateArtistInput, isArtistPublishable, type UpdateArtistInput } from '../../../shared/schemas/artists';
 import { type Artist } from '../../../shared/answers/artists';
-import { FormError, forbidden, invalid, notFound } from '../../errors';
+import { FormError, filesNoLongerAvailable, forbidden, invalid, notFound } from '../../errors';
 import type { Db } from '../../db/client';
 import { publicCache } from '../../db/cache';
 import type { Deps, PageInfo, Session, ShareCard } from '../../deps';
 import { toMatchQuery } from '../../infra/full-text';
 import { SerializedJson } from '../../infra/serialized-json';
 import { uniqueSlug } from '../../infra/slugs';
-import { findOwnUpload } from '../../infra/storage/upload-records';
+import { savableUpload } from '../../infra/storage/upload-records';
 import * as queries from './queries';
 import type { ArtistRow, ArtistSummary } from './queries';
 
@@ -40,6 +41,7 @@ export function toArtist(row: ArtistRow): Artist {
     isPublishable: isArtistPublishable(row),
     publishedAt: row.publishedAt?.toISOString() ?? null,
     urlSlug: row.urlSlug,
+    ...linkValues(row),
   };
 }
 
@@ -59,25 +61,32 @@ function manageable(deps: Deps, session: Session, id: number): ArtistRow {
   return row;
 }
 
-/** The upload must be this user's own image: an id from anyone else's upload is refused. */
-function checkProfileImage(deps: Deps, session: Session, uploadId: string) {
-  if (!findOwnUpload(deps.db, uploadId, session.user.id, 'image')) {
+/**
+ * The upload must be this user's own image, still there to be kept: anyone else's id, a made-up
+ * one, and an upload that expired or was removed are FILE_NO_LONGER_AVAILABLE. Asked in the
+ * transaction that saves it, so cleanup cannot take the file in between.
+ */
+function checkProfileImage(db: Db, session: Session, uploadId: string) {
+  const use = savableUpload(db, uploadId, session.user.id, 'image');
+  if (use === 'gone') throw filesNoLongerAvailable([{ field: 'profileImage', name: 'profile image' }]);
+  if (use === 'wrong-kind') {
     throw new FormError([{ field: 'profileImage', message: 'Please upload the profile image again.' }]);
   }
 }
 
 export function createArtist(deps: Deps, session: Session, input: CreateArtistInput): ArtistRow {
-  checkProfileImage(deps, session, input.profileImage);
-  return deps.db.transaction((tx) =>
-    queries.insertArtist(tx, {
+  return deps.db.transaction((tx) => {
+    checkProfileImage(tx, session, input.profileImage);
+    return queries.insertArtist(tx, {
       userId: session.user.id,
       name: input.name,
       description: input.description,
       website: input.website,
+      ...linkValues(input),
       profileImageId: input.profileImage,
       urlSlug: uniqueSlug(input.name, (slug) => isSlugUnavailable(tx, slug)),
-    }),
-  );
+    });
+  });
 }
 
 /**
@@ -125,11 +134,13 @@ export function checkMayChangeArtist(deps: Deps, session: Session, id: number): 
 
 export function updateArtist(deps: Deps, session: Session, id: number, input: UpdateArtistInput) {
   const row = manageable(deps, session, id);
-  if (input.profileImage && input.profileImage !== row.profileImageId)
-    checkProfileImage(deps, session, input.profileImage);
   const profileImageId = input.profileImage ?? row.profileImageId;
   if (!profileImageId) throw new FormError([{ field: 'profileImage', message: 'Profile image is required.' }]);
   return deps.db.transaction((tx) => {
+    // The artist's own image stays its own; a new one must be the caller's, and still there.
+    if (input.profileImage && input.profileImage !== row.profileImageId) {
+      checkProfileImage(tx, session, input.profileImage);
+    }
     // The slug follows the name only while the artist is a draft: once public, links must last.
     // A draft's links are shared too (an invite), so the slug it leaves keeps leading here.
     const urlSlug =
@@ -144,6 +155,7 @@ export function updateArtist(deps: Deps, session: Session, id: number, input: Up
       name: input.name,
       description: input.description,
       website: input.website,
+      ...linkValues(input),
       profileImageId,
       urlSlug,
     });
@@ -225,6 +237,29 @@ export function publishArtistWith(db: Db, id: number, at: Date) {
 /** The artist if this caller may delete it (as manageable: 403 for a public one, 404 for a draft). */
 export function deletableArtist(deps: Deps, session: Session, id: number): ArtistRow {
   return manageable(deps, session, id);
+}
+
+/**
+ * One of this user's artists by its name, compared as people read names (case and surrounding
+ * spaces aside): the legacy import gives a catalogue's albums by one artist one artist.
+ */
+export function findUserArtistByName(db: Db, userId: number, name: string): ArtistRow | undefined {
+  const wanted = name.trim().toLocaleLowerCase();
+  return queries.listUserArtists(db, userId).find((artist) => artist.name.trim().toLocaleLowerCase() === wanted);
+}
+
+/** An artist from a legacy catalogue, published with its fundraiser or a draft (validated by the caller). */
+export function createImportedArtist(
+  db: Db,
+  values: { userId: number; name: string; description: string; website: string; profileImageId: string },
+  publishedAt: Date | null,
+): ArtistRow {
+  return queries.insertArtist(db, {
+    ...values,
+    status: publishedAt ? 'PUBLISHED' : 'DRAFT',
+    publishedAt,
+    urlSlug: uniqueSlug(values.name, (slug) => queries.isSlugTaken(db, slug)),
+  });
 }
 
 /** Soft-deletes the artist; false when it was gone already. */

@@ -85,8 +85,15 @@ export async function updateFundraiserV1(
   if (!zip && !row.tracksZipUploadId) throw new FormError([{ field: 'albumZip', message: say.albumZipRequired }]);
   const charity = chosenCharity(deps, input.charityEin);
   checkCharityChange(session, row, charity.charityEin);
-  const music = { albumCover: input.albumCover, previewTrackFile: input.previewTrackFile, trackList: [] };
-  checkMusicUploads(deps, session, row, { ...music, previewTrackName: input.previewTrackName });
+  const music = {
+    albumCover: input.albumCover,
+    previewTrackName: input.previewTrackName,
+    previewTrackFile: input.previewTrackFile,
+    trackList: [],
+  };
+  // Before the zip is kept (no gigabyte moved for a save that fails), and again as it is saved:
+  // the move is a wait in which cleanup may run.
+  checkMusicUploads(deps.db, session, row, music);
 
   let zipUploadId = row.tracksZipUploadId;
   if (zip) {
@@ -103,6 +110,7 @@ export async function updateFundraiserV1(
     });
   }
   const ref = deps.db.transaction((tx) => {
+    checkMusicUploads(tx, session, row, music);
     const updated = writeMusic(
       tx,
       row.id,

@@ -18,6 +18,11 @@ export function insertFundraiser(db: Db, values: typeof fundraisers.$inferInsert
   return db.insert(fundraisers).values(values).returning().get();
 }
 
+/** The fundraiser imported from an old catalogue's row `externalId`, deleted or not. */
+export function findFundraiserByLegacyExternalId(db: Db, externalId: string): FundraiserRow | undefined {
+  return db.select().from(fundraisers).where(eq(fundraisers.legacyExternalId, externalId)).get();
+}
+
 // A fundraiser's page asks these on every visit: prepared once (server/db/prepared.ts).
 const byId = preparedQuery((db) =>
   db

@@ -13,10 +13,10 @@ import { fundraiserMessages as say } from '../../../shared/fundraiser-messages';
 import { type FundraiserRef } from '../../../shared/answers/fundraisers';
 import type { Db } from '../../db/client';
 import type { Deps, PageInfo, Session } from '../../deps';
-import { FormError, forbidden, invalid, notFound } from '../../errors';
+import { FormError, filesNoLongerAvailable, forbidden, invalid, type NamedUpload, notFound } from '../../errors';
 import { toMatchQuery } from '../../infra/full-text';
 import { uniqueSlug } from '../../infra/slugs';
-import { findUpload } from '../../infra/storage/upload-records';
+import { savableUpload } from '../../infra/storage/upload-records';
 import {
   artistSummaries,
   deletableArtist,
@@ -173,7 +173,7 @@ export function fundraiserPage(deps: Deps, slugOrId: string): PageInfo {
 // same columns through another payload.
 
 /** The charity by EIN from the directory (search results from Every.org are cached there too). */
-export function chosenCharity(deps: Deps, ein: string | undefined) {
+export function chosenCharity(deps: Pick<Deps, 'db'>, ein: string | undefined) {
   const digits = ein ? normaliseEin(ein) : null;
   if (!ein) throw new FormError([{ field: 'charityEin', message: say.nonprofitRequired }]);
   const charity = digits ? findDirectoryCharity(deps.db, digits) : undefined;
@@ -252,28 +252,35 @@ export function saveFundraiser(deps: Deps, session: Session, input: SaveFundrais
 type MusicInput = Pick<FundraiserMusicInput, 'albumCover' | 'previewTrackName' | 'previewTrackFile' | 'trackList'>;
 
 /**
- * Upload ids a fundraiser may take: the caller's own uploads of the right kind, or ones this
- * fundraiser already has (an admin resubmitting the owner's files). Anyone else's are refused.
+ * Upload ids a fundraiser may take: ones it already has (an admin resubmitting the owner's files),
+ * or the caller's own uploads of the right kind that are still there to be kept. Anyone else's,
+ * a made-up id, and an upload that expired or was removed are FILE_NO_LONGER_AVAILABLE, naming
+ * every such field (server/errors.ts). Asked with the transaction that saves them (`db`), so
+ * cleanup cannot take a file in between.
  */
-export function checkMusicUploads(deps: Deps, session: Session, row: FundraiserRow | null, input: MusicInput) {
+export function checkMusicUploads(db: Db, session: Session, row: FundraiserRow | null, input: MusicInput) {
   const current = new Map<string, 'image' | 'track'>();
   if (row) {
     if (row.albumCoverId) current.set(row.albumCoverId, 'image');
     if (row.previewTrackUploadId) current.set(row.previewTrackUploadId, 'track');
-    for (const track of queries.listTracks(deps.db, [row.id])) if (track.uploadId) current.set(track.uploadId, 'track');
+    for (const track of queries.listTracks(db, [row.id])) if (track.uploadId) current.set(track.uploadId, 'track');
   }
-  const errors: { field: string; message: string }[] = [];
-  const check = (id: string, kind: 'image' | 'track', field: string, message: string) => {
+  const gone: NamedUpload[] = [];
+  const wrongKind: { field: string; message: string }[] = [];
+  const check = (id: string, kind: 'image' | 'track', upload: NamedUpload) => {
     if (current.get(id) === kind) return;
-    const upload = findUpload(deps.db, id);
-    if (!upload || upload.userId !== session.user.id || upload.kind !== kind) errors.push({ field, message });
+    const use = savableUpload(db, id, session.user.id, kind);
+    if (use === 'gone') gone.push(upload);
+    if (use === 'wrong-kind')
+      wrongKind.push({ field: upload.field, message: `Please upload the ${upload.name} again.` });
   };
-  check(input.albumCover, 'image', 'albumCover', 'Please upload the album cover again.');
-  check(input.previewTrackFile, 'track', 'previewTrackFile', 'Please upload the preview track again.');
+  check(input.albumCover, 'image', { field: 'albumCover', name: 'album cover' });
+  check(input.previewTrackFile, 'track', { field: 'previewTrackFile', name: 'preview track' });
   input.trackList.forEach((track, index) =>
-    check(track.file, 'track', `trackList.${index}.file`, 'Please upload this track again.'),
+    check(track.file, 'track', { field: `trackList.${index}.file`, name: `file of track ${index + 1}` }),
   );
-  if (errors.length) throw new FormError(errors);
+  if (gone.length) throw filesNoLongerAvailable(gone);
+  if (wrongKind.length) throw new FormError(wrongKind);
 }
 
 /** The track list of a streaming form: each track an uploaded file (an existing one keeps its id). */
@@ -330,8 +337,8 @@ export function writeMusic(
 export function saveMusic(deps: Deps, session: Session, input: FundraiserMusicInput): FundraiserRef {
   const row = editable(deps, session, input.id);
   if (row.hasV1Tracks) throw invalid('This fundraiser uses the legacy album form. Please edit it instead.');
-  checkMusicUploads(deps, session, row, input);
   const ref = deps.db.transaction((tx) => {
+    checkMusicUploads(tx, session, row, input);
     const updated = writeMusic(tx, row.id, editorOf(session), musicValues(input), streamingTracks(input));
     if (!updated) throw notFound(say.notFound);
     return toRef(updated);
@@ -371,8 +378,8 @@ export function updateFundraiser(deps: Deps, session: Session, id: number, input
   const row = updatable(deps, session, id);
   const charity = chosenCharity(deps, input.charityEin);
   checkCharityChange(session, row, charity.charityEin);
-  checkMusicUploads(deps, session, row, input);
   const ref = deps.db.transaction((tx) => {
+    checkMusicUploads(tx, session, row, input);
     const urlSlug = slugFor(tx, row, input.name);
     const updated = writeMusic(
       tx,

@@ -11,6 +11,7 @@ import { audioFormat } from '../../infra/storage/file-types';
 import { isJpegOrPng, renderImage } from './images';
 import { type MultipartBody, type ReceivedFile, receiveSingleFile } from '../../infra/storage/multipart';
 import * as queries from '../../infra/storage/upload-records';
+import { UNUSED_UPLOAD_TTL_MS } from '../../infra/storage/upload-records';
 
 const MB = 1024 * 1024;
 
@@ -196,12 +197,6 @@ async function keepTrack(deps: Deps, session: Session, file: ReceivedFile) {
     await fs.rm(file.tempFile, { force: true });
   }
 }
-
-/**
- * How long an upload may wait to be saved into something (issue 9: an hour, not a day, so the
- * pending quota frees up soon and the disk cannot be filled a day at a time).
- */
-export const UNUSED_UPLOAD_TTL_MS = 60 * 60 * 1000;
 
 /** Removes uploads nothing refers to once they are an hour old, and stray partial files. */
 export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'media'>, now = Date.now()) {

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, lt, notInArray, sum } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, notInArray, sum } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { artists, fundraisers, fundraiserTracks, uploads } from '../../db/schema';
@@ -9,16 +9,43 @@ import type { MediaStore } from './media';
 // statement that deletes it: asking each feature in turn could not be atomic, and a file taken up
 // meanwhile would be lost (one of the sanctioned cross-owner reads in docs/architecture.md).
 
+/**
+ * How long an upload may wait to be saved into something (issue 9: an hour, not a day, so the
+ * pending quota frees up soon and the disk cannot be filled a day at a time).
+ */
+export const UNUSED_UPLOAD_TTL_MS = 60 * 60 * 1000;
+
+export type UploadKind = 'image' | 'track' | 'zip';
+
 export function insertUpload(db: Db, values: typeof uploads.$inferInsert) {
   db.insert(uploads).values(values).run();
 }
 
-export function findOwnUpload(db: Db, id: string, userId: number, kind: 'image' | 'track' | 'zip') {
-  return db
-    .select()
+/**
+ * Whether `userId` may save upload `id` into something as a `kind` now. 'gone' (spec part 1
+ * section 8, FILE_NO_LONGER_AVAILABLE) when there is no such upload of theirs: never made, made
+ * by someone else (to them it does not exist, and we say no more), removed, or expired: older
+ * than UNUSED_UPLOAD_TTL_MS with nothing referring to it, which cleanup may remove at any moment.
+ * Expiry is judged here by the same rule cleanup uses, so the answer does not depend on whether
+ * cleanup has run yet. 'wrong-kind' when it is theirs but not a `kind` (a client's mistake).
+ */
+export function savableUpload(
+  db: Db,
+  id: string,
+  userId: number,
+  kind: UploadKind,
+  now = Date.now(),
+): 'ok' | 'gone' | 'wrong-kind' {
+  const upload = findUpload(db, id);
+  if (!upload || upload.userId !== userId) return 'gone';
+  if (upload.kind !== kind) return 'wrong-kind';
+  if (upload.createdAt.getTime() >= now - UNUSED_UPLOAD_TTL_MS) return 'ok';
+  const referenced = db
+    .select({ id: uploads.id })
     .from(uploads)
-    .where(and(eq(uploads.id, id), eq(uploads.userId, userId), eq(uploads.kind, kind)))
+    .where(and(eq(uploads.id, id), inArray(uploads.id, referencedUploadIds(db))))
     .get();
+  return referenced ? 'ok' : 'gone';
 }
 
 /** Every upload id some record refers to; each table that takes uploads adds its columns here. */

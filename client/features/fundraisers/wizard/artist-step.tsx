@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { User } from '../../../../shared/answers/accounts';
+import { linkValues } from '../../../../shared/artist-links';
 import { createArtistSchema } from '../../../../shared/schemas/artists';
 import { type Artist } from '../../../../shared/answers/artists';
 import { trackEvent } from '../../../lib/analytics';
@@ -168,7 +169,13 @@ export function ArtistStep({ user, data }: { user: User; data: WizardData }) {
 /** The artist form of spec part 1, compact, for the wizard: creates the artist and moves on. */
 function InlineArtistForm({ onCreated }: { onCreated: (artist: Artist) => Promise<void> }) {
   const create = useCreateArtist();
-  const form = useZodForm(createArtistSchema, { name: '', description: '', website: '', profileImage: '' });
+  const form = useZodForm(createArtistSchema, {
+    name: '',
+    description: '',
+    website: '',
+    profileImage: '',
+    ...linkValues({}),
+  });
   const [uploading, setUploading] = useState(false);
   const [failure, setFailure] = useState<FormFailure | null>(null);
   const once = useSubmitOnce();
