@@ -12,6 +12,7 @@ import {
 } from '../../shared/answers/admin-money';
 import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { formatDollars } from '../../shared/money';
+import { siteCalendarDate } from '../../shared/site-dates';
 import { donate, startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { CANCER_SOCIETY_EIN, createFundraiser, RED_CROSS_EIN, uploadMusic } from '../fixtures/fundraisers';
@@ -396,6 +397,14 @@ describe('disbursements', () => {
     expect(
       fieldErrors((await manual({ ...valid, finalizedAt: new Date(Date.now() + 60 * 60 * 1000).toISOString() })).json),
     ).toEqual({ finalizedAt: 'The date paid cannot be in the future.' });
+    // A date alone is a day of the site's calendar (SITE_TIME_ZONE, Los Angeles by default): the
+    // day after its today is in the future there, wherever the admin is.
+    const laToday = siteCalendarDate(Date.now(), 'America/Los_Angeles');
+    const laTomorrow = new Date(Date.parse(`${laToday}T12:00:00Z`) + day).toISOString().slice(0, 10);
+    expect(fieldErrors((await manual({ ...valid, finalizedAt: laTomorrow })).json)).toEqual({
+      finalizedAt: 'The date paid cannot be in the future.',
+    });
+    expect((await manual({ ...valid, amountCents: 1, finalizedAt: laToday })).status).toBe(201);
     expect(fieldErrors((await manual({ ...valid, notes: 'n'.repeat(3001), finalizedAt: '2024-02-29' })).json)).toEqual({
       notes: 'Notes cannot exceed 3000 character(s).',
     });
@@ -407,7 +416,9 @@ describe('disbursements', () => {
       source: 'MANUAL',
       amountCents: 10_000_000,
       notes: 'Cheque 1043, mailed',
-      finalizedAt: '2026-11-01T00:00:00.000Z',
+      // The first moment of Nov 1 in Los Angeles (still on summer time at midnight): shown as
+      // Nov 1 to everyone, where midnight UTC was Oct 31 in every US zone.
+      finalizedAt: '2026-11-01T07:00:00.000Z',
     });
     expect(await summaryOf(CANCER_SOCIETY)).toMatchObject({
       disbursedCents: before.disbursedCents + 10_000_000,

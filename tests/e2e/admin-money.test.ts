@@ -7,7 +7,7 @@ import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
 import { donate } from '../fixtures/donations';
 import { allowConsoleErrors } from '../fixtures/console-errors';
-import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { fillForm, logIn, newContext, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { CANCER_SOCIETY_EIN, createFundraiser, uploadMusic } from '../fixtures/fundraisers';
 import { adminClient, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
@@ -221,6 +221,64 @@ describe('admin money in Chromium', () => {
     await logIn(fan, server.baseUrl, 'just-a-fan@example.org');
     await fan.goto(`${server.baseUrl}/admin/disbursements`);
     await fan.waitForURL(`${server.baseUrl}/`);
+  });
+
+  it("dates money in the site's time zone (Los Angeles here), the same in Tokyo and New York", async () => {
+    // 06:30 UTC on Nov 27 is 10:30 PM on Nov 26 in Los Angeles, and already Nov 27 in New York
+    // and Tokyo; the payout at 07:45 UTC likewise. What a viewer's own zone says must not matter.
+    const paidAt = Date.parse('2026-11-27T06:30:00Z');
+    const payoutAt = Date.parse('2026-11-27T07:45:00Z');
+    const owner = await verifiedUser(server, 'night-owl-owner@example.org');
+    const unicef = await createFundraiser(owner, {
+      publish: true,
+      uploads: await uploadMusic(owner, 1),
+      charityEin: '13-1760110',
+      details: { name: 'Midnight Sessions' },
+    });
+    const intent = await donate(server, {
+      fundraiserId: unicef.id,
+      email: 'night-owl@example.org',
+      name: 'Night Owl',
+      donationCents: 1800,
+    });
+    server.sqlite
+      .prepare('UPDATE donations SET succeeded_at = ?, created_at = ? WHERE payment_intent_id = ?')
+      .run(paidAt, paidAt, intent.paymentIntentId);
+    const manual = await admin.post('/api/admin/disbursements', {
+      json: {
+        ein: '131760110',
+        amountCents: 900,
+        notes: 'Late wire',
+        charityName: 'UNICEF USA',
+        finalizedAt: new Date(payoutAt).toISOString(),
+      },
+    });
+    expect(manual.status, manual.text).toBe(201);
+    server.sqlite.prepare("UPDATE disbursements SET created_at = ? WHERE notes = 'Late wire'").run(payoutAt);
+
+    for (const timezoneId of ['Asia/Tokyo', 'America/New_York']) {
+      const context = await newContext(browser, { viewport: { width: 1280, height: 800 }, timezoneId });
+      const { page } = await newPage(context);
+      // The browser really is elsewhere: its own calendar is on Nov 27 at that moment.
+      expect(await page.evaluate((at) => new Date(at).getDate(), paidAt)).toBe(27);
+      await logIn(page, server.baseUrl, ADMIN_EMAIL);
+
+      await page.goto(`${server.baseUrl}/admin/transactions`);
+      const payment = row(page, 'Night Owl');
+      await payment.getByText('Nov 26, 2026').waitFor();
+      await payment.getByText('10:30 PM PST').waitFor();
+      expect(await payment.getByText('Nov 27, 2026').count(), timezoneId).toBe(0);
+
+      await page.goto(`${server.baseUrl}/admin/disbursements?ein=131760110`);
+      const payout = page.getByRole('row').filter({ hasText: 'Late wire' });
+      // Started and finalized: both the evening of Nov 26 where the site is.
+      await expect.poll(() => payout.getByText('Nov 26, 2026').count(), { message: timezoneId }).toBe(2);
+      await payout.getByText('11:45 PM PST').waitFor();
+
+      await page.goto(`${server.baseUrl}/where-the-money-goes`);
+      const lastPayment = page.locator('#ein-131760110 [data-label="Last payment"]');
+      await expect.poll(() => lastPayment.textContent(), { message: timezoneId }).toBe('Nov 26, 2026');
+    }
   });
 
   for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {

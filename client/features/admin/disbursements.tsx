@@ -10,6 +10,7 @@ import { errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { Pagination } from '../../ui/pagination';
+import { SiteDate } from '../../ui/site-date';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import {
@@ -19,7 +20,6 @@ import {
   useInitializeDisbursement,
   useUpdateDisbursementStatus,
 } from './admin-money-api';
-import { dateFormat, dateTimeFormat } from './admin-format';
 import { NetworkButton } from '../../ui/needs-network';
 import './admin-money.css';
 
@@ -227,7 +227,7 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
                 {history.data.results.map((row) => (
                   <tr key={row.id}>
                     <td>
-                      <time dateTime={row.createdAt}>{dateTimeFormat.format(new Date(row.createdAt))}</time>
+                      <SiteDate moment={row.createdAt} withTime />
                     </td>
                     <td className="number">{formatCents(row.amountCents)}</td>
                     <td>
@@ -236,13 +236,7 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
                       </span>
                     </td>
                     <td>{row.source === 'MANUAL' ? 'Manual' : row.source}</td>
-                    <td>
-                      {row.finalizedAt ? (
-                        <time dateTime={row.finalizedAt}>{dateFormat.format(new Date(row.finalizedAt))}</time>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
+                    <td>{row.finalizedAt ? <SiteDate moment={row.finalizedAt} /> : '—'}</td>
                     <td className="admin-notes">{row.notes ?? ''}</td>
                     <td>
                       {row.status === 'PENDING' && (

@@ -7,7 +7,8 @@ import { formatEin, normaliseEin } from '../../../shared/ein';
 import { nonprofitQueryOptions } from '../../api/fundraisers';
 import { errorMessage, formErrorsOf } from '../../api/http';
 import { useFlash } from '../../lib/flash';
-import { usePageTitle } from '../../lib/site';
+import { usePageTitle, useSite } from '../../lib/site';
+import { siteCalendarDate } from '../../../shared/site-dates';
 import { Alert } from '../../ui/alert';
 import { FormField, TextareaField } from '../../ui/form-field';
 import { summariesQueryOptions, useRecordManualDisbursement } from './admin-money-api';
@@ -22,13 +23,6 @@ const fields = ['ein', 'charityName', 'amountCents', 'finalizedAt', 'notes'] as 
 type Field = (typeof fields)[number];
 type Errors = Partial<Record<Field, string>>;
 
-/** Today's date where the admin is: the date input's own terms (the server allows any zone's today). */
-function localToday() {
-  const now = new Date();
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
-}
-
 export function ManualDisbursementPage() {
   usePageTitle('Record a manual disbursement');
   const id = useId();
@@ -38,7 +32,11 @@ export function ManualDisbursementPage() {
   const [ein, setEin] = useState(searchParams.get('ein') ?? '');
   const [charityName, setCharityName] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
-  const [finalizedAt, setFinalizedAt] = useState(localToday);
+  // Dates paid are days of the site's calendar (SITE_TIME_ZONE), as the ledger shows them: its
+  // today is the latest the server takes, wherever the admin is.
+  const { timeZone } = useSite();
+  const [siteToday] = useState(() => siteCalendarDate(Date.now(), timeZone));
+  const [finalizedAt, setFinalizedAt] = useState(siteToday);
   const [notes, setNotes] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const record = useRecordManualDisbursement();
@@ -152,7 +150,7 @@ export function ManualDisbursementPage() {
           id={`${id}-finalizedAt`}
           label="Date paid"
           type="date"
-          max={localToday()}
+          max={siteToday}
           value={finalizedAt}
           error={errors.finalizedAt}
           onChange={(event) => setFinalizedAt(event.target.value)}

@@ -10,9 +10,9 @@ import { safeWebsite } from '../../lib/links';
 import { useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Pagination } from '../../ui/pagination';
+import { SiteDate } from '../../ui/site-date';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
-import { dateTimeFormat } from './admin-format';
 import { transactionsQueryOptions } from './admin-money-api';
 import { NetworkLink } from '../../ui/needs-network';
 import './admin-money.css';
@@ -77,7 +77,7 @@ export function TransactionsAdmin() {
                   return (
                     <tr key={row.id}>
                       <td>
-                        <time dateTime={row.createdAt}>{dateTimeFormat.format(new Date(row.createdAt))}</time>
+                        <SiteDate moment={row.createdAt} withTime />
                       </td>
                       <td>
                         {row.organizationName === null ? (

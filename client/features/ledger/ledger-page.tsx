@@ -8,10 +8,9 @@ import { ledgerQueryOptions } from '../../api/ledger';
 import { ledgerRowId } from '../../lib/links';
 import { usePageTitle, useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
+import { SiteDate } from '../../ui/site-date';
 import { Spinner } from '../../ui/spinner';
 import './ledger.css';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /**
  * "Where the money goes" (issue 11, beyond the spec): per charity, what fans gave, what is left
@@ -135,7 +134,7 @@ function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
                   </td>
                   <td data-label="Last payment">
                     {entry.lastDisbursedAt ? (
-                      <time dateTime={entry.lastDisbursedAt}>{dateFormat.format(new Date(entry.lastDisbursedAt))}</time>
+                      <SiteDate moment={entry.lastDisbursedAt} />
                     ) : (
                       <span className="muted">Not yet</span>
                     )}
