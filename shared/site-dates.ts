@@ -102,3 +102,24 @@ export function startOfSiteDay(date: string, timeZone: string): Date {
   while (siteCalendarDate(start, timeZone) < date) start += 15 * 60 * 1000;
   return new Date(start);
 }
+
+/**
+ * siteCalendarDate for many moments in a row (a CSV of thousands of payments): each day's bounds
+ * in the zone are worked out once, and moments within them need no formatting at all.
+ */
+export function siteCalendarDates(timeZone: string): (moment: Moment) => string {
+  let day: { date: string; start: number; end: number } | undefined;
+  return (moment) => {
+    const at = new Date(moment).getTime();
+    if (day && at >= day.start && at < day.end) return day.date;
+    const date = siteCalendarDate(at, timeZone);
+    const [year, month, dayOfMonth] = date.split('-').map(Number) as [number, number, number];
+    const next = new Date(Date.UTC(year, month - 1, dayOfMonth + 1)).toISOString().slice(0, 10);
+    day = {
+      date,
+      start: startOfSiteDay(date, timeZone).getTime(),
+      end: startOfSiteDay(next, timeZone).getTime(),
+    };
+    return date;
+  };
+}

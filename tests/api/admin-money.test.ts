@@ -503,6 +503,137 @@ describe('featured fundraisers', () => {
   });
 });
 
+describe('transaction totals (Stripe path)', () => {
+  let fake: FakeStripe;
+  let stripeServer: TestServer;
+  let stripeAdmin: TestClient;
+  let fundraiserId: number;
+
+  beforeAll(async () => {
+    fake = await startFakeStripe();
+    stripeServer = await startTestServer({ ...FAKE_STRIPE_KEYS, STRIPE_API_URL: fake.url });
+    stripeAdmin = await adminClient(stripeServer);
+    const artist = await verifiedUser(stripeServer, 'totals-owner@example.org');
+    fundraiserId = (await createFundraiser(artist, { publish: true, tracks: 1 })).id;
+  });
+
+  afterAll(async () => {
+    await stripeServer?.close();
+    await fake?.close();
+  });
+
+  const deliver = (delivery: { payload: string; signature: string }) =>
+    stripeServer.client().post('/api/stripe/webhook', {
+      body: delivery.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature },
+    });
+
+  async function pay(name: string, donationCents: number, tipCents: number, feeCents: number | null) {
+    const intent = await startDonation(stripeServer, {
+      fundraiserId,
+      email: `${name.toLowerCase()}@example.org`,
+      name,
+      donationCents,
+      tipCents,
+    });
+    fake.succeed(intent.paymentIntentId, feeCents);
+    expect((await deliver(fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(200);
+    return intent.paymentIntentId;
+  }
+
+  async function refund(intentId: string, cents?: number) {
+    fake.refund(intentId, cents);
+    expect((await deliver(fake.event('charge.refunded', intentId))).status).toBe(200);
+  }
+
+  /** What a set of rows adds up to, written out from the rows the list and the CSV show. */
+  function sumOf(rows: { amountCents: number; tipCents: number; feeCents: number | null; refundedCents: number }[]) {
+    return {
+      payments: rows.length,
+      donationCents: rows.reduce((sum, row) => sum + row.amountCents, 0),
+      tipCents: rows.reduce((sum, row) => sum + row.tipCents, 0),
+      feeCents: rows.reduce((sum, row) => sum + (row.feeCents ?? 0), 0),
+      feesPending: rows.filter((row) => row.feeCents === null).length,
+      refundedCents: rows.reduce((sum, row) => sum + row.refundedCents, 0),
+    };
+  }
+
+  it('sums the page and everything to the cent, agreeing with the rows and the CSV: fees, a fee pending, refunds in part and in full', async () => {
+    await pay('Ada', 2500, 500, 96);
+    const partly = await pay('Brook', 4000, 1000, 175);
+    await refund(partly, 2500);
+    const fully = await pay('Cato', 3000, 300, 103);
+    await pay('Dana', 1000, 0, null); // Stripe has not settled it: its fee is not known yet.
+    await refund(fully);
+
+    const pages = [];
+    for (let page = 0; page < 2; page++) {
+      const answer = await stripeAdmin.get(`/api/admin/transactions?page=${page}&page_size=2`);
+      expect(answer.status, answer.text).toBe(200);
+      pages.push(adminTransactionsSchema.parse(answer.json));
+    }
+    const rows = pages.flatMap((page) => page.results);
+    // Newest first; refunded in full is no longer a transaction (DESIGN.md), in part it still is.
+    expect(rows.map((row) => [row.name, row.feeCents, row.refundedCents])).toEqual([
+      ['Dana', null, 0],
+      ['Brook', 175, 2500],
+      ['Ada', 96, 0],
+    ]);
+    const all = {
+      payments: 3,
+      donationCents: 7500,
+      tipCents: 1500,
+      feeCents: 271,
+      feesPending: 1,
+      refundedCents: 2500,
+    };
+    for (const page of pages) {
+      expect(page.totalCount).toBe(3);
+      expect(page.totals.all).toEqual(all);
+      expect(page.totals.page).toEqual(sumOf(page.results));
+    }
+    expect(sumOf(rows)).toEqual(all);
+
+    // The CSV's rows add up to the same, the pending fee blank and marked so.
+    const csv = await stripeAdmin.get('/api/admin/transactions/download');
+    const [header, ...lines] = csv.text
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    const column = (name: string) => header!.indexOf(name);
+    const csvRows = lines.map((cells) => ({
+      name: cells[column('name')],
+      amountCents: Number(cells[column('amountCents')]),
+      tipCents: Number(cells[column('tipCents')]),
+      feeCents: cells[column('feeCents')] === '' ? null : Number(cells[column('feeCents')]),
+      refundedCents: Number(cells[column('refundedCents')]),
+      feeStatus: cells[column('fee_status')],
+      createdAt: cells[column('createdAt')]!,
+      date: cells[column('date')],
+    }));
+    expect(sumOf(csvRows)).toEqual(all);
+    expect(csvRows.map((row) => [row.name, row.feeStatus])).toEqual([
+      ['Dana', 'pending'],
+      ['Brook', 'known'],
+      ['Ada', 'known'],
+    ]);
+    // Its date column is the day of the site's calendar (Los Angeles), beside the exact moment.
+    for (const row of csvRows) expect(row.date).toBe(siteCalendarDate(row.createdAt, 'America/Los_Angeles'));
+
+    // Once Stripe tells the fee, it is no longer pending, in the rows and in the sums alike.
+    fake.settle(intentOf('dana@example.org'), 52);
+    await stripeServer.jobs.drain({ skipBackoff: true });
+    const settled = adminTransactionsSchema.parse((await stripeAdmin.get('/api/admin/transactions')).json);
+    expect(settled.results[0]!.feeCents).toBe(52);
+    expect(settled.totals.all).toEqual({ ...all, feeCents: 323, feesPending: 0 });
+    expect(settled.totals.page).toEqual(settled.totals.all);
+  });
+
+  function intentOf(email: string) {
+    return stripeServer.db.select().from(donations).where(eq(donations.email, email)).get()!.paymentIntentId;
+  }
+});
+
 describe('money integrity under any sequence of events (fast-check, Stripe path)', () => {
   let fake: FakeStripe;
   let stripeServer: TestServer;

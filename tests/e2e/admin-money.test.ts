@@ -1,11 +1,16 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initializeResponseSchema } from '../../shared/answers/admin-money';
+import {
+  adminTransactionsSchema,
+  initializeResponseSchema,
+  type TransactionTotals,
+} from '../../shared/answers/admin-money';
+import { formatCents } from '../../shared/money';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
-import { donate } from '../fixtures/donations';
+import { donate, insertSucceededDonations } from '../fixtures/donations';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { fillForm, logIn, newContext, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { CANCER_SOCIETY_EIN, createFundraiser, uploadMusic } from '../fixtures/fundraisers';
@@ -278,6 +283,67 @@ describe('admin money in Chromium', () => {
       await page.goto(`${server.baseUrl}/where-the-money-goes`);
       const lastPayment = page.locator('#ein-131760110 [data-label="Last payment"]');
       await expect.poll(() => lastPayment.textContent(), { message: timezoneId }).toBe('Nov 26, 2026');
+    }
+  });
+
+  it("shows each payment's fee ('fee pending' until it is known) and the sums of the page and of all, one row a payment at 1280 px and a card at 390 px", async () => {
+    const intent = await donate(server, {
+      fundraiserId: cancerSociety.id,
+      email: 'unsettled@example.org',
+      name: 'Unsettled Fan',
+      donationCents: 3300,
+      tipCents: 700,
+    });
+    // Stripe has not told this one's fee yet (the fee job fills it in later).
+    server.sqlite
+      .prepare('UPDATE donations SET fee_cents = NULL, charity_fee_cents = NULL WHERE payment_intent_id = ?')
+      .run(intent.paymentIntentId);
+    // Twenty older payments: two pages, so the page's sums and everything's differ.
+    insertSucceededDonations(server, redCross.id, 20);
+    const listed = adminTransactionsSchema.parse((await admin.get('/api/admin/transactions')).json);
+    expect(listed.totalCount).toBeGreaterThan(20);
+    expect(listed.totals.all.feesPending).toBe(1);
+
+    for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+      const page = await adminPage(viewport);
+      await page.goto(`${server.baseUrl}/admin/transactions`);
+      const unsettled = row(page, 'Unsettled Fan');
+      await unsettled.getByText('fee pending').waitFor();
+      await unsettled.getByText('$33.00').waitFor();
+      // Every other row has its fee in dollars.
+      const fees = await page.locator('tbody td[data-label="Fee"]').allTextContents();
+      expect(fees.filter((fee) => fee === 'fee pending')).toHaveLength(1);
+      expect(fees.filter((fee) => /^\$\d+\.\d\d$/.test(fee))).toHaveLength(fees.length - 1);
+
+      const sums = async (label: RegExp) => {
+        const totals = page.locator('tfoot tr').filter({ has: page.getByRole('rowheader', { name: label }) });
+        const cell = (name: string) => totals.locator(`td[data-label="${name}"]`).textContent();
+        return [await cell('Donations'), await cell('Tips'), await cell('Fees'), await cell('Refunds')];
+      };
+      const shown = (totals: TransactionTotals) => [
+        formatCents(totals.donationCents),
+        formatCents(totals.tipCents),
+        `${formatCents(totals.feeCents)}${totals.feesPending ? `${totals.feesPending} fee pending` : ''}`,
+        formatCents(totals.refundedCents),
+      ];
+      expect(await sums(/^This page: 20 payments$/)).toEqual(shown(listed.totals.page));
+      expect(await sums(new RegExp(`^All ${listed.totalCount} payments$`))).toEqual(shown(listed.totals.all));
+
+      // Nothing scrolls sideways, in the page or in the table's own box, and nothing is cut off.
+      const frame = page.locator('.admin-table-frame');
+      expect(await frame.evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      const overflowing = await frame.evaluate((box) =>
+        [...box.querySelectorAll('td, th')]
+          .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+          .map((cell) => cell.textContent),
+      );
+      expect(overflowing).toEqual([]);
+      if (process.env.SHOT_DIR)
+        await page.screenshot({
+          path: path.join(process.env.SHOT_DIR, `admin-transactions-totals-${viewport.width}.png`),
+          fullPage: true,
+        });
     }
   });
 

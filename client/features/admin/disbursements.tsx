@@ -59,7 +59,7 @@ export function DisbursementsAdmin() {
         <p className="empty-state">No disbursements!</p>
       ) : (
         <div className="admin-table-frame" tabIndex={0} role="region" aria-labelledby={headingId}>
-          <table className="admin-table">
+          <table className="admin-table admin-cards">
             <thead>
               <tr>
                 <th scope="col">Charity</th>
@@ -88,10 +88,18 @@ export function DisbursementsAdmin() {
                     <span className="admin-muted admin-ein">EIN {formatEin(summary.ein)}</span>
                     {summary.hasPending && <span className="admin-badge admin-badge-pending">Pending</span>}
                   </th>
-                  <td className="number">{formatCents(summary.donatedCents)}</td>
-                  <td className="number">{formatCents(summary.afterFeesDonatedCents)}</td>
-                  <td className="number">{formatCents(summary.disbursedCents)}</td>
-                  <td className="number admin-outstanding">{formatCents(summary.outstandingCents)}</td>
+                  <td className="number" data-label="Donated">
+                    {formatCents(summary.donatedCents)}
+                  </td>
+                  <td className="number" data-label="After fees">
+                    {formatCents(summary.afterFeesDonatedCents)}
+                  </td>
+                  <td className="number" data-label="Disbursed">
+                    {formatCents(summary.disbursedCents)}
+                  </td>
+                  <td className="number admin-outstanding" data-label="Outstanding">
+                    {formatCents(summary.outstandingCents)}
+                  </td>
                   <td>
                     <div className="admin-row-actions">
                       <button
@@ -207,7 +215,7 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
       ) : (
         <>
           <div className="admin-table-frame" tabIndex={0} role="region" aria-label={`Disbursements to ${charityName}`}>
-            <table className="admin-table">
+            <table className="admin-table admin-cards">
               <thead>
                 <tr>
                   <th scope="col">Started</th>
@@ -229,16 +237,21 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
                     <td>
                       <SiteDate moment={row.createdAt} withTime />
                     </td>
-                    <td className="number">{formatCents(row.amountCents)}</td>
-                    <td>
+                    <td className="number" data-label="Amount">
+                      {formatCents(row.amountCents)}
+                    </td>
+                    <td data-label="Status">
                       <span className={`admin-badge admin-badge-${row.status.toLowerCase()}`}>
                         {statusLabel[row.status]}
                       </span>
                     </td>
-                    <td>{row.source === 'MANUAL' ? 'Manual' : row.source}</td>
-                    <td>{row.finalizedAt ? <SiteDate moment={row.finalizedAt} /> : '—'}</td>
-                    <td className="admin-notes">{row.notes ?? ''}</td>
-                    <td>
+                    <td data-label="Source">{row.source === 'MANUAL' ? 'Manual' : row.source}</td>
+                    <td data-label="Finalized">{row.finalizedAt ? <SiteDate moment={row.finalizedAt} /> : '—'}</td>
+                    {/* An empty note is no line of its own on a phone's card. */}
+                    <td className="admin-notes" data-label={row.notes ? 'Notes' : undefined}>
+                      {row.notes ?? ''}
+                    </td>
+                    <td className={row.status === 'PENDING' ? undefined : 'admin-empty'}>
                       {row.status === 'PENDING' && (
                         <div className="admin-row-actions">
                           <button
