@@ -205,12 +205,21 @@ describe('admin money in Chromium', () => {
     await page.getByText(/Outstanding for American Cancer Society/).waitFor();
     await page.getByRole('button', { name: 'Record disbursement' }).click();
     await page.getByText('Amount cannot exceed $100,000.00').waitFor();
+    // The shared schema's other messages (spec part 2 section 5), checked as the admin leaves a field.
+    await fillForm(page, { Amount: 'twelve', Notes: 'n'.repeat(3001), 'Charity name': '' });
+    await page.getByLabel('EIN', { exact: true }).focus();
+    await page.getByText('Amount must be an amount in dollars, like 250 or 250.00').waitFor();
+    await page.getByText('Notes cannot exceed 3000 character(s).').waitFor();
+    await page.getByText('Charity name is required.').waitFor();
+    expect(await page.getByLabel('Notes').getAttribute('aria-invalid')).toBe('true');
+    // A name of the admin's own stays theirs.
+    await fillForm(page, { 'Charity name': 'American Cancer Society (by cheque)' });
     expect(await seriousViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await fillForm(page, { Amount: '12.34', Notes: 'Cheque 1043' });
     await page.getByRole('button', { name: 'Record disbursement' }).click();
     await page.waitForURL('**/admin/disbursements?ein=131788491');
-    await page.getByText('Recorded $12.34 paid to American Cancer Society.').waitFor();
+    await page.getByText('Recorded $12.34 paid to American Cancer Society (by cheque).').waitFor();
     const history = page.getByRole('region', { name: /History: American Cancer Society/ });
     await history.getByText('Cheque 1043').waitFor();
     await history.getByText('Manual').waitFor();

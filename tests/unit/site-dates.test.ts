@@ -6,6 +6,7 @@ import {
   formatSiteTime,
   isTimeZone,
   siteCalendarDate,
+  siteCalendarDates,
   startOfSiteDay,
 } from '../../shared/site-dates';
 
@@ -40,6 +41,16 @@ describe('site dates', () => {
         const start = startOfSiteDay(day, zone);
         expect(formatSiteDate(start, zone), `${zone} ${day}`).toBe(formatSiteDate(`${day}T12:00:00Z`, 'UTC'));
         expect(siteCalendarDate(start.getTime() - 1, zone) < day, `${zone} ${day}`).toBe(true);
+      }
+    }
+  });
+
+  it('dates many moments in a row (a CSV) as it dates each one, across clock changes', () => {
+    for (const zone of ['America/Los_Angeles', 'America/Havana', 'Australia/Lord_Howe']) {
+      const dateOf = siteCalendarDates(zone);
+      // Newest first, as the CSV goes, 37 minutes apart over a year: every day and clock change.
+      for (let at = Date.UTC(2027, 0, 1); at > Date.UTC(2026, 0, 1); at -= 37 * 60 * 1000) {
+        if (dateOf(at) !== siteCalendarDate(at, zone)) throw new Error(`${zone}: ${new Date(at).toISOString()}`);
       }
     }
   });
