@@ -10,6 +10,7 @@ import { errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { Pagination } from '../../ui/pagination';
+import { MoneyCell } from '../../ui/money-cell';
 import { SiteDate } from '../../ui/site-date';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
@@ -21,6 +22,7 @@ import {
   useUpdateDisbursementStatus,
 } from './admin-money-api';
 import { NetworkButton } from '../../ui/needs-network';
+import '../../ui/table-cards.css';
 import './admin-money.css';
 
 /**
@@ -59,7 +61,7 @@ export function DisbursementsAdmin() {
         <p className="empty-state">No disbursements!</p>
       ) : (
         <div className="admin-table-frame" tabIndex={0} role="region" aria-labelledby={headingId}>
-          <table className="admin-table admin-cards">
+          <table className="admin-table admin-cards table-cards">
             <thead>
               <tr>
                 <th scope="col">Charity</th>
@@ -88,18 +90,10 @@ export function DisbursementsAdmin() {
                     <span className="admin-muted admin-ein">EIN {formatEin(summary.ein)}</span>
                     {summary.hasPending && <span className="admin-badge admin-badge-pending">Pending</span>}
                   </th>
-                  <td className="number" data-label="Donated">
-                    {formatCents(summary.donatedCents)}
-                  </td>
-                  <td className="number" data-label="After fees">
-                    {formatCents(summary.afterFeesDonatedCents)}
-                  </td>
-                  <td className="number" data-label="Disbursed">
-                    {formatCents(summary.disbursedCents)}
-                  </td>
-                  <td className="number admin-outstanding" data-label="Outstanding">
-                    {formatCents(summary.outstandingCents)}
-                  </td>
+                  <MoneyCell label="Donated" cents={summary.donatedCents} />
+                  <MoneyCell label="After fees" cents={summary.afterFeesDonatedCents} />
+                  <MoneyCell label="Disbursed" cents={summary.disbursedCents} />
+                  <MoneyCell label="Outstanding" cents={summary.outstandingCents} className="admin-outstanding" />
                   <td>
                     <div className="admin-row-actions">
                       <button
@@ -215,7 +209,7 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
       ) : (
         <>
           <div className="admin-table-frame" tabIndex={0} role="region" aria-label={`Disbursements to ${charityName}`}>
-            <table className="admin-table admin-cards">
+            <table className="admin-table admin-cards table-cards">
               <thead>
                 <tr>
                   <th scope="col">Started</th>
@@ -237,9 +231,7 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
                     <td>
                       <SiteDate moment={row.createdAt} withTime />
                     </td>
-                    <td className="number" data-label="Amount">
-                      {formatCents(row.amountCents)}
-                    </td>
+                    <MoneyCell label="Amount" cents={row.amountCents} />
                     <td data-label="Status">
                       <span className={`admin-badge admin-badge-${row.status.toLowerCase()}`}>
                         {statusLabel[row.status]}

@@ -11,11 +11,13 @@ import { safeWebsite } from '../../lib/links';
 import { useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Pagination } from '../../ui/pagination';
+import { MoneyCell } from '../../ui/money-cell';
 import { SiteDate } from '../../ui/site-date';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import { transactionsQueryOptions } from './admin-money-api';
 import { NetworkLink } from '../../ui/needs-network';
+import '../../ui/table-cards.css';
 import './admin-money.css';
 
 const payments = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'payment' : 'payments'}`;
@@ -56,7 +58,7 @@ export function TransactionsAdmin() {
         <>
           <p className="admin-count">{payments(transactions.data.totalCount)}</p>
           <div className="admin-table-frame" tabIndex={0} role="region" aria-labelledby={headingId}>
-            <table className="admin-table admin-cards">
+            <table className="admin-table admin-cards table-cards">
               <thead>
                 <tr>
                   <th scope="col">Date</th>
@@ -131,16 +133,12 @@ function TransactionRow({ row }: { row: AdminTransaction }) {
             ) : (
               row.organizationName
             )}
-            {row.ein && <span className="admin-nowrap"> · EIN {formatEin(row.ein)}</span>}
+            {row.ein && <span className="admin-ein">EIN {formatEin(row.ein)}</span>}
           </span>
         )}
       </td>
-      <td className="number" data-label="Donation">
-        {formatCents(row.amountCents)}
-      </td>
-      <td className="number" data-label="Tip">
-        {formatCents(row.tipCents)}
-      </td>
+      <MoneyCell label="Donation" cents={row.amountCents} />
+      <MoneyCell label="Tip" cents={row.tipCents} />
       <td className="number" data-label="Fee">
         {row.feeCents === null ? (
           <span className="admin-badge admin-badge-pending">fee pending</span>
@@ -162,12 +160,8 @@ function TotalsRow({ label, totals }: { label: string; totals: TransactionTotals
       <th scope="row" colSpan={3}>
         {label}
       </th>
-      <td className="number" data-label="Donations">
-        {formatCents(totals.donationCents)}
-      </td>
-      <td className="number" data-label="Tips">
-        {formatCents(totals.tipCents)}
-      </td>
+      <MoneyCell label="Donations" cents={totals.donationCents} />
+      <MoneyCell label="Tips" cents={totals.tipCents} />
       <td className="number" data-label="Fees">
         <span>
           {formatCents(totals.feeCents)}
@@ -178,9 +172,7 @@ function TotalsRow({ label, totals }: { label: string; totals: TransactionTotals
           )}
         </span>
       </td>
-      <td className="number" data-label="Refunds">
-        {formatCents(totals.refundedCents)}
-      </td>
+      <MoneyCell label="Refunds" cents={totals.refundedCents} />
     </tr>
   );
 }
