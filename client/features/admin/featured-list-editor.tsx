@@ -218,7 +218,7 @@ function FeaturedListForm<T>({
 
   const form = (
     <form
-      className={`form featured-list-form stack ${className ?? ''}`}
+      className={['form featured-list-form stack', className].filter(Boolean).join(' ')}
       aria-labelledby={headingId}
       noValidate
       onSubmit={handleSubmit}
