@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME } from '../shared/constants';
+import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME, DEFAULT_SITE_TIME_ZONE } from '../shared/constants';
+import { canonicalTimeZone, isTimeZone } from '../shared/site-dates';
 
 // Configuration is read once at start-up, here, and passed in (STYLE.md rule 2). Every variable is
 // listed in the README's configuration table.
@@ -21,6 +22,14 @@ const envSchema = z
     DATA_DIR: z.string().default('./data'),
     PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
     SITE_NAME: z.string().min(1).default(DEFAULT_SITE_NAME),
+    /** The zone whose calendar dates the money pages show (shared/site-dates.ts). */
+    SITE_TIME_ZONE: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .default(DEFAULT_SITE_TIME_ZONE)
+        .refine(isTimeZone, 'must be an IANA time zone, like America/Los_Angeles or America/New_York'),
+    ),
     CONTACT_EMAIL: z.email().default('hello@soundcause.org'),
     POSTAL_ADDRESS: z.string().default('Soundcause, 2100 SE Division St, Portland, OR 97202'),
     SOCIAL_LINKS: z
@@ -118,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     siteName: e.SITE_NAME,
+    timeZone: canonicalTimeZone(e.SITE_TIME_ZONE),
     contactEmail: e.CONTACT_EMAIL,
     postalAddress: e.POSTAL_ADDRESS,
     socialLinks: parseSocialLinks(e.SOCIAL_LINKS),

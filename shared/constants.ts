@@ -2,6 +2,9 @@
 
 export const DEFAULT_SITE_NAME = 'Soundcause';
 
+/** SITE_TIME_ZONE's default: where the operator is (its postal address is in Portland, OR). */
+export const DEFAULT_SITE_TIME_ZONE = 'America/Los_Angeles';
+
 export const limits = {
   email: 100,
   firstName: 100,

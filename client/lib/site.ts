@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME } from '../../shared/constants';
+import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME, DEFAULT_SITE_TIME_ZONE } from '../../shared/constants';
 import type { Site } from '../../shared/answers/site';
 import { apiPaths } from '../../shared/api-paths';
 import { startFromFirstAnswer } from '../api/first-answers';
@@ -13,6 +13,7 @@ const defaultSite: Site = {
   postalAddress: 'Soundcause, 2100 SE Division St, Portland, OR 97202',
   socialLinks: [],
   promoProjectId: DEFAULT_PROMO_PROJECT_ID,
+  timeZone: DEFAULT_SITE_TIME_ZONE,
 };
 
 export const siteQueryOptions = queryOptions({

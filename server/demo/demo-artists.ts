@@ -67,6 +67,9 @@ export async function seedDemoArtists(db: Db, media: MediaStore, ownerEmail: str
   if (db.select().from(settings).where(eq(settings.key, SEEDED)).get()) return;
   const owner = db.select().from(users).where(eq(users.email, ownerEmail)).get();
   if (!owner) return;
+  // A week ago, a minute apart, before the demo fundraisers that name them (demo-fundraisers.ts):
+  // demo content is never dated in the future, where it would sort above what people add later.
+  const joinedAt = Date.now() - 7 * 24 * 3_600_000;
   for (const [index, demo] of DEMO_ARTISTS.entries()) {
     const id = newUploadId();
     const source = media.tempFile();
@@ -85,7 +88,9 @@ export async function seedDemoArtists(db: Db, media: MediaStore, ownerEmail: str
           ...('links' in demo ? demo.links : {}),
           profileImageId: id,
           status: 'PUBLISHED',
-          publishedAt: new Date(Date.now() - index * 60_000),
+          publishedAt: new Date(joinedAt - index * 60_000),
+          createdAt: new Date(joinedAt - index * 60_000),
+          updatedAt: new Date(joinedAt - index * 60_000),
           urlSlug: slugify(demo.name),
         })
         .onConflictDoNothing()

@@ -98,6 +98,21 @@ const DEMO_FUNDRAISERS: DemoFundraiser[] = [
 
 const SEEDED = 'demo-fundraisers-seeded';
 
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * The demo's story, all of it in the past (a date in the future would sort demo rows above the
+ * real ones that come later): fundraiser `index` was published `index + 2` days ago (the promo
+ * most recently, so browse lists it first), its donations came in two hours apart after that, and
+ * the payout to the first charity came an hour ago, after every donation it pays.
+ */
+const demoTimeline = (seededAt: number) => ({
+  publishedAt: (index: number) => new Date(seededAt - (index + 2) * DAY),
+  donatedAt: (publishedAt: Date, n: number) => new Date(publishedAt.getTime() + (n + 1) * 2 * HOUR),
+  paidOutAt: new Date(seededAt - HOUR),
+});
+
 function coverSvg(title: string, artist: string, [from, to]: [string, string]) {
   const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
   // Long titles get a smaller size so they fit the 1200 px cover with a margin.
@@ -163,6 +178,7 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
   const featured: number[] = [];
   const paidCharities: string[] = [];
   let seed = 1;
+  const timeline = demoTimeline(Date.now());
   for (const [index, demo] of DEMO_FUNDRAISERS.entries()) {
     const artist = db
       .select()
@@ -201,7 +217,7 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
           })),
         ])
         .run();
-      const publishedAt = new Date(Date.now() - index * 3_600_000);
+      const publishedAt = timeline.publishedAt(index);
       const row = tx
         .insert(fundraisers)
         .values({
@@ -223,6 +239,8 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
           previewTrackUploadId: preview!.id,
           urlSlug: slugify(demo.name),
           publishedAt,
+          createdAt: publishedAt,
+          updatedAt: publishedAt,
         })
         .onConflictDoNothing()
         .returning({ id: fundraisers.id })
@@ -256,7 +274,7 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
             donationCents,
             tipCents: Math.round(donationCents * 0.1),
           },
-          new Date(publishedAt.getTime() + (n + 1) * 600_000),
+          timeline.donatedAt(publishedAt, n),
         ),
       );
       return row.id;
@@ -274,7 +292,7 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
     }
     // The public ledger shows money reaching a charity from the start: half of the first one's paid out.
     const firstCharity = paidCharities[0];
-    if (firstCharity) recordDemoPayout(tx, firstCharity, new Date(Date.now() - 86_400_000));
+    if (firstCharity) recordDemoPayout(tx, firstCharity, timeline.paidOutAt);
     tx.insert(settings).values({ key: SEEDED, value: new Date().toISOString() }).run();
   });
 }

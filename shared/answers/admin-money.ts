@@ -19,13 +19,32 @@ export const adminTransactionSchema = z.object({
   email: z.string(),
   amountCents: z.int(),
   tipCents: z.int(),
-  feeCents: z.int(),
+  /** The processor's fee on the whole payment; null while it is not known yet ("fee pending"). */
+  feeCents: z.nullable(z.int()),
   /** What was refunded of the payment (donation + tip) so far; 0 when nothing was. */
   refundedCents: z.int(),
   createdAt: z.string(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
-export const adminTransactionsSchema = listEnvelope(adminTransactionSchema);
+
+/** The sums of a set of the Transactions tab's rows, to the cent (server/features/donations/queries.ts). */
+export const transactionTotalsSchema = z.object({
+  payments: z.int(),
+  donationCents: z.int(),
+  tipCents: z.int(),
+  /** The fees known so far. */
+  feeCents: z.int(),
+  /** Payments whose fee is not known yet: not in `feeCents`. */
+  feesPending: z.int(),
+  refundedCents: z.int(),
+});
+export type TransactionTotals = z.infer<typeof transactionTotalsSchema>;
+
+/** The page asked for, the number of all rows, and the sums of that page and of all of them. */
+export const adminTransactionsSchema = z.extend(listEnvelope(adminTransactionSchema), {
+  totals: z.object({ page: transactionTotalsSchema, all: transactionTotalsSchema }),
+});
+export type AdminTransactions = z.infer<typeof adminTransactionsSchema>;
 
 /** One charity's money (spec part 2 section 3, Disbursement summary), with the outstanding amount. */
 /** A charity's money, in cents (server/features/disbursements/balances.ts computes it). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { limits } from '../constants';
 import { messages } from '../messages';
-import { formatDollars } from '../money';
+import { formatDollars, parseDollarsToCents } from '../money';
 import { normaliseEin } from '../ein';
 
 // Admin money and the public ledger (issue 11; spec part 2 sections 3-5, 7 and 8; DESIGN.md
@@ -24,6 +24,7 @@ export const adminMoneyMessages = {
   ein: 'Please enter a valid EIN (9 digits, like 12-3456789).',
   finalizedAt: 'Please enter a valid date.',
   finalizedAtFuture: 'The date paid cannot be in the future.',
+  amountNotDollars: 'Amount must be an amount in dollars, like 250 or 250.00',
   pendingDisbursement:
     'This charity already has a pending disbursement. Please complete or cancel it in the disbursement history first.',
   incorrectAmount: (outstandingCents: number) =>
@@ -135,6 +136,25 @@ export const manualDisbursementSchema = z.object({
     .refine(isNotFuture, adminMoneyMessages.finalizedAtFuture),
 });
 export type ManualDisbursementInput = z.input<typeof manualDisbursementSchema>;
+
+/**
+ * The manual disbursement form (/admin/disbursements/new): the same fields and messages, the
+ * amount typed in dollars ("250", "250.00"; empty is $0, below the minimum) and turned into the
+ * payload's cents. Its output is what POST /api/admin/disbursements takes.
+ */
+export const manualDisbursementFormSchema = manualDisbursementSchema.extend({
+  amountCents: z
+    .string()
+    .transform((text, ctx) => {
+      const cents = parseDollarsToCents(text);
+      if (cents === null) {
+        ctx.addIssue({ code: 'custom', message: adminMoneyMessages.amountNotDollars });
+        return z.NEVER;
+      }
+      return cents;
+    })
+    .pipe(amountCentsField),
+});
 
 /** PUT /api/admin/projects/featured: a bare array of fundraiser ids, in the home page's order. */
 export const featuredFundraiserIdsSchema = z

@@ -12,6 +12,7 @@ import {
 } from '../../shared/answers/admin-money';
 import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { formatDollars } from '../../shared/money';
+import { siteCalendarDate } from '../../shared/site-dates';
 import { donate, startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { CANCER_SOCIETY_EIN, createFundraiser, RED_CROSS_EIN, uploadMusic } from '../fixtures/fundraisers';
@@ -396,6 +397,14 @@ describe('disbursements', () => {
     expect(
       fieldErrors((await manual({ ...valid, finalizedAt: new Date(Date.now() + 60 * 60 * 1000).toISOString() })).json),
     ).toEqual({ finalizedAt: 'The date paid cannot be in the future.' });
+    // A date alone is a day of the site's calendar (SITE_TIME_ZONE, Los Angeles by default): the
+    // day after its today is in the future there, wherever the admin is.
+    const laToday = siteCalendarDate(Date.now(), 'America/Los_Angeles');
+    const laTomorrow = new Date(Date.parse(`${laToday}T12:00:00Z`) + day).toISOString().slice(0, 10);
+    expect(fieldErrors((await manual({ ...valid, finalizedAt: laTomorrow })).json)).toEqual({
+      finalizedAt: 'The date paid cannot be in the future.',
+    });
+    expect((await manual({ ...valid, amountCents: 1, finalizedAt: laToday })).status).toBe(201);
     expect(fieldErrors((await manual({ ...valid, notes: 'n'.repeat(3001), finalizedAt: '2024-02-29' })).json)).toEqual({
       notes: 'Notes cannot exceed 3000 character(s).',
     });
@@ -407,7 +416,9 @@ describe('disbursements', () => {
       source: 'MANUAL',
       amountCents: 10_000_000,
       notes: 'Cheque 1043, mailed',
-      finalizedAt: '2026-11-01T00:00:00.000Z',
+      // The first moment of Nov 1 in Los Angeles (still on summer time at midnight): shown as
+      // Nov 1 to everyone, where midnight UTC was Oct 31 in every US zone.
+      finalizedAt: '2026-11-01T07:00:00.000Z',
     });
     expect(await summaryOf(CANCER_SOCIETY)).toMatchObject({
       disbursedCents: before.disbursedCents + 10_000_000,
@@ -492,31 +503,146 @@ describe('featured fundraisers', () => {
   });
 });
 
-describe('money integrity under any sequence of events (fast-check, Stripe path)', () => {
-  let fake: FakeStripe;
-  let stripeServer: TestServer;
-  let stripeAdmin: TestClient;
-  let fundraiserId: number;
-  let runNumber = 0;
-
+/**
+ * A second server that takes payments through the fake Stripe (its signed webhook), with an admin
+ * and a published fundraiser; what it returns stands for them from the first hook on.
+ */
+function useStripeServer(ownerEmail: string) {
+  const started = {} as { fake: FakeStripe; server: TestServer; admin: TestClient; fundraiserId: number };
   beforeAll(async () => {
-    fake = await startFakeStripe();
-    stripeServer = await startTestServer({ ...FAKE_STRIPE_KEYS, STRIPE_API_URL: fake.url });
-    stripeAdmin = await adminClient(stripeServer);
-    const artist = await verifiedUser(stripeServer, 'property-owner@example.org');
-    fundraiserId = (await createFundraiser(artist, { publish: true, tracks: 1 })).id;
+    started.fake = await startFakeStripe();
+    started.server = await startTestServer({ ...FAKE_STRIPE_KEYS, STRIPE_API_URL: started.fake.url });
+    started.admin = await adminClient(started.server);
+    const artist = await verifiedUser(started.server, ownerEmail);
+    started.fundraiserId = (await createFundraiser(artist, { publish: true, tracks: 1 })).id;
   });
-
   afterAll(async () => {
-    await stripeServer?.close();
-    await fake?.close();
+    await started.server?.close();
+    await started.fake?.close();
+  });
+  return Object.assign(started, {
+    deliver: (delivery: { payload: string; signature: string }) =>
+      started.server.client().post('/api/stripe/webhook', {
+        body: delivery.payload,
+        headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature },
+      }),
+  });
+}
+
+describe('transaction totals (Stripe path)', () => {
+  const stripe = useStripeServer('totals-owner@example.org');
+
+  async function pay(name: string, donationCents: number, tipCents: number, feeCents: number | null) {
+    const intent = await startDonation(stripe.server, {
+      fundraiserId: stripe.fundraiserId,
+      email: `${name.toLowerCase()}@example.org`,
+      name,
+      donationCents,
+      tipCents,
+    });
+    stripe.fake.succeed(intent.paymentIntentId, feeCents);
+    expect((await stripe.deliver(stripe.fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(
+      200,
+    );
+    return intent.paymentIntentId;
+  }
+
+  async function refund(intentId: string, cents?: number) {
+    stripe.fake.refund(intentId, cents);
+    expect((await stripe.deliver(stripe.fake.event('charge.refunded', intentId))).status).toBe(200);
+  }
+
+  /** What a set of rows adds up to, written out from the rows the list and the CSV show. */
+  function sumOf(rows: { amountCents: number; tipCents: number; feeCents: number | null; refundedCents: number }[]) {
+    return {
+      payments: rows.length,
+      donationCents: rows.reduce((sum, row) => sum + row.amountCents, 0),
+      tipCents: rows.reduce((sum, row) => sum + row.tipCents, 0),
+      feeCents: rows.reduce((sum, row) => sum + (row.feeCents ?? 0), 0),
+      feesPending: rows.filter((row) => row.feeCents === null).length,
+      refundedCents: rows.reduce((sum, row) => sum + row.refundedCents, 0),
+    };
+  }
+
+  it('sums the page and everything to the cent, agreeing with the rows and the CSV: fees, a fee pending, refunds in part and in full', async () => {
+    await pay('Ada', 2500, 500, 96);
+    const partly = await pay('Brook', 4000, 1000, 175);
+    await refund(partly, 2500);
+    const fully = await pay('Cato', 3000, 300, 103);
+    await pay('Dana', 1000, 0, null); // Stripe has not settled it: its fee is not known yet.
+    await refund(fully);
+
+    const pages = [];
+    for (let page = 0; page < 2; page++) {
+      const answer = await stripe.admin.get(`/api/admin/transactions?page=${page}&page_size=2`);
+      expect(answer.status, answer.text).toBe(200);
+      pages.push(adminTransactionsSchema.parse(answer.json));
+    }
+    const rows = pages.flatMap((page) => page.results);
+    // Newest first; refunded in full is no longer a transaction (DESIGN.md), in part it still is.
+    expect(rows.map((row) => [row.name, row.feeCents, row.refundedCents])).toEqual([
+      ['Dana', null, 0],
+      ['Brook', 175, 2500],
+      ['Ada', 96, 0],
+    ]);
+    const all = {
+      payments: 3,
+      donationCents: 7500,
+      tipCents: 1500,
+      feeCents: 271,
+      feesPending: 1,
+      refundedCents: 2500,
+    };
+    for (const page of pages) {
+      expect(page.totalCount).toBe(3);
+      expect(page.totals.all).toEqual(all);
+      expect(page.totals.page).toEqual(sumOf(page.results));
+    }
+    expect(sumOf(rows)).toEqual(all);
+
+    // The CSV's rows add up to the same, the pending fee blank and marked so.
+    const csv = await stripe.admin.get('/api/admin/transactions/download');
+    const [header, ...lines] = csv.text
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    const column = (name: string) => header!.indexOf(name);
+    const csvRows = lines.map((cells) => ({
+      name: cells[column('name')],
+      amountCents: Number(cells[column('amountCents')]),
+      tipCents: Number(cells[column('tipCents')]),
+      feeCents: cells[column('feeCents')] === '' ? null : Number(cells[column('feeCents')]),
+      refundedCents: Number(cells[column('refundedCents')]),
+      feeStatus: cells[column('fee_status')],
+      createdAt: cells[column('createdAt')]!,
+      date: cells[column('date')],
+    }));
+    expect(sumOf(csvRows)).toEqual(all);
+    expect(csvRows.map((row) => [row.name, row.feeStatus])).toEqual([
+      ['Dana', 'pending'],
+      ['Brook', 'known'],
+      ['Ada', 'known'],
+    ]);
+    // Its date column is the day of the site's calendar (Los Angeles), beside the exact moment.
+    for (const row of csvRows) expect(row.date).toBe(siteCalendarDate(row.createdAt, 'America/Los_Angeles'));
+
+    // Once Stripe tells the fee, it is no longer pending, in the rows and in the sums alike.
+    stripe.fake.settle(intentOf('dana@example.org'), 52);
+    await stripe.server.jobs.drain({ skipBackoff: true });
+    const settled = adminTransactionsSchema.parse((await stripe.admin.get('/api/admin/transactions')).json);
+    expect(settled.results[0]!.feeCents).toBe(52);
+    expect(settled.totals.all).toEqual({ ...all, feeCents: 323, feesPending: 0 });
+    expect(settled.totals.page).toEqual(settled.totals.all);
   });
 
-  const deliver = (delivery: { payload: string; signature: string }) =>
-    stripeServer.client().post('/api/stripe/webhook', {
-      body: delivery.payload,
-      headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature },
-    });
+  function intentOf(email: string) {
+    return stripe.server.db.select().from(donations).where(eq(donations.email, email)).get()!.paymentIntentId;
+  }
+});
+
+describe('money integrity under any sequence of events (fast-check, Stripe path)', () => {
+  const stripe = useStripeServer('property-owner@example.org');
+  let runNumber = 0;
 
   type Step =
     | { kind: 'donate'; donationCents: number; tipCents: number; feeCents: number; settled: boolean }
@@ -559,7 +685,9 @@ describe('money integrity under any sequence of events (fast-check, Stripe path)
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
         // Each run pays its own charity, so runs do not see each other's money.
         const ein = String(900_000_000 + ++runNumber);
-        stripeServer.sqlite.prepare('UPDATE fundraisers SET charity_ein = ? WHERE id = ?').run(ein, fundraiserId);
+        stripe.server.sqlite
+          .prepare('UPDATE fundraisers SET charity_ein = ? WHERE id = ?')
+          .run(ein, stripe.fundraiserId);
         const model = { completed: 0 };
         const paid: {
           intentId: string;
@@ -593,24 +721,26 @@ describe('money integrity under any sequence of events (fast-check, Stripe path)
         };
         const settleAll = async () => {
           for (const payment of paid.filter((candidate) => !candidate.settled)) {
-            fake.settle(payment.intentId, payment.feeCents);
+            stripe.fake.settle(payment.intentId, payment.feeCents);
             payment.settled = true;
           }
-          await stripeServer.jobs.drain({ skipBackoff: true });
+          await stripe.server.jobs.drain({ skipBackoff: true });
         };
         let pending: { id: number; amountCents: number; secret: string } | null = null;
         const usedSecrets: { id: number; secret: string }[] = [];
 
         for (const next of steps) {
           if (next.kind === 'donate') {
-            const intent = await startDonation(stripeServer, {
-              fundraiserId,
+            const intent = await startDonation(stripe.server, {
+              fundraiserId: stripe.fundraiserId,
               email: `run-${runNumber}@example.org`,
               donationCents: next.donationCents,
               tipCents: next.tipCents,
             });
-            fake.succeed(intent.paymentIntentId, next.settled ? next.feeCents : null);
-            expect((await deliver(fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(200);
+            stripe.fake.succeed(intent.paymentIntentId, next.settled ? next.feeCents : null);
+            expect(
+              (await stripe.deliver(stripe.fake.event('payment_intent.succeeded', intent.paymentIntentId))).status,
+            ).toBe(200);
             paid.push({
               intentId: intent.paymentIntentId,
               donationCents: next.donationCents,
@@ -624,18 +754,18 @@ describe('money integrity under any sequence of events (fast-check, Stripe path)
           } else if (next.kind === 'refund' && paid.length > 0) {
             const donation = paid[next.pick % paid.length]!;
             if (donation.refundedCents < donation.donationCents + donation.tipCents) {
-              donation.refundedCents = fake.refund(donation.intentId, next.cents ?? undefined);
-              const delivery = fake.event('charge.refunded', donation.intentId);
+              donation.refundedCents = stripe.fake.refund(donation.intentId, next.cents ?? undefined);
+              const delivery = stripe.fake.event('charge.refunded', donation.intentId);
               refundEvents.push(delivery);
-              expect((await deliver(delivery)).status).toBe(200);
+              expect((await stripe.deliver(delivery)).status).toBe(200);
             }
           } else if (next.kind === 'late-refund-event' && refundEvents.length > 0) {
-            expect((await deliver(refundEvents[next.pick % refundEvents.length]!)).status).toBe(200);
+            expect((await stripe.deliver(refundEvents[next.pick % refundEvents.length]!)).status).toBe(200);
           } else if (next.kind === 'initialize') {
             const { donated, feeShare } = charityFigures();
             const outstanding = donated - feeShare - model.completed;
             const amountCents = Math.max(1, Math.round(Math.max(outstanding, 0) * next.share));
-            const answer = await initialize(amountCents, ein, stripeAdmin);
+            const answer = await initialize(amountCents, ein, stripe.admin);
             if (pending) {
               expect(answer.json).toMatchObject({ code: 'PENDING_DISBURSEMENT' });
             } else if (amountCents > outstanding) {
@@ -651,10 +781,10 @@ describe('money integrity under any sequence of events (fast-check, Stripe path)
           } else if (next.kind === 'finish' && pending) {
             const complete = next.how.endsWith('complete');
             const answer = next.how.startsWith('callback')
-              ? await stripeAdmin.patch(`/api/admin/disbursement/${pending.id}/callback`, {
+              ? await stripe.admin.patch(`/api/admin/disbursement/${pending.id}/callback`, {
                   json: { action: complete ? 'markComplete' : 'markCanceled', callbackSecret: pending.secret },
                 })
-              : await stripeAdmin.patch(`/api/admin/disbursement/${pending.id}`, {
+              : await stripe.admin.patch(`/api/admin/disbursement/${pending.id}`, {
                   json: { status: complete ? 'COMPLETE' : 'CANCELED' },
                 });
             expect(answer.status, answer.text).toBe(200);
@@ -662,14 +792,16 @@ describe('money integrity under any sequence of events (fast-check, Stripe path)
             usedSecrets.push({ id: pending.id, secret: pending.secret });
             pending = null;
           } else if (next.kind === 'manual') {
-            const answer = await stripeAdmin.post('/api/admin/disbursements', {
+            const answer = await stripe.admin.post('/api/admin/disbursements', {
               json: { ein, amountCents: next.amountCents, notes: '', charityName: 'Run', finalizedAt: '2026-11-20' },
             });
             expect(answer.status, answer.text).toBe(201);
             model.completed += next.amountCents;
           }
 
-          const summaries = disbursementSummariesSchema.parse((await stripeAdmin.get('/api/admin/disbursements')).json);
+          const summaries = disbursementSummariesSchema.parse(
+            (await stripe.admin.get('/api/admin/disbursements')).json,
+          );
           const summary = summaries.results.find((candidate) => candidate.ein === ein);
           const figures = charityFigures();
           const afterFees = figures.donated - figures.feeShare;
@@ -683,7 +815,7 @@ describe('money integrity under any sequence of events (fast-check, Stripe path)
           });
           if (summary) expect(summary.outstandingCents).toBe(afterFees - model.completed);
           // The public ledger reads the same module: the same figures, with no pending state to show.
-          const ledger = ledgerSchema.parse((await stripeServer.client().get('/api/ledger')).json);
+          const ledger = ledgerSchema.parse((await stripe.server.client().get('/api/ledger')).json);
           const entry = ledger.results.find((candidate) => candidate.ein === ein);
           if (summary) {
             expect(entry).toMatchObject({
@@ -699,17 +831,18 @@ describe('money integrity under any sequence of events (fast-check, Stripe path)
 
         // A secret works once: every used one is refused now, whichever action it asks for.
         for (const used of usedSecrets) {
-          const replay = await stripeAdmin.patch(`/api/admin/disbursement/${used.id}/callback`, {
+          const replay = await stripe.admin.patch(`/api/admin/disbursement/${used.id}/callback`, {
             json: { action: 'markComplete', callbackSecret: used.secret },
           });
           expect(replay.status).toBe(409);
         }
         // Leave nothing pending for the next run's charity (each run has its own anyway), and no
         // fee job waiting: a later run's settle fast-forwards through the queue's backoff.
-        if (pending) await stripeAdmin.patch(`/api/admin/disbursement/${pending.id}`, { json: { status: 'CANCELED' } });
+        if (pending)
+          await stripe.admin.patch(`/api/admin/disbursement/${pending.id}`, { json: { status: 'CANCELED' } });
         await settleAll();
         const { donated, feeShare } = charityFigures();
-        const settled = ledgerSchema.parse((await stripeServer.client().get('/api/ledger')).json);
+        const settled = ledgerSchema.parse((await stripe.server.client().get('/api/ledger')).json);
         expect(settled.results.find((candidate) => candidate.ein === ein)?.afterFeesDonatedCents ?? 0).toBe(
           donated - feeShare,
         );

@@ -137,4 +137,26 @@ describe('migrations', () => {
     expect(found('fundraisers_fts', 'y')).toEqual([1, 2]);
     sqlite.close();
   });
+  it("move manual disbursements' dates entered without a time from midnight UTC to noon, the same day in every US zone", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-upgrade-')), 'old.db');
+    const old = new Database(file);
+    const before = journal.entries.findIndex((entry) => entry.tag.endsWith('_manual_disbursement_dates'));
+    expect(before).toBeGreaterThan(0);
+    migrate(drizzle(old), { migrationsFolder: firstMigrations(before) });
+    const midnight = Date.UTC(2026, 10, 1);
+    const insert = old.prepare(
+      `INSERT INTO disbursements (id, ein, charity_name, status, source, amount_cents, finalized_at)
+       VALUES (?, '131788491', 'American Cancer Society', 'COMPLETE', ?, 500, ?)`,
+    );
+    insert.run(1, 'MANUAL', midnight);
+    // A moment given with its time, and the giving site's completions, are moments: left alone.
+    insert.run(2, 'MANUAL', midnight + 17 * 60 * 60 * 1000);
+    insert.run(3, 'www.every.org', midnight);
+    old.close();
+
+    const { sqlite } = openDatabase(file);
+    const dates = sqlite.prepare('SELECT finalized_at FROM disbursements ORDER BY id').pluck().all();
+    expect(dates).toEqual([midnight + 12 * 60 * 60 * 1000, midnight + 17 * 60 * 60 * 1000, midnight]);
+    sqlite.close();
+  });
 });

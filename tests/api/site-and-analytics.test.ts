@@ -6,7 +6,11 @@ import { createFundraiser } from '../fixtures/fundraisers';
 import { startTestServer, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
 
-const server = useTestServer({ SITE_NAME: 'Tunes for Good', CONTACT_EMAIL: 'team@tunes.example' });
+const server = useTestServer({
+  SITE_NAME: 'Tunes for Good',
+  CONTACT_EMAIL: 'team@tunes.example',
+  SITE_TIME_ZONE: 'US/Eastern',
+});
 
 describe('GET /api/site', () => {
   it('tells the client the configured site name and contact details', async () => {
@@ -14,6 +18,8 @@ describe('GET /api/site', () => {
     const site = siteSchema.parse(response.json);
     expect(site.siteName).toBe('Tunes for Good');
     expect(site.contactEmail).toBe('team@tunes.example');
+    // The zone whose calendar dates the money pages show, by the name every browser knows.
+    expect(site.timeZone).toBe('America/New_York');
     // No fundraiser 683 here: no promo for pages to ask about (and be answered 404).
     expect(site.promoProjectId).toBeNull();
   });

@@ -1,13 +1,18 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initializeResponseSchema } from '../../shared/answers/admin-money';
+import {
+  adminTransactionsSchema,
+  initializeResponseSchema,
+  type TransactionTotals,
+} from '../../shared/answers/admin-money';
+import { formatCents } from '../../shared/money';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
-import { donate } from '../fixtures/donations';
+import { donate, insertSucceededDonations } from '../fixtures/donations';
 import { allowConsoleErrors } from '../fixtures/console-errors';
-import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
+import { fillForm, logIn, newContext, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { CANCER_SOCIETY_EIN, createFundraiser, uploadMusic } from '../fixtures/fundraisers';
 import { adminClient, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
@@ -200,12 +205,21 @@ describe('admin money in Chromium', () => {
     await page.getByText(/Outstanding for American Cancer Society/).waitFor();
     await page.getByRole('button', { name: 'Record disbursement' }).click();
     await page.getByText('Amount cannot exceed $100,000.00').waitFor();
+    // The shared schema's other messages (spec part 2 section 5), checked as the admin leaves a field.
+    await fillForm(page, { Amount: 'twelve', Notes: 'n'.repeat(3001), 'Charity name': '' });
+    await page.getByLabel('EIN', { exact: true }).focus();
+    await page.getByText('Amount must be an amount in dollars, like 250 or 250.00').waitFor();
+    await page.getByText('Notes cannot exceed 3000 character(s).').waitFor();
+    await page.getByText('Charity name is required.').waitFor();
+    expect(await page.getByLabel('Notes').getAttribute('aria-invalid')).toBe('true');
+    // A name of the admin's own stays theirs.
+    await fillForm(page, { 'Charity name': 'American Cancer Society (by cheque)' });
     expect(await seriousViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await fillForm(page, { Amount: '12.34', Notes: 'Cheque 1043' });
     await page.getByRole('button', { name: 'Record disbursement' }).click();
     await page.waitForURL('**/admin/disbursements?ein=131788491');
-    await page.getByText('Recorded $12.34 paid to American Cancer Society.').waitFor();
+    await page.getByText('Recorded $12.34 paid to American Cancer Society (by cheque).').waitFor();
     const history = page.getByRole('region', { name: /History: American Cancer Society/ });
     await history.getByText('Cheque 1043').waitFor();
     await history.getByText('Manual').waitFor();
@@ -221,6 +235,125 @@ describe('admin money in Chromium', () => {
     await logIn(fan, server.baseUrl, 'just-a-fan@example.org');
     await fan.goto(`${server.baseUrl}/admin/disbursements`);
     await fan.waitForURL(`${server.baseUrl}/`);
+  });
+
+  it("dates money in the site's time zone (Los Angeles here), the same in Tokyo and New York", async () => {
+    // 06:30 UTC on Nov 27 is 10:30 PM on Nov 26 in Los Angeles, and already Nov 27 in New York
+    // and Tokyo; the payout at 07:45 UTC likewise. What a viewer's own zone says must not matter.
+    const paidAt = Date.parse('2026-11-27T06:30:00Z');
+    const payoutAt = Date.parse('2026-11-27T07:45:00Z');
+    const owner = await verifiedUser(server, 'night-owl-owner@example.org');
+    const unicef = await createFundraiser(owner, {
+      publish: true,
+      uploads: await uploadMusic(owner, 1),
+      charityEin: '13-1760110',
+      details: { name: 'Midnight Sessions' },
+    });
+    const intent = await donate(server, {
+      fundraiserId: unicef.id,
+      email: 'night-owl@example.org',
+      name: 'Night Owl',
+      donationCents: 1800,
+    });
+    server.sqlite
+      .prepare('UPDATE donations SET succeeded_at = ?, created_at = ? WHERE payment_intent_id = ?')
+      .run(paidAt, paidAt, intent.paymentIntentId);
+    const manual = await admin.post('/api/admin/disbursements', {
+      json: {
+        ein: '131760110',
+        amountCents: 900,
+        notes: 'Late wire',
+        charityName: 'UNICEF USA',
+        finalizedAt: new Date(payoutAt).toISOString(),
+      },
+    });
+    expect(manual.status, manual.text).toBe(201);
+    server.sqlite.prepare("UPDATE disbursements SET created_at = ? WHERE notes = 'Late wire'").run(payoutAt);
+
+    for (const timezoneId of ['Asia/Tokyo', 'America/New_York']) {
+      const context = await newContext(browser, { viewport: { width: 1280, height: 800 }, timezoneId });
+      const { page } = await newPage(context);
+      // The browser really is elsewhere: its own calendar is on Nov 27 at that moment.
+      expect(await page.evaluate((at) => new Date(at).getDate(), paidAt)).toBe(27);
+      await logIn(page, server.baseUrl, ADMIN_EMAIL);
+
+      await page.goto(`${server.baseUrl}/admin/transactions`);
+      const payment = row(page, 'Night Owl');
+      await payment.getByText('Nov 26, 2026').waitFor();
+      await payment.getByText('10:30 PM PST').waitFor();
+      expect(await payment.getByText('Nov 27, 2026').count(), timezoneId).toBe(0);
+
+      await page.goto(`${server.baseUrl}/admin/disbursements?ein=131760110`);
+      const payout = page.getByRole('row').filter({ hasText: 'Late wire' });
+      // Started and finalized: both the evening of Nov 26 where the site is.
+      await expect.poll(() => payout.getByText('Nov 26, 2026').count(), { message: timezoneId }).toBe(2);
+      await payout.getByText('11:45 PM PST').waitFor();
+
+      await page.goto(`${server.baseUrl}/where-the-money-goes`);
+      const lastPayment = page.locator('#ein-131760110 [data-label="Last payment"]');
+      await expect.poll(() => lastPayment.textContent(), { message: timezoneId }).toBe('Nov 26, 2026');
+    }
+  });
+
+  it("shows each payment's fee ('fee pending' until it is known) and the sums of the page and of all, one row a payment at 1280 px and a card at 390 px", async () => {
+    const intent = await donate(server, {
+      fundraiserId: cancerSociety.id,
+      email: 'unsettled@example.org',
+      name: 'Unsettled Fan',
+      donationCents: 3300,
+      tipCents: 700,
+    });
+    // Stripe has not told this one's fee yet (the fee job fills it in later).
+    server.sqlite
+      .prepare('UPDATE donations SET fee_cents = NULL, charity_fee_cents = NULL WHERE payment_intent_id = ?')
+      .run(intent.paymentIntentId);
+    // Twenty older payments: two pages, so the page's sums and everything's differ.
+    insertSucceededDonations(server, redCross.id, 20);
+    const listed = adminTransactionsSchema.parse((await admin.get('/api/admin/transactions')).json);
+    expect(listed.totalCount).toBeGreaterThan(20);
+    expect(listed.totals.all.feesPending).toBe(1);
+
+    for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+      const page = await adminPage(viewport);
+      await page.goto(`${server.baseUrl}/admin/transactions`);
+      const unsettled = row(page, 'Unsettled Fan');
+      await unsettled.getByText('fee pending').waitFor();
+      await unsettled.getByText('$33.00').waitFor();
+      // Every other row has its fee in dollars.
+      const fees = await page.locator('tbody td[data-label="Fee"]').allTextContents();
+      expect(fees.filter((fee) => fee === 'fee pending')).toHaveLength(1);
+      expect(fees.filter((fee) => /^\$\d+\.\d\d$/.test(fee))).toHaveLength(fees.length - 1);
+
+      const sums = async (label: RegExp) => {
+        const totals = page.locator('tfoot tr').filter({ has: page.getByRole('rowheader', { name: label }) });
+        const cell = (name: string) => totals.locator(`td[data-label="${name}"]`).textContent();
+        return [await cell('Donations'), await cell('Tips'), await cell('Fees'), await cell('Refunds')];
+      };
+      const shown = (totals: TransactionTotals) => [
+        formatCents(totals.donationCents),
+        formatCents(totals.tipCents),
+        `${formatCents(totals.feeCents)}${totals.feesPending ? `${totals.feesPending} fee pending` : ''}`,
+        formatCents(totals.refundedCents),
+      ];
+      expect(await sums(/^This page: 20 payments$/)).toEqual(shown(listed.totals.page));
+      expect(await sums(new RegExp(`^All ${listed.totalCount} payments$`))).toEqual(shown(listed.totals.all));
+
+      // Nothing scrolls sideways, in the page or in the table's own box, and nothing is cut off.
+      const frame = page.locator('.admin-table-frame');
+      expect(await frame.evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      const overflowing = await frame.evaluate((box) =>
+        [...box.querySelectorAll('td, th')]
+          .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+          .map((cell) => cell.textContent),
+      );
+      expect(overflowing).toEqual([]);
+      if (process.env.SHOT_DIR)
+        await page.screenshot({
+          path: path.join(process.env.SHOT_DIR, `admin-transactions-totals-${viewport.width}.png`),
+          fullPage: true,
+        });
+    }
   });
 
   for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {

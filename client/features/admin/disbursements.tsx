@@ -10,6 +10,8 @@ import { errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { Pagination } from '../../ui/pagination';
+import { MoneyCell } from '../../ui/money-cell';
+import { SiteDate } from '../../ui/site-date';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import {
@@ -19,8 +21,8 @@ import {
   useInitializeDisbursement,
   useUpdateDisbursementStatus,
 } from './admin-money-api';
-import { dateFormat, dateTimeFormat } from './admin-format';
 import { NetworkButton } from '../../ui/needs-network';
+import '../../ui/table-cards.css';
 import './admin-money.css';
 import { LoadFailure } from '../../ui/offline-notice';
 
@@ -62,7 +64,7 @@ export function DisbursementsAdmin() {
         <p className="empty-state">No disbursements!</p>
       ) : (
         <div className="admin-table-frame" tabIndex={0} role="region" aria-labelledby={headingId}>
-          <table className="admin-table">
+          <table className="admin-table admin-cards table-cards">
             <thead>
               <tr>
                 <th scope="col">Charity</th>
@@ -91,10 +93,10 @@ export function DisbursementsAdmin() {
                     <span className="admin-muted admin-ein">EIN {formatEin(summary.ein)}</span>
                     {summary.hasPending && <span className="admin-badge admin-badge-pending">Pending</span>}
                   </th>
-                  <td className="number">{formatCents(summary.donatedCents)}</td>
-                  <td className="number">{formatCents(summary.afterFeesDonatedCents)}</td>
-                  <td className="number">{formatCents(summary.disbursedCents)}</td>
-                  <td className="number admin-outstanding">{formatCents(summary.outstandingCents)}</td>
+                  <MoneyCell label="Donated" cents={summary.donatedCents} />
+                  <MoneyCell label="After fees" cents={summary.afterFeesDonatedCents} />
+                  <MoneyCell label="Disbursed" cents={summary.disbursedCents} />
+                  <MoneyCell label="Outstanding" cents={summary.outstandingCents} className="admin-outstanding" />
                   <td>
                     <div className="admin-row-actions">
                       <button
@@ -212,7 +214,7 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
       ) : (
         <>
           <div className="admin-table-frame" tabIndex={0} role="region" aria-label={`Disbursements to ${charityName}`}>
-            <table className="admin-table">
+            <table className="admin-table admin-cards table-cards">
               <thead>
                 <tr>
                   <th scope="col">Started</th>
@@ -232,24 +234,21 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
                 {history.data.results.map((row) => (
                   <tr key={row.id}>
                     <td>
-                      <time dateTime={row.createdAt}>{dateTimeFormat.format(new Date(row.createdAt))}</time>
+                      <SiteDate moment={row.createdAt} withTime />
                     </td>
-                    <td className="number">{formatCents(row.amountCents)}</td>
-                    <td>
+                    <MoneyCell label="Amount" cents={row.amountCents} />
+                    <td data-label="Status">
                       <span className={`admin-badge admin-badge-${row.status.toLowerCase()}`}>
                         {statusLabel[row.status]}
                       </span>
                     </td>
-                    <td>{row.source === 'MANUAL' ? 'Manual' : row.source}</td>
-                    <td>
-                      {row.finalizedAt ? (
-                        <time dateTime={row.finalizedAt}>{dateFormat.format(new Date(row.finalizedAt))}</time>
-                      ) : (
-                        '—'
-                      )}
+                    <td data-label="Source">{row.source === 'MANUAL' ? 'Manual' : row.source}</td>
+                    <td data-label="Finalized">{row.finalizedAt ? <SiteDate moment={row.finalizedAt} /> : '—'}</td>
+                    {/* An empty note is no line of its own on a phone's card. */}
+                    <td className="admin-notes" data-label={row.notes ? 'Notes' : undefined}>
+                      {row.notes ?? ''}
                     </td>
-                    <td className="admin-notes">{row.notes ?? ''}</td>
-                    <td>
+                    <td className={row.status === 'PENDING' ? undefined : 'admin-empty'}>
                       {row.status === 'PENDING' && (
                         <div className="admin-row-actions">
                           <button

@@ -1,55 +1,67 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { FEATURED_CHARITY_COUNT, limits, SEARCH_DEBOUNCE_MS } from '../../../shared/constants';
-import { updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
+import { featuredCharityMessages, updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
 import { formatEin, normaliseEin } from '../../../shared/ein';
 import { type Nonprofit } from '../../../shared/answers/charities';
 import { featuredCharitiesQueryOptions, nonprofitSearchQueryOptions } from '../../api/fundraisers';
 import { errorMessage } from '../../api/http';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { Alert } from '../../ui/alert';
-import { MessageDialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { Spinner } from '../../ui/spinner';
 import { useUpdateFeaturedCharities } from './featured-charities-api';
-import { ReorderControls } from './reorder-controls';
-import { NetworkButton } from '../../ui/needs-network';
+import { FeaturedListEditor, type FeaturedPanelProps } from './featured-list-editor';
 import './admin.css';
-import { LoadFailure } from '../../ui/offline-notice';
 
 /**
  * The admins' choice of the home page's charity logos (spec part 2 section 9: 10 of them): the
- * current list, a search of the charity directory to add from, reordering and removal, then one
- * save. Edits stay local until saved, so the home page never shows a half-made list.
+ * current list, a search of the charity directory beside it to add from, reordering and removal,
+ * then one save.
  */
 export function FeaturedCharitiesAdmin() {
-  const current = useQuery(featuredCharitiesQueryOptions());
-  // Up here rather than in the form: a save replaces the form (see its key), and the success
-  // message must outlive that.
+  const current = useQuery({ ...featuredCharitiesQueryOptions(), select: (featured) => featured.nonprofits });
   const update = useUpdateFeaturedCharities();
-  const [savedDialog, setSavedDialog] = useState(false);
-  if (current.isPending) return <Spinner label="Loading featured charities" />;
-  if (current.isError) {
-    return (
-      <LoadFailure error={current.error} retry={current.refetch}>
-        <Alert tone="error">Something went wrong!</Alert>
-      </LoadFailure>
-    );
-  }
   return (
-    <>
-      {/* Keyed on the stored list's EINs: a save that changes it starts the editor again from it, while
-          a refetch that brings the same list (window focus, say) keeps unsaved edits. */}
-      <FeaturedCharitiesForm
-        key={current.data.nonprofits.map((charity) => einKey(charity.ein)).join()}
-        saved={current.data.nonprofits}
-        update={update}
-        onSave={(eins) => update.mutate(eins, { onSuccess: () => setSavedDialog(true) })}
-      />
-      <MessageDialog open={savedDialog} onClose={() => setSavedDialog(false)} title="Featured charities">
-        <p>Featured charities updated successfully.</p>
-      </MessageDialog>
-    </>
+    <FeaturedListEditor<Nonprofit>
+      title="Featured charities"
+      intro="These charities are shown on the home page, in this order. Search the directory to add one, then save."
+      current={current}
+      loadingLabel="Loading featured charities"
+      idOf={(charity) => einKey(charity.ein)}
+      nameOf={(charity) => charity.name}
+      check={(charities) => {
+        const checked = updateFeaturedCharitiesSchema.safeParse({ eins: charities.map((charity) => charity.ein) });
+        return checked.success ? null : (checked.error.issues[0]?.message ?? featuredCharityMessages.atLeastOne);
+      }}
+      duplicateMessage={featuredCharityMessages.duplicate}
+      emptyMessage="No featured charities. Add one from the search."
+      countText={(count) => `${count} of ${FEATURED_CHARITY_COUNT}`}
+      max={FEATURED_CHARITY_COUNT}
+      adding={{ kind: 'panel', Panel: CharitySearch }}
+      removeLabel="Remove"
+      rowClassName="featured-charity-row"
+      renderRow={({ item }) =>
+        item && (
+          <span className="featured-charity-text">
+            <span className="featured-charity-name">{item.name}</span>
+            <span className="muted">EIN {displayEin(item.ein)}</span>
+          </span>
+        )
+      }
+      saveLabel="Save featured charities"
+      save={{
+        run: (charities, onSaved) =>
+          update.mutate(
+            charities.map((charity) => charity.ein),
+            { onSuccess: onSaved },
+          ),
+        isPending: update.isPending,
+        error: update.isError ? errorMessage(update.error, featuredCharityMessages.updateFailed) : null,
+        reset: update.reset,
+      }}
+      savedMessage={featuredCharityMessages.updated}
+    />
   );
 }
 
@@ -63,166 +75,8 @@ function displayEin(ein: string): string {
   return digits ? formatEin(digits) : ein;
 }
 
-type Control = 'up' | 'down' | 'remove';
-
-function controlId(prefix: string, ein: string, control: Control): string {
-  return `${prefix}-${einKey(ein)}-${control}`;
-}
-
-type FormProps = {
-  saved: Nonprofit[];
-  update: ReturnType<typeof useUpdateFeaturedCharities>;
-  onSave: (eins: string[]) => void;
-};
-
-function FeaturedCharitiesForm({ saved, update, onSave }: FormProps) {
-  const [list, setList] = useState<Nonprofit[]>(saved);
-  const [announcement, setAnnouncement] = useState('');
-  // Where keyboard focus goes after the next change of the list (see the layout effect).
-  const focusRequest = useRef<{ ein: string; control: Control } | null>(null);
-  const [validationError, setValidationError] = useState('');
-  const listHeadingId = useId();
-  const idPrefix = useId();
-  const changed = list.map((charity) => einKey(charity.ein)).join() !== saved.map((c) => einKey(c.ein)).join();
-  const full = list.length >= FEATURED_CHARITY_COUNT;
-
-  // A moved row is taken out of the DOM and put back, and a removed one is gone, either of which
-  // drops keyboard focus: give it back to the same button, or to the other arrow when the row
-  // reached an end, or to the next row's Remove.
-  useLayoutEffect(() => {
-    const request = focusRequest.current;
-    if (!request) return;
-    focusRequest.current = null;
-    const button = document.getElementById(controlId(idPrefix, request.ein, request.control));
-    const fallback = document.getElementById(
-      controlId(idPrefix, request.ein, request.control === 'up' ? 'down' : 'up'),
-    );
-    const target = button instanceof HTMLButtonElement && !button.disabled ? button : fallback;
-    target?.focus();
-  }, [list, idPrefix]);
-
-  function edit(next: Nonprofit[], message: string) {
-    setList(next);
-    setAnnouncement(message);
-    setValidationError('');
-    update.reset();
-  }
-
-  function add(charity: Nonprofit) {
-    if (full || list.some((item) => einKey(item.ein) === einKey(charity.ein))) return;
-    edit([...list, charity], `Added ${charity.name}, number ${list.length + 1} of ${list.length + 1}.`);
-  }
-
-  function remove(index: number) {
-    const charity = list[index];
-    if (!charity) return;
-    edit(
-      list.filter((_, position) => position !== index),
-      `Removed ${charity.name}.`,
-    );
-    // Focus goes to the next row's Remove (or the previous one's when it was the last).
-    const neighbour = list[index + 1] ?? list[index - 1];
-    if (neighbour) focusRequest.current = { ein: neighbour.ein, control: 'remove' };
-  }
-
-  function move(index: number, direction: -1 | 1) {
-    const target = index + direction;
-    const charity = list[index];
-    const other = list[target];
-    if (!charity || !other) return;
-    const next = [...list];
-    next[index] = other;
-    next[target] = charity;
-    edit(next, `Moved ${charity.name} to number ${target + 1} of ${list.length}.`);
-    focusRequest.current = { ein: charity.ein, control: direction === -1 ? 'up' : 'down' };
-  }
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const parsed = updateFeaturedCharitiesSchema.safeParse({ eins: list.map((charity) => charity.ein) });
-    if (!parsed.success) {
-      setValidationError(parsed.error.issues[0]?.message ?? 'Please check the list.');
-      return;
-    }
-    onSave(parsed.data.eins);
-  }
-
-  return (
-    <div className="featured-charities-admin">
-      <form className="form featured-charities-form" aria-labelledby={listHeadingId} onSubmit={handleSubmit}>
-        <div className="featured-charities-head">
-          <h2 id={listHeadingId}>Featured charities</h2>
-          <p className="muted">
-            {list.length} of {FEATURED_CHARITY_COUNT}
-          </p>
-        </div>
-        <p className="muted">
-          These charities are shown on the home page, in this order. Search the directory to add one, then save.
-        </p>
-        {list.length === 0 ? (
-          <p className="empty-state">No featured charities. Add one from the search.</p>
-        ) : (
-          <ol className="featured-charities-list" role="list">
-            {list.map((charity, index) => (
-              <li key={einKey(charity.ein)} className="featured-charity-row">
-                <span className="featured-charity-position" aria-hidden="true">
-                  {index + 1}
-                </span>
-                <span className="featured-charity-text">
-                  <span className="featured-charity-name">{charity.name}</span>
-                  <span className="muted">EIN {displayEin(charity.ein)}</span>
-                </span>
-                <ReorderControls
-                  idOf={(control) => controlId(idPrefix, charity.ein, control)}
-                  name={charity.name}
-                  index={index}
-                  count={list.length}
-                  removeLabel="Remove"
-                  onMove={(direction) => move(index, direction)}
-                  onRemove={() => remove(index)}
-                />
-              </li>
-            ))}
-          </ol>
-        )}
-        <p className="visually-hidden" role="status">
-          {announcement}
-        </p>
-        {validationError && <Alert tone="error">{validationError}</Alert>}
-        {update.isError && (
-          <Alert tone="error">
-            {errorMessage(update.error, 'Unable to update featured charities. Please try again.')}
-          </Alert>
-        )}
-        <p className="actions">
-          <NetworkButton
-            action="save the featured charities"
-            type="submit"
-            className="button button-primary"
-            disabled={!changed || update.isPending}
-          >
-            {update.isPending ? 'Saving...' : 'Save featured charities'}
-          </NetworkButton>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={!changed || update.isPending}
-            onClick={() => edit(saved, 'Changes discarded.')}
-          >
-            Discard changes
-          </button>
-        </p>
-      </form>
-
-      <CharitySearch chosen={list} full={full} onAdd={add} />
-    </div>
-  );
-}
-
-type CharitySearchProps = { chosen: Nonprofit[]; full: boolean; onAdd: (charity: Nonprofit) => void };
-
-/** The directory search, debounced (spec part 2 section 7: 300 ms). */
-function CharitySearch({ chosen, full, onAdd }: CharitySearchProps) {
+/** The directory search beside the list, debounced (spec part 2 section 7: 300 ms). */
+function CharitySearch({ items: chosen, full, onAdd }: FeaturedPanelProps<Nonprofit>) {
   const headingId = useId();
   const [term, setTerm] = useState('');
   const query = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
@@ -250,9 +104,7 @@ function CharitySearch({ chosen, full, onAdd }: CharitySearchProps) {
       {!searching ? null : results.isPending ? (
         <Spinner label="Searching charities" />
       ) : results.isError ? (
-        <LoadFailure error={results.error} retry={results.refetch}>
-          <Alert tone="error">Something went wrong!</Alert>
-        </LoadFailure>
+        <Alert tone="error">Something went wrong!</Alert>
       ) : results.data.nonprofits.length === 0 ? (
         <p className="muted" role="status">
           No charities found for “{query}”.

@@ -1,15 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatCents, parseDollarsToCents } from '../../../shared/money';
-import { adminMoneyMessages, disbursementLimits, manualDisbursementSchema } from '../../../shared/schemas/admin-money';
+import { formatCents } from '../../../shared/money';
+import {
+  adminMoneyMessages,
+  disbursementLimits,
+  manualDisbursementFormSchema,
+} from '../../../shared/schemas/admin-money';
 import { formatEin, normaliseEin } from '../../../shared/ein';
+import { siteCalendarDate } from '../../../shared/site-dates';
 import { nonprofitQueryOptions } from '../../api/fundraisers';
 import { errorMessage, formErrorsOf } from '../../api/http';
 import { useFlash } from '../../lib/flash';
-import { usePageTitle } from '../../lib/site';
+import { usePageTitle, useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { FormField, TextareaField } from '../../ui/form-field';
+import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { summariesQueryOptions, useRecordManualDisbursement } from './admin-money-api';
 import { NetworkButton } from '../../ui/needs-network';
 import './admin-money.css';
@@ -18,77 +24,58 @@ import './admin-money.css';
 // paid to a charity some other way (a cheque, a bank transfer), recorded as COMPLETE. Not limited
 // by what is outstanding; the form says what is, so a typo stands out.
 
-const fields = ['ein', 'charityName', 'amountCents', 'finalizedAt', 'notes'] as const;
-type Field = (typeof fields)[number];
-type Errors = Partial<Record<Field, string>>;
-
-/** Today's date where the admin is: the date input's own terms (the server allows any zone's today). */
-function localToday() {
-  const now = new Date();
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
-}
+const FIELDS = ['ein', 'charityName', 'amountCents', 'finalizedAt', 'notes'] as const;
 
 export function ManualDisbursementPage() {
   usePageTitle('Record a manual disbursement');
-  const id = useId();
   const navigate = useNavigate();
   const showFlash = useFlash((state) => state.show);
   const [searchParams] = useSearchParams();
-  const [ein, setEin] = useState(searchParams.get('ein') ?? '');
-  const [charityName, setCharityName] = useState<string | null>(null);
-  const [amount, setAmount] = useState('');
-  const [finalizedAt, setFinalizedAt] = useState(localToday);
-  const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  // Dates paid are days of the site's calendar (SITE_TIME_ZONE), as the ledger shows them: its
+  // today is the latest the server takes, wherever the admin is.
+  const { timeZone } = useSite();
+  const [siteToday] = useState(() => siteCalendarDate(Date.now(), timeZone));
+  // The disbursements tab links here with ?ein= (digits): shown as people write an EIN.
+  const linked = searchParams.get('ein') ?? '';
+  const linkedDigits = normaliseEin(linked);
+  const form = useZodForm(manualDisbursementFormSchema, {
+    ein: linkedDigits ? formatEin(linkedDigits) : linked,
+    charityName: '',
+    amountCents: '',
+    finalizedAt: siteToday,
+    notes: '',
+  });
+  const { errors, isSubmitted } = form.formState;
   const record = useRecordManualDisbursement();
 
-  const einDigits = normaliseEin(ein);
+  const einDigits = normaliseEin(form.watch('ein'));
   const summaries = useQuery(summariesQueryOptions);
   const known = summaries.data?.results.find((summary) => summary.ein === einDigits);
   // The directory names a charity nobody has donated to yet; admins may still type another name.
   const directory = useQuery({ ...nonprofitQueryOptions(einDigits ?? ''), enabled: einDigits !== null && !known });
   const suggestedName = known?.charityName ?? directory.data?.nonprofit.name ?? '';
-  const shownName = charityName ?? suggestedName;
+  useEffect(() => {
+    // The EIN names the charity until the admin writes a name of their own.
+    if (form.getFieldState('charityName').isDirty) return;
+    form.setValue('charityName', suggestedName, { shouldValidate: isSubmitted });
+  }, [form, suggestedName, isSubmitted]);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const cents = parseDollarsToCents(amount);
-    const input = { ein, charityName: shownName, amountCents: cents ?? Number.NaN, notes, finalizedAt };
-    const checked = manualDisbursementSchema.safeParse(input);
-    const found: Errors = {};
-    if (!checked.success) {
-      for (const issue of checked.error.issues) {
-        const field = issue.path[0] as Field;
-        found[field] ??= issue.message;
-      }
-    }
-    if (cents === null) found.amountCents = 'Amount must be an amount in dollars, like 250 or 250.00';
-    setErrors(found);
-    const first = fields.find((field) => found[field]);
-    if (first) {
-      document.getElementById(`${id}-${first}`)?.focus();
-      return;
-    }
+  const einField = form.register('ein', {
+    onBlur: () => einDigits && form.setValue('ein', formatEin(einDigits)),
+  });
+
+  const submit = form.handleSubmit((input) =>
     record.mutate(input, {
       onSuccess: ({ disbursement }) => {
-        const where = `/admin/disbursements?ein=${disbursement.ein}`;
         showFlash(
           `Recorded ${formatCents(disbursement.amountCents)} paid to ${disbursement.charityName}.`,
           '/admin/disbursements',
         );
-        void navigate(where);
+        void navigate(`/admin/disbursements?ein=${disbursement.ein}`);
       },
-      onError: (error) => {
-        const fromServer: Errors = {};
-        for (const item of formErrorsOf(error)) {
-          if (item.field && (fields as readonly string[]).includes(item.field))
-            fromServer[item.field as Field] = item.message;
-        }
-        setErrors(fromServer);
-      },
-    });
-  }
+      onError: (error) => applyServerFormErrors(form, formErrorsOf(error), FIELDS),
+    }),
+  );
 
   return (
     <div className="page narrow stack">
@@ -105,15 +92,12 @@ export function ManualDisbursementPage() {
           <Alert tone="error">{errorMessage(record.error, adminMoneyMessages.generic)}</Alert>
         )}
         <FormField
-          id={`${id}-ein`}
           label="EIN"
           inputMode="numeric"
           autoComplete="off"
           hint="The charity's 9-digit EIN, like 12-3456789."
-          value={ein}
-          error={errors.ein}
-          onChange={(event) => setEin(event.target.value)}
-          onBlur={() => einDigits && setEin(formatEin(einDigits))}
+          error={errors.ein?.message}
+          {...einField}
         />
         {known && (
           <p className="field-hint" role="status">
@@ -131,40 +115,32 @@ export function ManualDisbursementPage() {
           </Alert>
         )}
         <FormField
-          id={`${id}-charityName`}
           label="Charity name"
-          value={shownName}
-          error={errors.charityName}
           maxLength={disbursementLimits.charityNameMax}
-          onChange={(event) => setCharityName(event.target.value)}
+          error={errors.charityName?.message}
+          {...form.register('charityName')}
         />
         <FormField
-          id={`${id}-amountCents`}
           label="Amount"
           inputMode="decimal"
           className="money-field"
           hint="From $0.01 to $100,000.00."
-          value={amount}
-          error={errors.amountCents}
-          onChange={(event) => setAmount(event.target.value)}
+          error={errors.amountCents?.message}
+          {...form.register('amountCents')}
         />
         <FormField
-          id={`${id}-finalizedAt`}
           label="Date paid"
           type="date"
-          max={localToday()}
-          value={finalizedAt}
-          error={errors.finalizedAt}
-          onChange={(event) => setFinalizedAt(event.target.value)}
+          max={siteToday}
+          error={errors.finalizedAt?.message}
+          {...form.register('finalizedAt')}
         />
         <TextareaField
-          id={`${id}-notes`}
           label="Notes"
           rows={4}
           hint={`Optional: how it was paid, a cheque or transfer number. Maximum ${disbursementLimits.notesMax} characters.`}
-          value={notes}
-          error={errors.notes}
-          onChange={(event) => setNotes(event.target.value)}
+          error={errors.notes?.message}
+          {...form.register('notes')}
         />
         <div className="actions">
           <NetworkButton

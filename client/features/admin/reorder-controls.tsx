@@ -1,5 +1,5 @@
 /**
- * A list row's Move up, Move down and remove buttons, as both featured editors have them: arrows
+ * A list row's Move up, Move down and remove buttons (featured-list-editor.tsx): arrows
  * for the eye, the row's name for a screen reader, ids so the list can put focus back after a move.
  */
 export function ReorderControls({
@@ -10,7 +10,7 @@ export function ReorderControls({
   removeLabel,
   onMove,
   onRemove,
-  className = 'featured-charity-actions',
+  className = 'featured-actions',
 }: {
   /** The id of each button, so focus can follow the row. */
   idOf: (control: 'up' | 'down' | 'remove') => string;
@@ -45,12 +45,7 @@ export function ReorderControls({
         <span aria-hidden="true">↓</span>
         <span className="visually-hidden">Move {name} down</span>
       </button>
-      <button
-        type="button"
-        id={idOf('remove')}
-        className="button button-ghost featured-charity-remove"
-        onClick={onRemove}
-      >
+      <button type="button" id={idOf('remove')} className="button button-ghost featured-remove" onClick={onRemove}>
         {removeLabel}
         <span className="visually-hidden"> {name}</span>
       </button>

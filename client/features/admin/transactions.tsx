@@ -4,27 +4,33 @@ import { Link, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
+import type { AdminTransaction, TransactionTotals } from '../../../shared/answers/admin-money';
 import { formatEin } from '../../../shared/ein';
 import { errorMessage } from '../../api/http';
 import { safeWebsite } from '../../lib/links';
 import { useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { Pagination } from '../../ui/pagination';
+import { MoneyCell } from '../../ui/money-cell';
+import { SiteDate } from '../../ui/site-date';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
-import { dateTimeFormat } from './admin-format';
 import { transactionsQueryOptions } from './admin-money-api';
 import { NetworkLink } from '../../ui/needs-network';
+import '../../ui/table-cards.css';
 import './admin-money.css';
 import { LoadFailure } from '../../ui/offline-notice';
 
+const payments = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'payment' : 'payments'}`;
+
 /**
  * The Transactions tab (spec part 2 sections 2 and 3, Admin transaction row): every succeeded
- * payment, newest first, 20 to a page, and the whole list as CSV.
+ * payment, newest first, 20 to a page, with the processor's fee of each, the sums of the page and
+ * of all of them (the server adds them up; the CSV's rows add up to the same), and the whole list
+ * as CSV. One row per payment fits 1280 px; on a phone each payment is a card.
  */
 export function TransactionsAdmin() {
   const headingId = useId();
-  const { siteName } = useSite();
   const [searchParams] = useSearchParams();
   const page = pageFromUrl(searchParams.get('page'));
   const transactions = useQuery(transactionsQueryOptions(page));
@@ -53,76 +59,123 @@ export function TransactionsAdmin() {
         <p className="empty-state">No transactions!</p>
       ) : (
         <>
-          <p className="admin-count">
-            {transactions.data.totalCount.toLocaleString('en-US')}{' '}
-            {transactions.data.totalCount === 1 ? 'payment' : 'payments'}
-          </p>
+          <p className="admin-count">{payments(transactions.data.totalCount)}</p>
           <div className="admin-table-frame" tabIndex={0} role="region" aria-labelledby={headingId}>
-            <table className="admin-table">
+            <table className="admin-table admin-cards table-cards">
               <thead>
                 <tr>
                   <th scope="col">Date</th>
-                  <th scope="col">Charity</th>
-                  <th scope="col">Fundraiser</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
+                  <th scope="col">Donor</th>
+                  <th scope="col">Fundraiser and charity</th>
                   <th scope="col" className="number">
                     Donation
                   </th>
                   <th scope="col" className="number">
                     Tip
                   </th>
+                  <th scope="col" className="number">
+                    Fee
+                  </th>
+                  <th scope="col" className="number">
+                    Refunded
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {transactions.data.results.map((row) => {
-                  const website = safeWebsite(row.organizationWebsite);
-                  return (
-                    <tr key={row.id}>
-                      <td>
-                        <time dateTime={row.createdAt}>{dateTimeFormat.format(new Date(row.createdAt))}</time>
-                      </td>
-                      <td>
-                        {row.organizationName === null ? (
-                          <span className="admin-muted">{siteName} (a gift to the site)</span>
-                        ) : website ? (
-                          <a href={website} target="_blank" rel="noreferrer">
-                            {row.organizationName}
-                          </a>
-                        ) : (
-                          row.organizationName
-                        )}
-                        {row.ein && <span className="admin-muted admin-ein">EIN {formatEin(row.ein)}</span>}
-                      </td>
-                      <td>
-                        {row.projectId === null ? (
-                          '—'
-                        ) : (
-                          <Link to={`/projects/${row.projectId}`}>
-                            {row.projectName ?? `Fundraiser ${row.projectId}`}
-                          </Link>
-                        )}
-                      </td>
-                      <td>{row.name}</td>
-                      <td>{row.email}</td>
-                      <td className="number">
-                        {formatCents(row.amountCents)}
-                        {row.refundedCents > 0 && (
-                          <span className="admin-muted admin-refunded">
-                            {formatCents(row.refundedCents)} of the payment refunded
-                          </span>
-                        )}
-                      </td>
-                      <td className="number">{formatCents(row.tipCents)}</td>
-                    </tr>
-                  );
-                })}
+                {transactions.data.results.map((row) => (
+                  <TransactionRow key={row.id} row={row} />
+                ))}
               </tbody>
+              <tfoot>
+                <TotalsRow
+                  label={totalPages > 1 ? `This page: ${payments(transactions.data.totals.page.payments)}` : 'Total'}
+                  totals={transactions.data.totals.page}
+                />
+                {totalPages > 1 && (
+                  <TotalsRow
+                    label={`All ${payments(transactions.data.totals.all.payments)}`}
+                    totals={transactions.data.totals.all}
+                  />
+                )}
+              </tfoot>
             </table>
           </div>
           <Pagination page={page} totalPages={totalPages} label="Transactions" />
         </>
       )}
     </div>
+  );
+}
+
+function TransactionRow({ row }: { row: AdminTransaction }) {
+  const { siteName } = useSite();
+  const website = safeWebsite(row.organizationWebsite);
+  return (
+    <tr>
+      <td className="admin-transaction-date">
+        <SiteDate moment={row.createdAt} withTime />
+      </td>
+      <td className="admin-wrap">
+        {row.name}
+        <span className="admin-muted admin-detail">{row.email}</span>
+      </td>
+      <td className="admin-wrap">
+        {row.projectId !== null ? (
+          <Link to={`/projects/${row.projectId}`}>{row.projectName ?? `Fundraiser ${row.projectId}`}</Link>
+        ) : row.organizationName === null ? (
+          `${siteName} (a gift to the site)`
+        ) : (
+          '—'
+        )}
+        {row.organizationName !== null && (
+          <span className="admin-muted admin-detail">
+            {website ? (
+              <a href={website} target="_blank" rel="noreferrer">
+                {row.organizationName}
+              </a>
+            ) : (
+              row.organizationName
+            )}
+            {row.ein && <span className="admin-ein">EIN {formatEin(row.ein)}</span>}
+          </span>
+        )}
+      </td>
+      <MoneyCell label="Donation" cents={row.amountCents} />
+      <MoneyCell label="Tip" cents={row.tipCents} />
+      <td className="number" data-label="Fee">
+        {row.feeCents === null ? (
+          <span className="admin-badge admin-badge-pending">fee pending</span>
+        ) : (
+          formatCents(row.feeCents)
+        )}
+      </td>
+      <td className="number" data-label="Refunded">
+        {row.refundedCents > 0 ? formatCents(row.refundedCents) : <span className="admin-muted">—</span>}
+      </td>
+    </tr>
+  );
+}
+
+/** The sums the server made of a set of rows: what those rows add up to, to the cent. */
+function TotalsRow({ label, totals }: { label: string; totals: TransactionTotals }) {
+  return (
+    <tr className="admin-totals">
+      <th scope="row" colSpan={3}>
+        {label}
+      </th>
+      <MoneyCell label="Donations" cents={totals.donationCents} />
+      <MoneyCell label="Tips" cents={totals.tipCents} />
+      <td className="number" data-label="Fees">
+        <span>
+          {formatCents(totals.feeCents)}
+          {totals.feesPending > 0 && (
+            <span className="admin-muted admin-detail">
+              {totals.feesPending === 1 ? '1 fee pending' : `${totals.feesPending} fees pending`}
+            </span>
+          )}
+        </span>
+      </td>
+      <MoneyCell label="Refunds" cents={totals.refundedCents} />
+    </tr>
   );
 }

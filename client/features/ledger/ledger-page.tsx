@@ -8,11 +8,12 @@ import { ledgerQueryOptions } from '../../api/ledger';
 import { ledgerRowId } from '../../lib/links';
 import { usePageTitle, useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
+import { MoneyCell } from '../../ui/money-cell';
+import { SiteDate } from '../../ui/site-date';
 import { Spinner } from '../../ui/spinner';
+import '../../ui/table-cards.css';
 import './ledger.css';
 import { LoadFailure } from '../../ui/offline-notice';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /**
  * "Where the money goes" (issue 11, beyond the spec): per charity, what fans gave, what is left
@@ -96,7 +97,7 @@ function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
     <section className="stack" aria-labelledby={headingId}>
       <h2 id={headingId}>By charity</h2>
       <div className="ledger-table-frame">
-        <table className="ledger-table" aria-labelledby={headingId}>
+        <table className="ledger-table table-cards" aria-labelledby={headingId}>
           <thead>
             <tr>
               <th scope="col">Charity</th>
@@ -124,21 +125,13 @@ function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
                     <span className="ledger-charity">{entry.charityName}</span>
                     <span className="muted ledger-ein">EIN {formatEin(entry.ein.replace(/\D/g, ''))}</span>
                   </th>
-                  <td className="number" data-label="Given by fans">
-                    {formatCents(entry.donatedCents)}
-                  </td>
-                  <td className="number" data-label="After card fees">
-                    {formatCents(entry.afterFeesDonatedCents)}
-                  </td>
-                  <td className="number" data-label="Paid to the charity">
-                    {formatCents(entry.disbursedCents)}
-                  </td>
-                  <td className="number" data-label="Still to be paid">
-                    {formatCents(entry.outstandingCents)}
-                  </td>
+                  <MoneyCell label="Given by fans" cents={entry.donatedCents} />
+                  <MoneyCell label="After card fees" cents={entry.afterFeesDonatedCents} />
+                  <MoneyCell label="Paid to the charity" cents={entry.disbursedCents} />
+                  <MoneyCell label="Still to be paid" cents={entry.outstandingCents} />
                   <td data-label="Last payment">
                     {entry.lastDisbursedAt ? (
-                      <time dateTime={entry.lastDisbursedAt}>{dateFormat.format(new Date(entry.lastDisbursedAt))}</time>
+                      <SiteDate moment={entry.lastDisbursedAt} />
                     ) : (
                       <span className="muted">Not yet</span>
                     )}

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { charities } from '../../db/schema';
+import { type CharityEntry, upsertCharities } from './queries';
 
 // Imports the IRS Exempt Organizations Business Master File extract (the eo_xx.csv files of the
 // IRS's public "EO BMF" download: one per state or region, a header line, one organisation per
@@ -54,25 +53,13 @@ export async function importIrsBmf(db: Db, file: string): Promise<ImportResult> 
   const lines = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
   let columns: Map<string, number> | undefined;
   const result: ImportResult = { read: 0, imported: 0, skipped: 0 };
-  let batch: (typeof charities.$inferInsert)[] = [];
+  let batch: CharityEntry[] = [];
 
+  // Only what an IRS file put there is refreshed: a bundled entry keeps its curated fields, and
+  // one cached from Every.org its display name and place (upsertCharities' trust order).
   const flush = () => {
-    const rows = batch;
+    upsertCharities(db, batch);
     batch = [];
-    db.transaction((tx) => {
-      for (const row of rows) {
-        tx.insert(charities)
-          .values(row)
-          .onConflictDoUpdate({
-            target: charities.ein,
-            set: { name: row.name, city: row.city, state: row.state, updatedAt: new Date() },
-            // Only what an IRS file put there is refreshed: a bundled entry keeps its curated
-            // fields, and one cached from Every.org its display name and place.
-            setWhere: sql`${charities.source} = 'irs'`,
-          })
-          .run();
-      }
-    });
   };
 
   for await (const line of lines) {

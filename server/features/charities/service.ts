@@ -32,13 +32,9 @@ export function toNonprofit(row: CharityRow): Nonprofit {
 
 /** Puts the bundled charities in the directory; run at every start, it refreshes them. */
 export function seedBundledCharities(deps: Pick<Deps, 'db'>) {
-  queries.upsertBundledCharities(
+  queries.upsertCharities(
     deps.db,
-    BUNDLED_CHARITIES.map((charity) => ({
-      ...charity,
-      tags: JSON.stringify(charity.tags),
-      source: 'bundled' as const,
-    })),
+    BUNDLED_CHARITIES.map((charity) => ({ ...charity, tags: JSON.stringify(charity.tags), source: 'bundled' })),
   );
 }
 
@@ -51,9 +47,9 @@ const PAGE = 20;
  */
 function cacheRemote(deps: Deps, found: DirectoryCharity[]): CharityRow[] {
   if (found.length === 0) return [];
-  queries.cacheRemoteCharities(
+  queries.upsertCharities(
     deps.db,
-    found.map((charity) => ({ ...charity, tags: JSON.stringify(charity.tags), source: 'every.org' as const })),
+    found.map((charity) => ({ ...charity, tags: JSON.stringify(charity.tags), source: 'every.org' })),
   );
   return queries.findCharities(
     deps.db,

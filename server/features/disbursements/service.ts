@@ -1,11 +1,12 @@
 import { PAGE_SIZE } from '../../../shared/constants';
+import { siteCalendarDate, startOfSiteDay } from '../../../shared/site-dates';
 import { adminMoneyMessages as say, type CallbackAction } from '../../../shared/schemas/admin-money';
 import { type Disbursement, type LedgerEntry, type LedgerTotals } from '../../../shared/answers/admin-money';
 import type { z } from 'zod';
 import type { initializeDisbursementSchema, manualDisbursementSchema } from '../../../shared/schemas/admin-money';
 import type { Db } from '../../db/client';
 import type { Deps, Session } from '../../deps';
-import { conflict, invalid, notFound } from '../../errors';
+import { conflict, FormError, invalid, notFound } from '../../errors';
 import { randomToken, safeEqual, sha256 } from '../../infra/security/tokens';
 import { balanceTotals, charityBalance, charityBalances } from './balances';
 import { givingSiteDonationUrl, givingSiteSource } from './giving-site';
@@ -170,10 +171,27 @@ export function callback(deps: Deps, id: number, action: CallbackAction, secret:
   return { disbursement, message };
 }
 
+/**
+ * The moment a manual disbursement's date paid stands for. A date alone is a day of the site's
+ * calendar (the form's date input, the ledger's "Last payment"): it is stored as that day's first
+ * moment in the site's zone, so it shows as that very day to everyone, and a day after the site's
+ * today is in the future, wherever the admin is. A date and time is the moment it says.
+ */
+function paidAt(deps: Deps, finalizedAt: string): Date {
+  if (finalizedAt.includes('T')) {
+    const moment = new Date(finalizedAt);
+    if (Number.isNaN(moment.getTime())) throw new FormError([{ field: 'finalizedAt', message: say.finalizedAt }]);
+    return moment;
+  }
+  if (finalizedAt > siteCalendarDate(Date.now(), deps.config.timeZone)) {
+    throw new FormError([{ field: 'finalizedAt', message: say.finalizedAtFuture }]);
+  }
+  return startOfSiteDay(finalizedAt, deps.config.timeZone);
+}
+
 /** POST /api/admin/disbursements: money already paid some other way, recorded as COMPLETE. */
 export function recordManual(deps: Deps, session: Session, input: z.output<typeof manualDisbursementSchema>) {
-  const finalizedAt = new Date(input.finalizedAt);
-  if (Number.isNaN(finalizedAt.getTime())) throw invalid(say.finalizedAt);
+  const finalizedAt = paidAt(deps, input.finalizedAt);
   const row = queries.insertDisbursement(deps.db, {
     ein: input.ein,
     charityName: input.charityName,

@@ -1,6 +1,7 @@
 import { PAGE_SIZE } from '../../../shared/constants';
 import { plainDollars } from '../../../shared/money';
-import type { AdminTransaction } from '../../../shared/answers/admin-money';
+import { siteCalendarDates } from '../../../shared/site-dates';
+import type { AdminTransaction, AdminTransactions } from '../../../shared/answers/admin-money';
 import type { Deps } from '../../deps';
 import { type CsvValue, csvStream } from '../../infra/csv';
 import * as queries from './queries';
@@ -21,17 +22,28 @@ function present(row: AdminTransactionRow): AdminTransaction {
     email: row.email,
     amountCents: row.amountCents,
     tipCents: row.tipCents,
-    // 0 until Stripe has told the fee (the donations' fee job records it).
-    feeCents: row.feeCents ?? 0,
+    // Null until Stripe has told the fee (the donations' fee job records it): "fee pending".
+    feeCents: row.feeCents,
     refundedCents: row.refundedCents,
     // Succeeded rows always have the moment they succeeded; the fallback keeps the type honest.
     createdAt: (row.succeededAt ?? new Date(0)).toISOString(),
   };
 }
 
+/**
+ * A page of the list, how many rows it has in all, and the sums of that page and of all of them
+ * (the figures the tab shows under the rows), read in one transaction so they agree.
+ */
 export function listTransactions(deps: Deps, page: number, pageSize = PAGE_SIZE) {
-  const found = queries.listAdminTransactions(deps.db, pageSize, page * pageSize);
-  return { results: found.results.map(present), totalCount: found.totalCount };
+  const window = { limit: pageSize, offset: page * pageSize };
+  return deps.db.transaction((tx) => {
+    const all = queries.sumAdminTransactions(tx);
+    return {
+      results: queries.listAdminTransactions(tx, window.limit, window.offset).map(present),
+      totalCount: all.payments,
+      totals: { page: queries.sumAdminTransactions(tx, window), all },
+    } satisfies AdminTransactions;
+  });
 }
 
 export const TRANSACTIONS_CSV_HEADER = [
@@ -50,12 +62,16 @@ export const TRANSACTIONS_CSV_HEADER = [
   'amount',
   'tip',
   'refundedCents',
+  // Added later, at the end so columns read by position stay where they were.
+  'fee_status',
+  'date',
 ] as const;
 
 /** Rows read from the database per page of the CSV: small enough to stay flat, big enough to be quick. */
 const CSV_PAGE_ROWS = 1000;
 
 function* transactionPages(deps: Deps): Generator<CsvValue[][]> {
+  const dateOf = siteCalendarDates(deps.config.timeZone);
   let after: { succeededAt: Date; id: number } | null = null;
   for (;;) {
     const rows = queries.adminTransactionsAfter(deps.db, after, CSV_PAGE_ROWS);
@@ -78,6 +94,8 @@ function* transactionPages(deps: Deps): Generator<CsvValue[][]> {
         plainDollars(transaction.amountCents),
         plainDollars(transaction.tipCents),
         transaction.refundedCents,
+        transaction.feeCents === null ? 'pending' : 'known',
+        dateOf(transaction.createdAt),
       ];
     });
     const last = rows[rows.length - 1]!;

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { charities, donations, fundraisers, paymentEvents, purchases } from '../../db/schema';
 
@@ -206,21 +207,62 @@ function adminTransactions(db: Db) {
 export type AdminTransactionRow = ReturnType<typeof adminTransactionsAfter>[number];
 
 const newestPaymentFirst = [desc(donations.succeededAt), desc(donations.id)];
+const succeededOnly = eq(donations.status, 'succeeded');
 
 /**
  * Succeeded payments, newest first, a page at a time (DESIGN.md: refunded and unpaid ones are not
- * transactions; a partly refunded one still is, with what was refunded).
+ * transactions; a partly refunded one still is, with what was refunded). How many there are in
+ * all is sumAdminTransactions' count.
  */
 export function listAdminTransactions(db: Db, limit: number, offset: number) {
-  const results = adminTransactions(db)
-    .where(eq(donations.status, 'succeeded'))
+  return adminTransactions(db)
+    .where(succeededOnly)
     .orderBy(...newestPaymentFirst)
     .limit(limit)
     .offset(offset)
     .all();
-  const totalCount =
-    db.select({ count: count() }).from(donations).where(eq(donations.status, 'succeeded')).get()?.count ?? 0;
-  return { results, totalCount };
+}
+
+type Summable = {
+  amountCents: SQLiteColumn;
+  tipCents: SQLiteColumn;
+  feeCents: SQLiteColumn;
+  refundedCents: SQLiteColumn;
+};
+
+/** The Transactions tab's sums over some of its rows: each figure as the rows show it. */
+const sumsOf = (rows: Summable) => ({
+  payments: sql<number>`count(*)`,
+  donationCents: sql<number>`coalesce(sum(${rows.amountCents}), 0)`,
+  tipCents: sql<number>`coalesce(sum(${rows.tipCents}), 0)`,
+  // sum() skips the fees not known yet; they are counted instead, so none passes unnoticed.
+  feeCents: sql<number>`coalesce(sum(${rows.feeCents}), 0)`,
+  feesPending: sql<number>`count(*) - count(${rows.feeCents})`,
+  refundedCents: sql<number>`coalesce(sum(${rows.refundedCents}), 0)`,
+});
+
+/**
+ * The one place the Transactions tab's money is summed (the list's totals; the CSV's rows add up
+ * to the same): over every row it lists, or over one page of them, chosen exactly as
+ * listAdminTransactions chooses it. Integer cents, added by SQLite, exact. When money becomes a
+ * journal, this is what changes.
+ */
+export function sumAdminTransactions(db: Db, page?: { limit: number; offset: number }) {
+  if (!page) return db.select(sumsOf(donations)).from(donations).where(succeededOnly).get()!;
+  const shown = db
+    .select({
+      amountCents: donations.amountCents,
+      tipCents: donations.tipCents,
+      feeCents: donations.feeCents,
+      refundedCents: donations.refundedCents,
+    })
+    .from(donations)
+    .where(succeededOnly)
+    .orderBy(...newestPaymentFirst)
+    .limit(page.limit)
+    .offset(page.offset)
+    .as('shown');
+  return db.select(sumsOf(shown)).from(shown).get()!;
 }
 
 /**
@@ -228,16 +270,15 @@ export function listAdminTransactions(db: Db, limit: number, offset: number) {
  * the one before, so the 1,000th page costs what the first does.
  */
 export function adminTransactionsAfter(db: Db, after: { succeededAt: Date; id: number } | null, limit: number) {
-  const succeeded = eq(donations.status, 'succeeded');
   const where = after
     ? and(
-        succeeded,
+        succeededOnly,
         or(
           lt(donations.succeededAt, after.succeededAt),
           and(eq(donations.succeededAt, after.succeededAt), lt(donations.id, after.id)),
         ),
       )
-    : succeeded;
+    : succeededOnly;
   return adminTransactions(db)
     .where(where)
     .orderBy(...newestPaymentFirst)

@@ -23,6 +23,7 @@ export const siteRoutes = new Hono<AppEnv>()
       socialLinks: config.socialLinks,
       // Only a promo there is to show: pages need not ask for one that would answer 404.
       promoProjectId: isPublicFundraiser(c.get('deps').db, config.promoProjectId) ? config.promoProjectId : null,
+      timeZone: config.timeZone,
     };
     return c.json(site);
   });
