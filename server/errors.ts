@@ -67,7 +67,7 @@ export function filesNoLongerAvailable(files: NamedUpload[]): AppError {
 export const unauthenticated = (message: string) => new AppError('unauthenticated', 'OTHER', message);
 export const forbidden = (message: string) => new AppError('forbidden', 'OTHER', message);
 export const notFound = (message: string) => new AppError('not-found', 'OTHER', message);
-/** Was here and has run out (an expired link): unlike not-found, the caller may be told so. */
+/** 409: the request does not fit what it names as it is now (a paid intent, a taken email, a settled disbursement). */
 export const conflict = (message: string) => new AppError('conflict', 'OTHER', message);
 export const unsupportedMedia = (message: string) => new AppError('unsupported-media', 'OTHER', message);
 /** A card the payment provider refused (402): the donor may try another. */

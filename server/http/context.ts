@@ -6,6 +6,7 @@ export type AppEnv = {
     deps: Deps;
     session: Session | null;
     requestId: string;
+    /** The client's address, an IPv6 one as its /64 network: what per-address limits count (request-context.ts). */
     clientIp: string;
     /** A page's nonce for its inline styles, set by the page's handler (security-headers.ts). */
     styleNonce: string | undefined;

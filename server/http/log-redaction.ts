@@ -1,7 +1,8 @@
 // What the access log says of a request's address (issue 22). A link that carries a secret (a
 // receipt's download link, a reset link, a stream grant, a client secret) works for whoever
 // holds it, and logs are read, copied and kept by more people and systems than should hold any
-// of those; so the secret parts are replaced before a line is written. The rest stays, to debug by.
+// of those; so the secret parts, and email addresses, are replaced before a line is written. The
+// rest stays, to debug by.
 
 const REDACTED = '[redacted]';
 
@@ -23,6 +24,13 @@ const TOKEN_VALUE = /^(?=.*[A-Z])(?=.*[a-z])[\w-]{32,}$/;
  */
 const SECRET_PARAMETER = /grant|token|secret|signature|password|key|payment_?intent/i;
 
+/**
+ * An email address, in a parameter of that name or in any value: personal data, which the log
+ * has no need of (the purchase page's sign-up link carries the donor's, `/signup?email=`).
+ */
+const EMAIL_PARAMETER = /e-?mail/i;
+const EMAIL_VALUE = /[^@\s]@[^@\s]/;
+
 /** A query is kept to this length: a line per request, not a copy of whatever was sent. */
 const QUERY_CHARS = 500;
 
@@ -32,7 +40,8 @@ export function loggedPath(path: string, query: string): string {
   if (query === '') return safePath;
   const pairs: string[] = [];
   for (const [name, value] of new URLSearchParams(query.slice(0, QUERY_CHARS))) {
-    const secret = SECRET_PARAMETER.test(name) || TOKEN_VALUE.test(value);
+    const secret =
+      SECRET_PARAMETER.test(name) || TOKEN_VALUE.test(value) || EMAIL_PARAMETER.test(name) || EMAIL_VALUE.test(value);
     pairs.push(`${encodeURIComponent(name)}=${secret ? REDACTED : encodeURIComponent(value)}`);
   }
   return `${safePath}?${pairs.join('&')}`;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
@@ -12,13 +13,35 @@ function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
     // The rightmost entry is the one our own proxy added; anything left of it came from the
     // client and can be forged.
     const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
-    if (forwarded) return forwarded;
+    if (forwarded) return clientNetwork(forwarded);
   }
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    return clientNetwork(getConnInfo(c).remote.address ?? 'unknown');
   } catch {
     return 'unknown'; // in-process requests (tests calling app.request) have no socket
   }
+}
+
+/**
+ * A client's address as the per-address limits count it (login, sign-up, payments). An IPv6
+ * subscriber is given a whole /64 at least (RFC 6177) and may use any address in it, so counting
+ * single IPv6 addresses would give a script 2^64 fresh ones: the /64 is the client. An IPv4
+ * address in IPv6 form (a dual-stack socket's "::ffff:203.0.113.5") is that IPv4 address.
+ */
+export function clientNetwork(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const bare = address.replace(/%.*$/, ''); // a zone index ("fe80::1%eth0") names no network
+  if (!isIPv6(bare)) return address;
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const [head, tail] = bare.split('::');
+  const left = groups(head);
+  const right = groups(tail);
+  // An IPv4 tail ("::ffff:1.2.3.4" written otherwise) fills two groups; only the first four matter.
+  const rightGroups = right.reduce((count, group) => count + (group.includes('.') ? 2 : 1), 0);
+  const zeros = tail === undefined ? [] : Array<string>(8 - left.length - rightGroups).fill('0');
+  const prefix = [...left, ...zeros, ...right].slice(0, 4).map((group) => parseInt(group, 16).toString(16));
+  return `${prefix.join(':')}::/64`;
 }
 
 /**

@@ -58,6 +58,20 @@ describe('POST /api/transactions/create-payment-intent', () => {
     expect((await intent(server.client())).status).toBe(200);
   });
 
+  it('counts the addresses of one IPv6 network (a /64, what one subscriber is given) as one address', async () => {
+    // A script that takes a new address of its /64 for each intent is still one client…
+    for (let n = 1; n <= 20; n++)
+      expect((await intent(server.client(`2001:db8:5:7::${n.toString(16)}`))).status).toBe(200);
+    expectLimited(await intent(server.client('2001:db8:5:7:ffff:1:2:3')), 'Too many payment attempts.', 10 * 60);
+    // …and the same address written out in full too; the next network is another client.
+    expectLimited(
+      await intent(server.client('2001:0DB8:0005:0007:0000:0000:0000:0001')),
+      'Too many payment attempts.',
+      10 * 60,
+    );
+    expect((await intent(server.client('2001:db8:5:8::1'))).status).toBe(200);
+  });
+
   it('makes 10 intents for one email in an hour, from anywhere, then refuses that email alone', async () => {
     const email = uniqueEmail();
     for (let n = 0; n < 10; n++) expect((await intent(server.client(), email)).status).toBe(200);

@@ -300,6 +300,19 @@ describe('npm run cli -- import-legacy', () => {
     expect(fundraiserSchema.parse((await owner.get(`/api/fundraisers/${draft.id}`)).json).hasV1Tracks).toBe(false);
   });
 
+  it("never gives an imported artist the address of one of the site's own pages under /artists/", async () => {
+    const file = await catalogue([
+      catalogueRow('slug-1', { owner_email: 'join-owner@example.org', artist_name: 'Join', name: 'Join Us' }),
+    ]);
+    const run = await importLegacy(file);
+    expect(run.code, run.stderr).toBe(0);
+    const artist = server.db.select().from(artists).where(eq(artists.name, 'Join')).get()!;
+    expect(artist.urlSlug).not.toBe('join');
+    expect(artistSchema.parse((await server.client().get(`/api/artists/slug/${artist.urlSlug}`)).json).name).toBe(
+      'Join',
+    );
+  });
+
   it('imports nothing from a file it cannot read as a catalogue, and says why', async () => {
     const unclosed = await catalogue([], catalogueCsv([catalogueRow('broken-1')]) + 'broken-2,"never closed\r\n');
     const broken = await importLegacy(unclosed);

@@ -51,6 +51,12 @@ describe('the access log’s paths', () => {
     );
   });
 
+  it("takes out an email address, the personal data an address may carry (the purchase page's sign-up link)", () => {
+    expect(loggedPath('/signup', 'email=donor%40example.org')).toBe('/signup?email=[redacted]');
+    expect(loggedPath('/artists/new', 'step=2&e=donor%2Btag%40example.org')).toBe('/artists/new?step=2&e=[redacted]');
+    expect(loggedPath('/api/fundraisers', 'searchTerm=jazz')).toBe('/api/fundraisers?searchTerm=jazz');
+  });
+
   it('keeps a long query short, and finds the query of a URL', () => {
     expect(loggedPath('/api/fundraisers/search', `searchTerm=${'a'.repeat(5000)}`).length).toBeLessThan(600);
     expect(queryOf('http://localhost/api/x?grant=1&v=2')).toBe('grant=1&v=2');

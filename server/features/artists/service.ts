@@ -258,7 +258,7 @@ export function createImportedArtist(
     ...values,
     status: publishedAt ? 'PUBLISHED' : 'DRAFT',
     publishedAt,
-    urlSlug: uniqueSlug(values.name, (slug) => queries.isSlugTaken(db, slug)),
+    urlSlug: uniqueSlug(values.name, (slug) => isSlugUnavailable(db, slug)),
   });
 }
 
