@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { LibraryAlbumDetail, LibraryTrack } from '../../shared/answers/library';
 import { useUser } from '../lib/session';
 import { deviceOwner, type SavedTrack } from './offline-db';
@@ -35,6 +35,9 @@ export function SaveAlbumControl({
   const saved = useSavedAlbum(album.projectId);
   const progressId = useId();
   const [confirmingRemove, setConfirmingRemove] = useState(false);
+  // Removed from the dialog, the album loses the button that opened it: the keyboard goes on to
+  // the button that saves it again rather than to the page's body.
+  const removedHere = useRef(false);
   const tracks = streamable(album);
   if (!user || tracks.length === 0 || saved === undefined || savedTracks === undefined) return null;
 
@@ -44,7 +47,17 @@ export function SaveAlbumControl({
   if (!saved) {
     return (
       <div className="offline-control">
-        <NetworkButton action="save this album" type="button" className="button button-secondary" onClick={saveAll}>
+        <NetworkButton
+          ref={(button) => {
+            if (!button || !removedHere.current) return;
+            removedHere.current = false;
+            button.focus();
+          }}
+          action="save this album"
+          type="button"
+          className="button button-secondary"
+          onClick={saveAll}
+        >
           <DownloadIcon /> Save for offline
         </NetworkButton>
       </div>
@@ -78,7 +91,10 @@ export function SaveAlbumControl({
         <RemoveSavedDialog
           open={confirmingRemove}
           onClose={() => setConfirmingRemove(false)}
-          onRemove={() => void removeFromDevice(album.projectId)}
+          onRemove={() => {
+            removedHere.current = true;
+            void removeFromDevice(album.projectId);
+          }}
           title={`Remove “${album.projectName}” from this device?`}
           confirmLabel="Remove"
           count={savedCount}

@@ -59,6 +59,8 @@ describe('featured fundraisers editor in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Save featured fundraisers' }).isDisabled()).toBe(true);
     for (const name of NAMES) await page.getByRole('button', { name: `Delete ${name}` }).click();
     await page.getByText('No projects!').waitFor();
+    // The last row gone, the keyboard is not left on nothing: it is on the way to add one.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add row');
     await page.getByRole('button', { name: 'Save featured fundraisers' }).click();
     await page.getByText('Must include at least one featured project').waitFor();
 

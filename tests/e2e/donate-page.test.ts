@@ -134,6 +134,8 @@ describe('the donate page', () => {
     expect(await payButton(page).innerText()).toBe('Pay $1,011.00');
 
     await page.getByRole('button', { name: 'edit' }).click();
+    // The payment step and its 'edit' are gone: the keyboard starts again at the form's heading.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Your donation');
     await page.getByLabel('Custom tip').fill('12');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('heading', { name: 'Payment' }).waitFor();

@@ -145,6 +145,7 @@ describe('offline listening', () => {
       );
       await dialog.getByRole('button', { name: 'Remove all' }).click();
       await page.getByText('No music saved on this device yet.', { exact: false }).waitFor();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Go to your albums');
       await page.getByText('Saved music uses 0 B').waitFor();
       expect(await savedBytes(page)).toBe(0);
     } finally {

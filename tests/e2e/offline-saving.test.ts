@@ -177,6 +177,10 @@ describe('saving for offline', () => {
       await remove.click();
       await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
       await page.getByRole('button', { name: 'Save for offline' }).waitFor();
+      // The button that opened the dialog is gone: the keyboard is on the one that saves it again.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+        .toBe('Save for offline');
       expect(await savedAlbumIds(page)).toEqual([morning.id]);
       expect(await savedBytes(page)).toBe(morningBytes);
       await page.goto(`${server.baseUrl}/music/albums/saved`);

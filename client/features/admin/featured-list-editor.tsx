@@ -158,8 +158,9 @@ function FeaturedListForm<T>({
     const wanted = document.getElementById(`${idPrefix}-row-${request.key}-${request.control}`);
     const other = document.getElementById(`${idPrefix}-row-${request.key}-${request.control === 'up' ? 'down' : 'up'}`);
     const target = wanted instanceof HTMLButtonElement && wanted.disabled ? other : wanted;
-    (target ?? document.getElementById(`${idPrefix}-add`))?.focus();
-  }, [rows, idPrefix]);
+    // No row left: the way to add one, or (the panel's list) the list's own heading.
+    (target ?? document.getElementById(`${idPrefix}-add`) ?? document.getElementById(headingId))?.focus();
+  }, [rows, idPrefix, headingId]);
 
   function edit(next: Row<T>[], message: string) {
     setRows(next);
@@ -196,8 +197,10 @@ function FeaturedListForm<T>({
       rows.filter((_, position) => position !== index),
       `Removed ${rowName(row, index)}.`,
     );
+    // The next row's remove button, or the previous row's when this was the last; with no row
+    // left, a key no row has sends focus to the fallback of the layout effect.
     const neighbour = rows[index + 1] ?? rows[index - 1];
-    if (neighbour) focusRequest.current = { key: neighbour.key, control: 'remove' };
+    focusRequest.current = { key: neighbour?.key ?? -1, control: 'remove' };
   }
 
   function move(index: number, direction: -1 | 1) {
@@ -231,7 +234,9 @@ function FeaturedListForm<T>({
       onSubmit={handleSubmit}
     >
       <div className="featured-list-head">
-        <h2 id={headingId}>{title}</h2>
+        <h2 id={headingId} tabIndex={-1}>
+          {title}
+        </h2>
         <p className="muted">{countText(rows.length)}</p>
       </div>
       <p className="muted">{intro}</p>

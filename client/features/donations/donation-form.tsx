@@ -68,6 +68,8 @@ export function DonationForm({ target }: { target: DonationTarget }) {
   const [keptTipCents, setKeptTipCents] = useState<number | null>(null);
   const [againFor, setAgainFor] = useState<string | null>(null);
   const changingTip = useRef(false);
+  // 'edit' leaves the payment step, whose button held the focus: it goes to the form's heading.
+  const backToForm = useRef(false);
   const createIntent = useCreatePaymentIntent();
   const config = useQuery(paymentConfigQueryOptions);
   // Stripe's names for the intent a donor comes back with (see the success page).
@@ -150,7 +152,17 @@ export function DonationForm({ target }: { target: DonationTarget }) {
         {step === 0 ? (
           <FormProvider {...form}>
             <form className="form" noValidate aria-labelledby={`${id}-heading`} onSubmit={submit}>
-              <h2 id={`${id}-heading`}>{target.kind === 'platform' ? 'Your gift' : 'Your donation'}</h2>
+              <h2
+                id={`${id}-heading`}
+                tabIndex={-1}
+                ref={(element) => {
+                  if (!element || !backToForm.current) return;
+                  backToForm.current = false;
+                  element.focus();
+                }}
+              >
+                {target.kind === 'platform' ? 'Your gift' : 'Your donation'}
+              </h2>
               {returnedUnpaid && <Alert tone="error">{donationMessages.notSuccessful}</Alert>}
               {config.data?.provider === 'test' && (
                 <TestModeBanner>The next step takes a test card, and nobody is charged.</TestModeBanner>
@@ -231,6 +243,7 @@ export function DonationForm({ target }: { target: DonationTarget }) {
                 type="button"
                 className="link-button"
                 onClick={() => {
+                  backToForm.current = true;
                   setStep(0);
                   setIntent(null);
                 }}

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { deviceOwner, removeSavedMusicOf, type SavedAlbum } from '../../offline/offline-db';
 import { RemoveSavedDialog } from '../../offline/remove-saved-dialog';
@@ -19,6 +19,8 @@ export function SavedAlbumList({ label }: { label: string }) {
   const owner = user ? deviceOwner(user) : undefined;
   const albums = useSavedAlbums(owner);
   const [confirming, setConfirming] = useState(false);
+  // Everything removed, the button that asked is gone: the keyboard goes on to the empty list's link.
+  const removedAll = useRef(false);
 
   return (
     <section className="stack" aria-labelledby={headingId}>
@@ -33,7 +35,15 @@ export function SavedAlbumList({ label }: { label: string }) {
           <p>
             No music saved on this device yet. Open an album and choose Save for offline to listen without a connection.
           </p>
-          <Link className="button button-secondary" to="/music/albums/past-donations">
+          <Link
+            ref={(link) => {
+              if (!link || !removedAll.current) return;
+              removedAll.current = false;
+              link.focus();
+            }}
+            className="button button-secondary"
+            to="/music/albums/past-donations"
+          >
             Go to your albums
           </Link>
         </div>
@@ -60,7 +70,11 @@ export function SavedAlbumList({ label }: { label: string }) {
       <RemoveSavedDialog
         open={confirming}
         onClose={() => setConfirming(false)}
-        onRemove={() => owner && void removeSavedMusicOf(owner)}
+        onRemove={() => {
+          if (!owner) return;
+          removedAll.current = true;
+          void removeSavedMusicOf(owner);
+        }}
         title="Remove all saved music?"
         confirmLabel="Remove all"
         count={albums?.length ?? 0}

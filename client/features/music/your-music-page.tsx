@@ -59,12 +59,18 @@ export function YourMusicPage() {
  */
 function VerifyToSeeDonations({ email }: { email: string }) {
   return (
-    <div className="empty-state">
+    <div className="empty-state stack">
       <p>Verify your email to see the albums you donated for.</p>
       <p className="field-hint">Albums bought with {email} appear here once you confirm the address is yours.</p>
-      <Link className="button button-primary" to="/user/verify-email" state={{ from: '/music/albums/past-donations' }}>
-        Verify your email
-      </Link>
+      <p>
+        <Link
+          className="button button-primary"
+          to="/user/verify-email"
+          state={{ from: '/music/albums/past-donations' }}
+        >
+          Verify your email
+        </Link>
+      </p>
     </div>
   );
 }
