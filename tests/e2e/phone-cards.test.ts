@@ -111,4 +111,13 @@ describe('cards at 390 px', () => {
       await cutWordsOn(ownerPage, ['/fundraisers/user', `/fundraisers/user/${fundraiserId}`, '/artists/user']),
     ).toEqual({});
   });
+
+  it("shows the admin's four tabs whole, none cut at the screen's edge", async () => {
+    const { page } = await newPage(browser, mobileViewport);
+    await logIn(page, server.baseUrl, 'long-names-admin@example.org');
+    expect(await cutWordsOn(page, ['/admin/transactions', '/admin/featured-charities'])).toEqual({});
+    const tabs = page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link');
+    expect(await tabs.count()).toBe(4);
+    for (const tab of await tabs.all()) expect(await tab.isVisible()).toBe(true);
+  });
 });
