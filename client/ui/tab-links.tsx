@@ -5,8 +5,7 @@ type TabLinksProps = { label: string; tabs: readonly { to: string; label: string
 
 /**
  * Tabs that are pages: links marked aria-current, so the URL decides the tab (spec: /browse, /music,
- * /admin). On a narrow screen a few share one row, their labels wrapped; more than three make two
- * columns (the admin's four), so no label is cut at the screen's edge.
+ * /admin). On a narrow screen they stay one row that scrolls sideways, with the current tab in view.
  */
 export function TabLinks({ label, tabs, current }: TabLinksProps) {
   const currentRef = useRef<HTMLAnchorElement>(null);
@@ -14,7 +13,7 @@ export function TabLinks({ label, tabs, current }: TabLinksProps) {
     currentRef.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [current]);
   return (
-    <nav className={tabs.length > 3 ? 'tabs tabs-many' : 'tabs'} aria-label={label}>
+    <nav className="tabs" aria-label={label}>
       {tabs.map((tab) => (
         <Link
           key={tab.to}
