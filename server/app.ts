@@ -12,6 +12,7 @@ import { artistPage } from './features/artists/service';
 import { charityRoutes } from './features/charities/routes';
 import { disbursementRoutes } from './features/disbursements/routes';
 import { donationRoutes } from './features/donations/routes';
+import { journalRoutes } from './features/journal/routes';
 import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
 import { siteRoutes } from './features/site/routes';
@@ -94,6 +95,7 @@ export function createApp(deps: Deps) {
     .route('/', libraryRoutes)
     .route('/', donationRoutes)
     .route('/', disbursementRoutes)
+    .route('/', journalRoutes)
     .route('/', charityRoutes)
     .route('/', uploadRoutes)
     .all('*', () => {

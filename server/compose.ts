@@ -5,7 +5,7 @@ import type { Config } from './config';
 import { openDatabase } from './db/client';
 import type { Deps } from './deps';
 import { seedBundledCharities } from './features/charities/service';
-import { donationJobHandlers } from './features/donations/service';
+import { donationJobHandlers } from './features/donations/jobs';
 import { trackJobHandlers } from './features/fundraisers/track-processing';
 import { chooseFfmpeg, ffmpegRunner } from './infra/audio/ffmpeg';
 import { everyOrgClient } from './infra/charity-directory/every-org';

@@ -375,24 +375,19 @@ export const donations = sqliteTable(
     minimumCents: integer('minimum_cents').notNull().default(0),
     charityEin: text('charity_ein'),
     charityName: text('charity_name'),
-    /** 'refunded' is a full refund (the purchase goes with it); a partial one stays 'succeeded'. */
+    /**
+     * 'refunded' once the whole payment went back (refunds, or a dispute lost): the purchase goes
+     * with it, and comes back if a refund fails. Refunded in part, or disputed, it stays
+     * 'succeeded'. What the payment's money did is in money_journal, not here.
+     */
     status: text('status', { enum: ['pending', 'succeeded', 'failed', 'refunded'] })
       .notNull()
       .default('pending'),
     /**
-     * The processor's fee for the whole payment: known once it succeeded, or a little later when
-     * Stripe has not settled the charge yet (the donation-fee job fills it in).
+     * When the fee job stopped asking the processor for the fee it never reported: the payment
+     * counts at the estimated fee meanwhile, and the admin's Transactions tab says so.
      */
-    feeCents: integer('fee_cents'),
-    /**
-     * The charity's share of that fee: the fee of the donation it keeps, at the payment's rate
-     * (features/donations/money.ts). Null while the fee is unknown.
-     */
-    charityFeeCents: integer('charity_fee_cents'),
-    /** What the processor has refunded of the payment (donation + tip) so far: Stripe's cumulative figure. */
-    refundedCents: integer('refunded_cents').notNull().default(0),
-    /** The donation's part of that refund (features/donations/money.ts), which leaves the charity's figures. */
-    charityRefundedCents: integer('charity_refunded_cents').notNull().default(0),
+    feeUnreportedAt: timestamp('fee_unreported_at'),
     succeededAt: timestamp('succeeded_at'),
     refundedAt: timestamp('refunded_at'),
     receiptSentAt: timestamp('receipt_sent_at'),
@@ -442,6 +437,57 @@ export const purchases = sqliteTable(
   ],
 );
 
+export const JOURNAL_KINDS = [
+  'charge',
+  'fee_cover',
+  'fee',
+  'refund',
+  'refund_reversed',
+  'dispute_opened',
+  'dispute_won',
+  'dispute_lost',
+  'disbursement',
+] as const;
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+/**
+ * Every movement of money, one append-only row each (DESIGN.md "Contract details for wave 3",
+ * money journal; server/features/journal/). A row is never changed nor deleted (triggers refuse
+ * it, migration 0020): a correction is a new row. Its cents are split into what it moves for the
+ * charity, the platform and the processor, signed (+ to that party); each is keyed by the
+ * provider's object id, unique, so a redelivered event adds nothing. Every figure the product
+ * shows of money is a sum over these rows.
+ */
+export const moneyJournal = sqliteTable(
+  'money_journal',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** The provider's object id (pi_…, txn_…, re_…, dp_…), or ours for what has none (a disbursement). */
+    providerId: text('provider_id').notNull().unique(),
+    kind: text('kind', { enum: JOURNAL_KINDS }).notNull(),
+    /** The payment the row is about; null for a disbursement. */
+    donationId: integer('donation_id').references(() => donations.id),
+    disbursementId: integer('disbursement_id').references(() => disbursements.id),
+    /** Copied from the payment (or the disbursement), so the sums by charity and fundraiser need no join. */
+    fundraiserId: integer('fundraiser_id'),
+    charityEin: text('charity_ein'),
+    charityCents: integer('charity_cents').notNull().default(0),
+    platformCents: integer('platform_cents').notNull().default(0),
+    processorCents: integer('processor_cents').notNull().default(0),
+    /** A fee row counted at the estimate, until the processor reports the fee. */
+    estimated: integer('estimated', { mode: 'boolean' }).notNull().default(false),
+    occurredAt: timestamp('occurred_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    // Sums by charity (balances, the ledger) and by fundraiser (totals) read only the index.
+    index('money_journal_charity_idx').on(table.charityEin, table.kind, table.charityCents),
+    index('money_journal_fundraiser_idx').on(table.fundraiserId, table.kind, table.charityCents),
+    index('money_journal_donation_idx').on(table.donationId),
+    index('money_journal_occurred_idx').on(table.occurredAt),
+  ],
+);
+
 /** Payment provider events handled so far (webhooks arrive twice, late and out of order). */
 export const paymentEvents = sqliteTable('payment_events', {
   id: text('id').primaryKey(),
@@ -485,6 +531,11 @@ export const disbursements = sqliteTable(
     source: text('source').notNull(),
     amountCents: integer('amount_cents').notNull(),
     notes: text('notes'),
+    /**
+     * A manual disbursement of more than was outstanding, which the admin confirmed: what was
+     * outstanding then (null for every other disbursement).
+     */
+    overriddenOutstandingCents: integer('overridden_outstanding_cents'),
     /** sha256 of the callback secret while it may still be used; cleared when it is. */
     callbackSecretHash: text('callback_secret_hash'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),

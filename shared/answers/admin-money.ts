@@ -7,7 +7,22 @@ import { listEnvelope } from './api';
 export const DISBURSEMENT_STATUSES = ['PENDING', 'COMPLETE', 'CANCELED', 'FAILED'] as const;
 export type DisbursementStatus = (typeof DISBURSEMENT_STATUSES)[number];
 
-/** GET /api/admin/transactions: one succeeded donation, newest payment first. */
+/** What became of a payment after the sale (issue 23), from the money journal. */
+export const TRANSACTION_STATUSES = [
+  'paid',
+  'partly_refunded',
+  'refunded',
+  'disputed',
+  'dispute_won',
+  'dispute_lost',
+] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** Whether a payment's fee is the processor's, or the estimate: still asked for, or never reported. */
+export const FEE_STATUSES = ['known', 'pending', 'unreported'] as const;
+export type FeeStatus = (typeof FEE_STATUSES)[number];
+
+/** GET /api/admin/transactions: one payment, newest payment first; its money as the journal sums it. */
 export const adminTransactionSchema = z.object({
   id: z.int(),
   organizationName: z.nullable(z.string()),
@@ -17,34 +32,47 @@ export const adminTransactionSchema = z.object({
   projectName: z.nullable(z.string()),
   name: z.string(),
   email: z.string(),
+  /** The donation and the tip as charged. */
   amountCents: z.int(),
   tipCents: z.int(),
-  /** The processor's fee on the whole payment; null while it is not known yet ("fee pending"). */
-  feeCents: z.nullable(z.int()),
-  /** What was refunded of the payment (donation + tip) so far; 0 when nothing was. */
+  /** The processor's fee on the whole payment: the estimate while `feeStatus` is not "known". */
+  feeCents: z.int(),
+  feeStatus: z.enum(FEE_STATUSES),
+  /** What was refunded of the payment (donation + tip) and not reversed; 0 when nothing was. */
   refundedCents: z.int(),
+  /** What disputes hold back or took (open or lost); 0 when none. */
+  disputedCents: z.int(),
+  status: z.enum(TRANSACTION_STATUSES),
   createdAt: z.string(),
 });
 export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 
-/** The sums of a set of the Transactions tab's rows, to the cent (server/features/donations/queries.ts). */
+/** The sums of a set of the Transactions tab's rows, to the cent (server/features/donations/admin-transactions.ts). */
 export const transactionTotalsSchema = z.object({
   payments: z.int(),
   donationCents: z.int(),
   tipCents: z.int(),
-  /** The fees known so far. */
+  /** Every fee, the estimated ones included. */
   feeCents: z.int(),
-  /** Payments whose fee is not known yet: not in `feeCents`. */
+  /** Payments whose fee is the estimate (in `feeCents` at the estimate). */
   feesPending: z.int(),
   refundedCents: z.int(),
+  disputedCents: z.int(),
 });
 export type TransactionTotals = z.infer<typeof transactionTotalsSchema>;
 
-/** The page asked for, the number of all rows, and the sums of that page and of all of them. */
+/**
+ * The page asked for, the number of all rows, the sums of that page and of all of them, and how
+ * many payments' fees the processor never reported (the fee job gave up on them).
+ */
 export const adminTransactionsSchema = z.extend(listEnvelope(adminTransactionSchema), {
   totals: z.object({ page: transactionTotalsSchema, all: transactionTotalsSchema }),
+  feesUnreported: z.int(),
 });
 export type AdminTransactions = z.infer<typeof adminTransactionsSchema>;
+
+/** POST /api/admin/transactions/fee-checks: how many payments' fees are asked for again. */
+export const feeChecksAnswerSchema = z.object({ asked: z.int() });
 
 /** One charity's money (spec part 2 section 3, Disbursement summary), with the outstanding amount. */
 /** A charity's money, in cents (server/features/disbursements/balances.ts computes it). */
@@ -52,7 +80,7 @@ const charityMoney = {
   donatedCents: z.int(),
   afterFeesDonatedCents: z.int(),
   disbursedCents: z.int(),
-  /** after fees − disbursed: still to be paid to the charity. */
+  /** after fees − disbursed: still to be paid to the charity; below zero when it was overpaid. */
   outstandingCents: z.int(),
 };
 
@@ -61,7 +89,12 @@ export const disbursementSummarySchema = z.object({
   charityName: z.string(),
   ...charityMoney,
   hasPending: z.boolean(),
+  /** When the pending disbursement was started: stale after a day (PENDING_STALE_MS). */
+  pendingSince: z.nullable(z.string()),
 });
+
+/** A disbursement left PENDING this long never came back from the giving site: the admin page says so. */
+export const PENDING_STALE_MS = 24 * 60 * 60 * 1000;
 export type DisbursementSummary = z.infer<typeof disbursementSummarySchema>;
 export const disbursementSummariesSchema = z.object({ results: z.array(disbursementSummarySchema) });
 
@@ -73,6 +106,8 @@ export const disbursementSchema = z.object({
   notes: z.nullable(z.string()),
   source: z.string(),
   amountCents: z.int(),
+  /** A manual one over what was outstanding, confirmed by the admin: what was outstanding then. */
+  overriddenOutstandingCents: z.nullable(z.int()),
   createdAt: z.string(),
   updatedAt: z.string(),
   finalizedAt: z.nullable(z.string()),
@@ -100,7 +135,37 @@ export const ledgerEntrySchema = z.object({
   lastDisbursedAt: z.nullable(z.string()),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
-const ledgerTotalsSchema = z.object(charityMoney);
+/**
+ * The sums over every charity: what is still to be paid adds what charities are owed only; what
+ * they were overpaid (paid, then refunded or lost in a dispute) is `clawbackCents`, apart.
+ */
+const ledgerTotalsSchema = z.object({ ...charityMoney, clawbackCents: z.int() });
 export type LedgerTotals = z.infer<typeof ledgerTotalsSchema>;
 /** Per charity, and the sums of those figures over every charity (computed on the server, like them). */
 export const ledgerSchema = z.object({ results: z.array(ledgerEntrySchema), totals: ledgerTotalsSchema });
+
+/** What a reconciliation compares: a payment's charge and fee, a refund, a failed refund, a dispute and its fee. */
+export const RECONCILIATION_KINDS = ['charge', 'fee', 'refund', 'refund_failure', 'dispute', 'dispute_fee'] as const;
+
+/**
+ * GET /api/admin/reconciliation: the money journal against the processor's balance transactions
+ * for a period (DESIGN.md "Contract details for wave 3", reconciliation). A movement on one side
+ * only has 0 on the other.
+ */
+export const reconciliationSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  provider: z.enum(['stripe', 'test']),
+  matched: z.int(),
+  differences: z.array(
+    z.object({
+      providerId: z.string(),
+      kind: z.enum(RECONCILIATION_KINDS),
+      oursCents: z.int(),
+      theirsCents: z.int(),
+      /** The site's calendar day it happened on (the earlier side's). */
+      date: z.string(),
+    }),
+  ),
+});
+export type Reconciliation = z.infer<typeof reconciliationSchema>;

@@ -6,8 +6,10 @@ import {
   disbursementAnswerSchema,
   disbursementHistorySchema,
   disbursementSummariesSchema,
+  feeChecksAnswerSchema,
   initializeResponseSchema,
   ledgerSchema,
+  reconciliationSchema,
 } from './admin-money';
 import { apiErrorSchema, formErrorsSchema, okSchema } from './api';
 import { artistListSchema, artistSchema, artistSearchResultSchema, updateArtistResultSchema } from './artists';
@@ -72,6 +74,8 @@ export const answerSchemas = {
   disbursement: disbursementAnswerSchema,
   disbursementCallback: callbackAnswerSchema,
   ledger: ledgerSchema,
+  feeChecks: feeChecksAnswerSchema,
+  reconciliation: reconciliationSchema,
 };
 
 export type AnswerName = keyof typeof answerSchemas;

@@ -27,6 +27,8 @@ export const adminMoneyMessages = {
   amountNotDollars: 'Amount must be an amount in dollars, like 250 or 250.00',
   pendingDisbursement:
     'This charity already has a pending disbursement. Please complete or cancel it in the disbursement history first.',
+  manualOverOutstanding: (outstandingCents: number) =>
+    `This is more than the $${formatDollars(outstandingCents)} outstanding for this charity. Confirm to record it anyway.`,
   incorrectAmount: (outstandingCents: number) =>
     `The outstanding amount ($${formatDollars(outstandingCents)}) is less than the amount being disbursed. Please refresh the page and try again.`,
   updateFailed: 'something went wrong. Unable to update disbursement.',
@@ -35,6 +37,11 @@ export const adminMoneyMessages = {
   notPending: 'This disbursement is no longer pending: it was already completed or canceled.',
   wrongSecret: 'This link does not belong to this disbursement. Please start the disbursement again.',
   callbackMissing: 'This page needs the action, callbackSecret and disbursementId from the giving site’s link.',
+  reconciliationDate: 'Please enter a valid date (YYYY-MM-DD).',
+  reconciliationOrder: 'The end date cannot be before the start date.',
+  reconciliationSpan: 'Please choose a period of at most 366 days.',
+  reconciliationFailed: 'Something went wrong! Unable to compare the payments with the payment processor.',
+  feeChecksFailed: 'Something went wrong! Unable to ask for the fees again.',
   featuredAtLeastOne: 'Must include at least one featured project',
   featuredDuplicate: 'This fundraiser is already in the list. Please delete it or choose a different fundraiser',
   featuredEmptyRow: 'Please add a fundraiser or delete this row.',
@@ -72,17 +79,18 @@ const amountCentsField = positiveCentsField.max(disbursementLimits.maxCents, adm
  */
 export const initializeDisbursementSchema = z.object({ amountCents: positiveCentsField, ein: einField });
 
-/** PATCH /api/admin/disbursement/{id}. */
+/** PATCH /api/admin/disbursement/{id}: Complete, Cancel, or Mark failed (the money never arrived). */
 export const disbursementStatusUpdateSchema = z.object({
-  status: z.enum(['COMPLETE', 'CANCELED'], { error: 'Status must be COMPLETE or CANCELED.' }),
+  status: z.enum(['COMPLETE', 'CANCELED', 'FAILED'], { error: 'Status must be COMPLETE, CANCELED or FAILED.' }),
 });
 
-export const CALLBACK_ACTIONS = ['markComplete', 'markCanceled'] as const;
+/** The giving site's returns: finished, left, or failed (the spec's FAILED). */
+export const CALLBACK_ACTIONS = ['markComplete', 'markCanceled', 'markFailed'] as const;
 export type CallbackAction = (typeof CALLBACK_ACTIONS)[number];
 
 /** PATCH /api/admin/disbursement/{id}/callback (spec part 2 section 5, Disbursement callback). */
 export const disbursementCallbackSchema = z.object({
-  action: z.enum(CALLBACK_ACTIONS, { error: 'Action must be markComplete or markCanceled.' }),
+  action: z.enum(CALLBACK_ACTIONS, { error: 'Action must be markComplete, markCanceled or markFailed.' }),
   callbackSecret: z
     .string({ error: messages.required('Callback secret') })
     .min(1, messages.required('Callback secret'))
@@ -134,6 +142,11 @@ export const manualDisbursementSchema = z.object({
     .string({ error: adminMoneyMessages.finalizedAt })
     .refine(isCalendarDate, { message: adminMoneyMessages.finalizedAt, abort: true })
     .refine(isNotFuture, adminMoneyMessages.finalizedAtFuture),
+  /**
+   * The admin confirmed an amount over what is outstanding (money paid ahead, or the figures are
+   * behind): without it the server refuses such an amount with INCORRECT_DISBURSEMENT_AMOUNT.
+   */
+  overrideOutstanding: z.boolean({ error: 'overrideOutstanding must be true or false.' }).default(false),
 });
 export type ManualDisbursementInput = z.input<typeof manualDisbursementSchema>;
 
@@ -162,3 +175,24 @@ export const featuredFundraiserIdsSchema = z
   .min(1, adminMoneyMessages.featuredAtLeastOne)
   .max(100, 'At most 100 fundraisers can be featured.')
   .refine((ids) => new Set(ids).size === ids.length, adminMoneyMessages.featuredDuplicate);
+
+const calendarDay = z
+  .string({ error: adminMoneyMessages.reconciliationDate })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, adminMoneyMessages.reconciliationDate)
+  .refine(isCalendarDate, adminMoneyMessages.reconciliationDate);
+
+/** The longest period one reconciliation compares: a year, leap day and all. */
+export const RECONCILIATION_MAX_DAYS = 366;
+
+/**
+ * GET /api/admin/reconciliation and its CSV: a period of the site's calendar days, both included
+ * (`from` … `to`).
+ */
+export const reconciliationParamsSchema = z
+  .object({ from: calendarDay, to: calendarDay })
+  .refine((period) => period.from <= period.to, { message: adminMoneyMessages.reconciliationOrder, path: ['to'] })
+  .refine((period) => (Date.parse(period.to) - Date.parse(period.from)) / 86_400_000 < RECONCILIATION_MAX_DAYS, {
+    message: adminMoneyMessages.reconciliationSpan,
+    path: ['to'],
+  });
+export type ReconciliationParams = z.infer<typeof reconciliationParamsSchema>;

@@ -574,6 +574,15 @@ const matrix: Record<string, Case | Case[]> = {
   // Admin money (spec part 2 section 6; DESIGN.md: 401 guests, 403 non-admins, checked first).
   'GET /api/admin/transactions': { expect: adminOnly(200) },
   'GET /api/admin/transactions/download': { expect: adminOnly(200) },
+  'POST /api/admin/transactions/fee-checks': { expect: adminOnly(200) },
+  'GET /api/admin/reconciliation': {
+    prepare: () => ({ query: 'from=2026-11-01&to=2026-11-30' }),
+    expect: adminOnly(200),
+  },
+  'GET /api/admin/reconciliation.csv': {
+    prepare: () => ({ query: 'from=2026-11-01&to=2026-11-30' }),
+    expect: adminOnly(200),
+  },
   'GET /api/ledger': { expect: everyone(200) },
   'GET /api/admin/disbursements': { expect: adminOnly(200) },
   'GET /api/admin/disbursements/:ein': {
@@ -581,14 +590,17 @@ const matrix: Record<string, Case | Case[]> = {
     expect: adminOnly(200),
   },
   'POST /api/admin/disbursements': {
-    prepare: ({ cast }) =>
-      json({
+    prepare: async ({ cast }) => {
+      await cast.noPendingDisbursement();
+      return json({
         ein: cast.charityEin,
         amountCents: 1,
         notes: '',
         charityName: 'American National Red Cross',
         finalizedAt: '2025-01-02',
-      }),
+        overrideOutstanding: true,
+      });
+    },
     expect: adminOnly(201),
   },
   'POST /api/admin/disbursement/initialize': {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { moneyOf } from '../fixtures/money-journal';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { donations, jobs, purchases } from '../../server/db/schema';
@@ -123,12 +124,12 @@ describe('POST /api/transactions/create-payment-intent', () => {
       tipCents: 2500,
     });
     const row = donationOf(gift.paymentIntentId);
-    expect(row).toMatchObject({
-      status: 'succeeded',
-      fundraiserId: null,
-      amountCents: 0,
-      tipCents: 2500,
+    expect(row).toMatchObject({ status: 'succeeded', fundraiserId: null, amountCents: 0, tipCents: 2500 });
+    // The whole fee is the platform's: nothing of the payment is a charity's.
+    expect(moneyOf(server.db, gift.paymentIntentId)).toMatchObject({
+      donatedCents: 0,
       charityFeeCents: 0,
+      tipKeptCents: 2500,
     });
     expect(server.db.select().from(purchases).where(eq(purchases.donationId, row.id)).all()).toEqual([]);
     const summary = transactionSummarySchema.parse(
@@ -158,7 +159,12 @@ describe('paying with the test provider', () => {
     expect(paid.json).toEqual({ status: 'succeeded', paymentIntentId: intent.paymentIntentId });
     const row = donationOf(intent.paymentIntentId);
     // 2.2 % + 30¢ of $30.00 is $0.96; the charity carries 25/30 of it.
-    expect(row).toMatchObject({ status: 'succeeded', feeCents: 96, charityFeeCents: 80, minimumCents: 500 });
+    expect(row).toMatchObject({ status: 'succeeded', minimumCents: 500 });
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({
+      feeCents: 96,
+      feePending: false,
+      charityFeeCents: 80,
+    });
     expect(formatEin(row.charityEin!)).toBe(fundraiser.charityEin);
 
     const summary = transactionSummarySchema.parse((await query()).json);

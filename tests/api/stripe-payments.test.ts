@@ -10,6 +10,7 @@ import { paymentConfigSchema, purchaseLinkSchema, transactionSummarySchema } fro
 import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { libraryAlbumDetailSchema, libraryAlbumListSchema } from '../../shared/answers/library';
 import { startDonation } from '../fixtures/donations';
+import { moneyOf } from '../fixtures/money-journal';
 import { testCard } from '../fixtures/test-cards';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
@@ -147,9 +148,10 @@ describe('Stripe as the payment provider', () => {
       expect.objectContaining({ id: eventId, type: 'payment_intent.succeeded' }),
     ]);
     // Stripe's fee, from the expanded balance transaction; the charity carries 20/25 of it.
-    expect(donationOf(intent.paymentIntentId)).toMatchObject({
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({
       status: 'succeeded',
       feeCents: 85,
+      feePending: false,
       charityFeeCents: 68,
     });
     expect(purchasesOf(intent.paymentIntentId)).toHaveLength(1);
@@ -168,13 +170,13 @@ describe('Stripe as the payment provider', () => {
     fake.succeed(intent.paymentIntentId, 52);
     const summary = transactionSummarySchema.parse((await query()).json);
     expect(summary).toMatchObject({ donationCents: 1000, tipCents: 0, taxDeductibleCents: 500 });
-    expect(donationOf(intent.paymentIntentId)).toMatchObject({ status: 'succeeded', feeCents: 52 });
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({ status: 'succeeded', feeCents: 52 });
     // The webhook that comes later is a 200 that changes nothing.
     expect((await deliver(fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(200);
     expect(purchasesOf(intent.paymentIntentId)).toHaveLength(1);
   });
 
-  it('fulfils at once when Stripe has not settled the fee yet, and records the fee when it has', async () => {
+  it('fulfils at once when Stripe has not settled the fee yet, counts the estimate, and records the fee when it has', async () => {
     const email = uniqueEmail('unsettled');
     const before = await totalRaised();
     const intent = await startDonation(server, {
@@ -188,10 +190,13 @@ describe('Stripe as the payment provider', () => {
     const query = await server.client().get(`/api/transactions/query?paymentIntentId=${intent.paymentIntentId}`);
     expect(query.status, query.text).toBe(200);
     expect(transactionSummarySchema.parse(query.json)).toMatchObject({ donationCents: 3000, tipCents: 1000, email });
-    expect(donationOf(intent.paymentIntentId)).toMatchObject({
+    // Counted at once, at the estimated fee (2.2 % + 30¢ of $40.00), flagged as pending: it never
+    // drops out of its charity's balance.
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({
       status: 'succeeded',
-      feeCents: null,
-      charityFeeCents: null,
+      feeCents: 118,
+      feePending: true,
+      charityFeeCents: 89,
     });
     expect(purchasesOf(intent.paymentIntentId)).toHaveLength(1);
     expect(await totalRaised()).toBe(before + 3000);
@@ -213,14 +218,15 @@ describe('Stripe as the payment provider', () => {
     expect(feeJob()).toMatchObject({ status: 'queued', attempts: 1 });
     expect(feeJob().lastError).toContain('not known yet');
 
-    fake.settle(intent.paymentIntentId, 118);
+    fake.settle(intent.paymentIntentId, 121);
     await server.jobs.drain({ skipBackoff: true });
     expect(feeJob().status).toBe('done');
-    // 3000 of 4000 is the donation's: the charity carries 3/4 of the fee.
-    expect(donationOf(intent.paymentIntentId)).toMatchObject({
+    // Stripe's fee replaces the estimate; 3000 of 4000 is the donation's: the charity carries 3/4 of it.
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({
       status: 'succeeded',
-      feeCents: 118,
-      charityFeeCents: 89,
+      feeCents: 121,
+      feePending: false,
+      charityFeeCents: 91,
     });
     expect(server.outbox.messages(email)).toHaveLength(1);
   });
@@ -239,36 +245,43 @@ describe('Stripe as the payment provider', () => {
     const first = await refund(1000);
     expect(JSON.parse(first.delivery.payload).data.object).toMatchObject({ amount_refunded: 1000, refunded: false });
     expect((await deliver(first.delivery)).status).toBe(200);
-    expect(donationOf(intent.paymentIntentId)).toMatchObject({
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({
       status: 'succeeded',
       refundedCents: 1000,
-      charityRefundedCents: 800,
+      charityBackCents: 800,
       // The fee of the $32.00 the charity keeps, at the payment's rate: 175 × 3200 / 5000.
       charityFeeCents: 112,
     });
     expect(purchasesOf(intent.paymentIntentId)[0]!.revokedAt).toBeNull();
     expect(await totalRaised()).toBe(before + 3200);
 
-    // The second refund's event comes first, then the first's again under a new id: cumulative
-    // figures, so the late one changes nothing, and nothing is added twice.
+    // The second refund's event comes first, then the first's again under a new id: each refund is
+    // counted once by its own id, so the late one changes nothing, and nothing is added twice.
     const second = await refund(1500);
     expect((await deliver(second.delivery)).status).toBe(200);
     expect((await deliver(first.delivery)).status).toBe(200);
     expect((await deliver(fake.event('charge.refunded', intent.paymentIntentId))).status).toBe(200);
-    expect(donationOf(intent.paymentIntentId)).toMatchObject({
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({
       status: 'succeeded',
       refundedCents: 2500,
-      charityRefundedCents: 2000,
+      charityBackCents: 2000,
       charityFeeCents: 70,
     });
     expect(await totalRaised()).toBe(before + 2000);
     expect(purchasesOf(intent.paymentIntentId)[0]!.revokedAt).toBeNull();
     // Admins still see the payment, with what was refunded of it, in the list and the CSV.
     const admin = await adminClient(server);
-    const listed = adminTransactionsSchema
-      .parse((await admin.get('/api/admin/transactions')).json)
-      .results.find((row) => row.email === email);
-    expect(listed).toMatchObject({ amountCents: 4000, tipCents: 1000, feeCents: 175, refundedCents: 2500 });
+    const list = await admin.get('/api/admin/transactions');
+    expect(list.status, list.text).toBe(200);
+    const listed = adminTransactionsSchema.parse(list.json).results.find((row) => row.email === email);
+    expect(listed).toMatchObject({
+      amountCents: 4000,
+      tipCents: 1000,
+      feeCents: 175,
+      feeStatus: 'known',
+      refundedCents: 2500,
+      status: 'partly_refunded',
+    });
     const csv = (await admin.get('/api/admin/transactions/download')).text.split('\r\n');
     const refundedColumn = csv[0]!.split(',').indexOf('refundedCents');
     expect(refundedColumn).toBeGreaterThan(0);
@@ -278,17 +291,17 @@ describe('Stripe as the payment provider', () => {
     const last = await refund(10_000);
     expect(last.cumulative).toBe(5000);
     expect((await deliver(last.delivery)).status).toBe(200);
-    expect(donationOf(intent.paymentIntentId)).toMatchObject({
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({
       status: 'refunded',
       refundedCents: 5000,
-      charityRefundedCents: 4000,
+      charityBackCents: 4000,
       charityFeeCents: 0,
     });
     expect(purchasesOf(intent.paymentIntentId)[0]!.revokedAt).not.toBeNull();
     expect(await totalRaised()).toBe(before);
     // An earlier partial event arriving now cannot bring anything back.
     expect((await deliver(second.delivery)).status).toBe(200);
-    expect(donationOf(intent.paymentIntentId)).toMatchObject({ status: 'refunded', refundedCents: 5000 });
+    expect(moneyOf(server.db, intent.paymentIntentId)).toMatchObject({ status: 'refunded', refundedCents: 5000 });
   });
 
   it('takes the album away on a full refund: Past donations, streams, the zip and the receipt link', async () => {
@@ -468,8 +481,8 @@ describe('Stripe as the payment provider', () => {
             tipCents,
           });
           if (paid) fake.succeed(intent.paymentIntentId, feeCents);
-          // The events in the order things happened (each refund's event carries the cumulative
-          // amount refunded by then; only a paid charge can be refunded), delivered shuffled.
+          // The events in the order things happened (only a paid charge can be refunded; each
+          // refund has its own id), delivered shuffled.
           const events = happenings.flatMap((next) => {
             if (next.kind === 'refund') {
               if (!paid) return [];
@@ -489,9 +502,10 @@ describe('Stripe as the payment provider', () => {
               )
             : 0;
           const donationPart = donationPartOf(refunded, donationCents, tipCents);
-          const succeeded = paid && happenings.some((next) => next.kind === 'succeeded');
+          // A refund proves the payment was made: one told before the success fulfils it.
+          const succeeded = paid && happenings.some((next) => next.kind === 'succeeded' || next.kind === 'refund');
           const expected =
-            refunded === payment
+            refunded === payment && succeeded
               ? 'refunded'
               : succeeded
                 ? 'succeeded'
@@ -500,8 +514,8 @@ describe('Stripe as the payment provider', () => {
                   : 'pending';
           // A full refund first and the success later: still refunded. A failure before the
           // success: succeeded. A partial refund leaves the state as it was.
-          const row = donationOf(intent.paymentIntentId);
-          expect(row).toMatchObject({ status: expected, refundedCents: refunded, charityRefundedCents: donationPart });
+          const row = moneyOf(server.db, intent.paymentIntentId);
+          expect(row).toMatchObject({ status: expected, refundedCents: refunded, charityBackCents: donationPart });
           if (expected === 'succeeded') {
             // The fee of what the charity kept, at the payment's rate, whatever came first.
             expect(row.charityFeeCents).toBe(Math.round((feeCents * (donationCents - donationPart)) / payment));

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { insertSucceededDonations } from '../fixtures/donations';
+import { insertSucceededDonations, journalPaidDonations } from '../fixtures/donations';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
@@ -59,12 +59,13 @@ describe('transactions CSV at 100,000 rows', () => {
     server.sqlite
       .prepare(
         `INSERT INTO donations (fundraiser_id, payment_intent_id, provider, email, name, amount_cents, tip_cents,
-           charity_ein, charity_name, status, fee_cents, charity_fee_cents, succeeded_at)
+           charity_ein, charity_name, status, succeeded_at)
          SELECT fundraiser_id, 'late_arrival', 'test', 'late@example.org', 'Late', 700, 0, charity_ein, charity_name,
-           'succeeded', 45, 45, 1000
+           'succeeded', 1000
          FROM donations LIMIT 1`,
       )
       .run();
+    journalPaidDonations(server, 'late_arrival', 45);
     const lines = (await response.text()).split('\r\n');
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(1 + COUNT + 1);

@@ -7,6 +7,9 @@ import {
   type TransactionTotals,
 } from '../../shared/answers/admin-money';
 import { formatCents } from '../../shared/money';
+import { donations } from '../../server/db/schema';
+import { journalPayment } from '../../server/features/donations/payment-position';
+import { recordCharge } from '../../server/features/journal/service';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
@@ -156,7 +159,7 @@ describe('admin money in Chromium', () => {
     // Recording money by hand meanwhile could pay the same money twice: the form says so.
     await page.goto(`${server.baseUrl}/admin/disbursements/new?ein=131788491`);
     const warning = page.getByRole('status').filter({ hasText: 'A disbursement is pending for this charity' });
-    await warning.getByText('has not been completed or canceled yet', { exact: false }).waitFor();
+    await warning.getByText('has not been completed, canceled or marked failed yet', { exact: false }).waitFor();
     expect(await warning.getByRole('link', { name: 'disbursement history' }).getAttribute('href')).toBe(
       '/admin/disbursements?ein=131788491',
     );
@@ -192,6 +195,8 @@ describe('admin money in Chromium', () => {
   });
 
   it('records a manual disbursement with the spec limits', async () => {
+    // The charity has been given something, so the form can say what is outstanding.
+    await donate(server, { fundraiserId: cancerSociety.id, email: 'manual-check@example.org', donationCents: 2000 });
     const page = await adminPage(mobileViewport);
     await page.goto(`${server.baseUrl}/admin/disbursements`);
     await page.getByRole('link', { name: 'Record a manual disbursement' }).click();
@@ -199,30 +204,63 @@ describe('admin money in Chromium', () => {
     await page.getByRole('button', { name: 'Record disbursement' }).click();
     await page.getByText('Please enter a valid EIN (9 digits, like 12-3456789).').waitFor();
     await page.getByText('Amount must be at least $0.01').waitFor();
+    await page.getByText('Charity name is required.').waitFor();
     await fillForm(page, { EIN: '131788491', Amount: '100000.01' });
-    // The EIN fills the name in from what the charity was given.
-    await expect.poll(() => page.getByLabel('Charity name').inputValue()).toBe('American Cancer Society');
+    // The EIN names the charity from its record in the directory, which is what is recorded.
+    const name = page.getByLabel('Charity name');
+    await expect.poll(() => name.inputValue()).toBe('American Cancer Society');
+    expect(await name.getAttribute('readonly')).not.toBeNull();
     await page.getByText(/Outstanding for American Cancer Society/).waitFor();
     await page.getByRole('button', { name: 'Record disbursement' }).click();
     await page.getByText('Amount cannot exceed $100,000.00').waitFor();
     // The shared schema's other messages (spec part 2 section 5), checked as the admin leaves a field.
-    await fillForm(page, { Amount: 'twelve', Notes: 'n'.repeat(3001), 'Charity name': '' });
+    await fillForm(page, { Amount: 'twelve', Notes: 'n'.repeat(3001) });
     await page.getByLabel('EIN', { exact: true }).focus();
     await page.getByText('Amount must be an amount in dollars, like 250 or 250.00').waitFor();
     await page.getByText('Notes cannot exceed 3000 character(s).').waitFor();
-    await page.getByText('Charity name is required.').waitFor();
     expect(await page.getByLabel('Notes').getAttribute('aria-invalid')).toBe('true');
-    // A name of the admin's own stays theirs.
-    await fillForm(page, { 'Charity name': 'American Cancer Society (by cheque)' });
     expect(await seriousViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // More than is outstanding asks first: Go back changes nothing, Record anyway records it. (The
+    // server's refusal, a 400, is what makes the form ask.)
+    allowConsoleErrors(page, /status of 400 .*\/api\/admin\/disbursements\)$/);
+    await fillForm(page, { Amount: '99999', Notes: 'Bank transfer ahead of the gala' });
+    await page.getByRole('button', { name: 'Record disbursement' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Record more than is outstanding?' });
+    await confirm
+      .getByText(/\$99,999\.00 is more than the \$[\d,.]+ outstanding for American Cancer Society/)
+      .waitFor();
+    await confirm.getByRole('button', { name: 'Go back' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(page.url()).toContain('/admin/disbursements/new');
     await fillForm(page, { Amount: '12.34', Notes: 'Cheque 1043' });
     await page.getByRole('button', { name: 'Record disbursement' }).click();
+    const answered = await Promise.race([
+      page.waitForURL('**/admin/disbursements?ein=131788491').then(() => 'recorded' as const),
+      confirm.waitFor().then(() => 'asked' as const),
+    ]);
+    // Whether $12.34 is over what is outstanding depends on what this file's other tests gave.
+    if (answered === 'asked') await confirm.getByRole('button', { name: 'Record anyway' }).click();
     await page.waitForURL('**/admin/disbursements?ein=131788491');
-    await page.getByText('Recorded $12.34 paid to American Cancer Society (by cheque).').waitFor();
+    await page.getByText('Recorded $12.34 paid to American Cancer Society.').waitFor();
     const history = page.getByRole('region', { name: /History: American Cancer Society/ });
     await history.getByText('Cheque 1043').waitFor();
     await history.getByText('Manual').waitFor();
+
+    // Over what is outstanding, confirmed: recorded, and the history says so.
+    await page.goto(`${server.baseUrl}/admin/disbursements/new?ein=131788491`);
+    await expect.poll(() => page.getByLabel('Charity name').inputValue()).toBe('American Cancer Society');
+    await fillForm(page, { Amount: '99999', Notes: 'Paid ahead' });
+    await page.getByRole('button', { name: 'Record disbursement' }).click();
+    await confirm.getByRole('button', { name: 'Record anyway' }).click();
+    await page.waitForURL('**/admin/disbursements?ein=131788491');
+    await history.getByText(/Confirmed over the \$[\d,.]+ outstanding/).waitFor();
+    // The charity was paid more than it was given: overpaid, nothing owed.
+    await page
+      .getByRole('row', { name: /American Cancer Society/ })
+      .getByText(/^Overpaid \$/)
+      .waitFor();
   });
 
   it('tells an admin when the callback link is missing a part, and sends non-admins away', async () => {
@@ -296,17 +334,26 @@ describe('admin money in Chromium', () => {
   });
 
   it("shows each payment's fee ('fee pending' until it is known) and the sums of the page and of all, one row a payment at 1280 px and a card at 390 px", async () => {
-    const intent = await donate(server, {
-      fundraiserId: cancerSociety.id,
-      email: 'unsettled@example.org',
-      name: 'Unsettled Fan',
-      donationCents: 3300,
-      tipCents: 700,
-    });
-    // Stripe has not told this one's fee yet (the fee job fills it in later).
-    server.sqlite
-      .prepare('UPDATE donations SET fee_cents = NULL, charity_fee_cents = NULL WHERE payment_intent_id = ?')
-      .run(intent.paymentIntentId);
+    // Stripe has not told this one's fee yet (the fee job fills it in later): it counts at the
+    // estimate meanwhile, the charge recorded as fulfilment records it with no fee reported.
+    const unsettled = server.db
+      .insert(donations)
+      .values({
+        fundraiserId: cancerSociety.id,
+        paymentIntentId: 'pi_unsettled_e2e',
+        provider: 'stripe',
+        email: 'unsettled@example.org',
+        name: 'Unsettled Fan',
+        amountCents: 3300,
+        tipCents: 700,
+        charityEin: CANCER_SOCIETY_EIN.replace('-', ''),
+        charityName: 'American Cancer Society',
+        status: 'succeeded',
+        succeededAt: new Date(),
+      })
+      .returning()
+      .get();
+    recordCharge(server.db, journalPayment(unsettled), null, new Date());
     // Twenty older payments: two pages, so the page's sums and everything's differ.
     insertSucceededDonations(server, redCross.id, 20);
     const listed = adminTransactionsSchema.parse((await admin.get('/api/admin/transactions')).json);
@@ -319,21 +366,28 @@ describe('admin money in Chromium', () => {
       const unsettled = row(page, 'Unsettled Fan');
       await unsettled.getByText('fee pending').waitFor();
       await unsettled.getByText('$33.00').waitFor();
-      // Every other row has its fee in dollars.
+      // Every row has its fee in dollars; the one Stripe has not told is the estimate, flagged.
       const fees = await page.locator('tbody td[data-label="Fee"]').allTextContents();
-      expect(fees.filter((fee) => fee === 'fee pending')).toHaveLength(1);
+      expect(fees.filter((fee) => fee === '$1.18fee pending')).toHaveLength(1);
       expect(fees.filter((fee) => /^\$\d+\.\d\d$/.test(fee))).toHaveLength(fees.length - 1);
 
       const sums = async (label: RegExp) => {
         const totals = page.locator('tfoot tr').filter({ has: page.getByRole('rowheader', { name: label }) });
         const cell = (name: string) => totals.locator(`td[data-label="${name}"]`).textContent();
-        return [await cell('Donations'), await cell('Tips'), await cell('Fees'), await cell('Refunds')];
+        return [
+          await cell('Donations'),
+          await cell('Tips'),
+          await cell('Fees'),
+          await cell('Refunds'),
+          await cell('Disputes'),
+        ];
       };
       const shown = (totals: TransactionTotals) => [
         formatCents(totals.donationCents),
         formatCents(totals.tipCents),
         `${formatCents(totals.feeCents)}${totals.feesPending ? `${totals.feesPending} fee pending` : ''}`,
         formatCents(totals.refundedCents),
+        formatCents(totals.disputedCents),
       ];
       expect(await sums(/^This page: 20 payments$/)).toEqual(shown(listed.totals.page));
       expect(await sums(new RegExp(`^All ${listed.totalCount} payments$`))).toEqual(shown(listed.totals.all));

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handlePaymentEvent } from '../../server/features/donations/service';
+import { handlePaymentEvent } from '../../server/features/donations/after-sale';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { donate } from '../fixtures/donations';
 import { fillForm, logIn, useAppAndBrowser } from '../fixtures/e2e-app';
@@ -103,10 +103,9 @@ describe('whose saved music it is', () => {
         server.deps,
         {
           id: `evt_refund_${paymentIntentId}`,
-          type: 'charge.refunded',
+          type: 'refunds',
           paymentIntentId,
-          refundedCents: paid,
-          full: true,
+          refunds: [{ id: `re_${paymentIntentId}`, amountCents: paid, status: 'succeeded' }],
         },
         server.baseUrl,
       );

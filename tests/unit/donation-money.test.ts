@@ -1,11 +1,34 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charityFeeShare, charityFigures, charityRefundShare } from '../../server/features/donations/money';
+import {
+  charityFeeShare,
+  charityShareOfTakenBack,
+  NOTHING_YET,
+  paymentFigures,
+} from '../../server/features/journal/money';
 import { estimatedFeeCents } from '../../server/infra/payments/provider';
 import { formatDollars, taxDeductibleCents, tipForPreset } from '../../shared/money';
 import { donationLimits, donationMessages, paymentIntentRequestSchema } from '../../shared/schemas/donations';
 
-// The money rules of donations (issue 10), in integer cents.
+// The money rules of donations (issues 10 and 23), in integer cents: what a payment's journal
+// rows must add up to (server/features/journal/money.ts).
+
+const made = (donationCents: number, tipCents: number) => ({ donationCents, tipCents, feeCoverCents: 0 });
+const charityRefundShare = (refunded: number, donation: number, tip: number) =>
+  charityShareOfTakenBack(refunded, made(donation, tip));
+/** The charity's parts of a paid payment with a fee and a refund, as the journal's rows add them up. */
+function charityFigures(payment: { amountCents: number; tipCents: number; feeCents: number; refundedCents: number }) {
+  const figures = paymentFigures(made(payment.amountCents, payment.tipCents), {
+    ...NOTHING_YET,
+    charged: true,
+    feeCents: payment.feeCents,
+    takenBackCents: payment.refundedCents,
+  });
+  return {
+    charityRefundedCents: payment.amountCents - figures.money.charityCents,
+    charityFeeCents: 0 - figures.fee.charityCents,
+  };
+}
 
 const cents = fc.integer({ min: 0, max: donationLimits.maxCents });
 
@@ -37,12 +60,12 @@ describe('fees', () => {
   });
 
   it('splits the fee between the charity and the platform, the two shares adding up to it', () => {
-    expect(charityFeeShare(96, 2500, 500)).toBe(80);
-    expect(charityFeeShare(52, 1000, 0)).toBe(52);
+    expect(charityFeeShare(96, 2500, 3000)).toBe(80);
+    expect(charityFeeShare(52, 1000, 1000)).toBe(52);
     expect(charityFeeShare(32, 0, 100)).toBe(0);
     fc.assert(
       fc.property(cents, cents, fc.integer({ min: 0, max: 1_000_000 }), (donation, tip, fee) => {
-        const charity = charityFeeShare(fee, donation, tip);
+        const charity = charityFeeShare(fee, donation, donation + tip);
         expect(Number.isInteger(charity)).toBe(true);
         expect(charity).toBeGreaterThanOrEqual(0);
         expect(charity).toBeLessThanOrEqual(fee);
@@ -78,10 +101,6 @@ describe('refunds', () => {
       charityRefundedCents: 4000,
       charityFeeCents: 0,
     });
-    expect(charityFigures({ amountCents: 4000, tipCents: 0, feeCents: null, refundedCents: 100 })).toEqual({
-      charityRefundedCents: 100,
-      charityFeeCents: null,
-    });
   });
 
   it('never give the charity less than nothing, and keep every figure whole and in bounds', () => {
@@ -108,13 +127,56 @@ describe('refunds', () => {
           // The tip's part is the rest, within the tip.
           expect(Math.min(refunded, payment) - figures.charityRefundedCents).toBeLessThanOrEqual(tip);
           expect(figures.charityFeeCents).toBeGreaterThanOrEqual(0);
-          expect(figures.charityFeeCents).toBeLessThanOrEqual(charityFeeShare(fee, donation, tip));
+          expect(figures.charityFeeCents).toBeLessThanOrEqual(charityFeeShare(fee, donation, payment));
           // What the charity keeps after its fee is never below zero (fees are below the payment).
           expect(kept - figures.charityFeeCents!).toBeGreaterThanOrEqual(0);
           if (refunded >= payment) expect(figures).toEqual({ charityRefundedCents: donation, charityFeeCents: 0 });
         },
       ),
     );
+  });
+});
+
+describe("a payment's figures (what its journal rows add up to)", () => {
+  const facts = fc.record({
+    charged: fc.boolean(),
+    feeCents: fc.integer({ min: 0, max: 500_000 }),
+    takenBackCents: fc.integer({ min: 0, max: 3 * donationLimits.maxCents }),
+    disputeFeeCents: fc.integer({ min: 0, max: 5_000 }),
+  });
+
+  it('move exactly the money: the charge less what went back, the fee only between the parties', () => {
+    fc.assert(
+      fc.property(cents, cents, cents, facts, (donationCents, tipCents, feeCoverCents, known) => {
+        const amounts = { donationCents, tipCents, feeCoverCents };
+        const { money, fee } = paymentFigures(amounts, known);
+        const paid = known.charged ? donationCents + tipCents + feeCoverCents : 0;
+        expect(money.charityCents + money.platformCents + money.processorCents).toBe(paid - known.takenBackCents);
+        expect(money.processorCents).toBe(known.disputeFeeCents);
+        expect(fee.charityCents + fee.platformCents + fee.processorCents).toBe(0);
+        // The charity never gives back more than it was given, nor pays more fee than there is.
+        expect(money.charityCents).toBeGreaterThanOrEqual(known.charged ? 0 : -(donationCents + feeCoverCents));
+        expect(-fee.charityCents).toBeLessThanOrEqual(known.charged ? known.feeCents : 0);
+        expect(-fee.charityCents).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+
+  it('give the charity its donation and the fee it covers, and carry the fee of money gone back to the platform', () => {
+    const amounts = { donationCents: 2500, tipCents: 500, feeCoverCents: 107 };
+    const paid = paymentFigures(amounts, { ...NOTHING_YET, charged: true, feeCents: 99 });
+    expect(paid.money).toEqual({ charityCents: 2607, platformCents: 500, processorCents: 0 });
+    // The charity's share of the fee: 99 × 2607 / 3107 = 83.07.
+    expect(paid.fee).toEqual({ charityCents: -83, platformCents: -16, processorCents: 99 });
+    // A dispute of everything, with a $15 fee the platform pays: nothing kept, no fee for the charity.
+    const disputed = paymentFigures(amounts, {
+      charged: true,
+      feeCents: 99,
+      takenBackCents: 3107,
+      disputeFeeCents: 1500,
+    });
+    expect(disputed.money).toEqual({ charityCents: 0, platformCents: -1500, processorCents: 1500 });
+    expect(disputed.fee).toEqual({ charityCents: 0, platformCents: -99, processorCents: 99 });
   });
 });
 

@@ -17,12 +17,34 @@ export const adminMoneyKeys = {
   transactions: (page: number) => ['admin-money', 'transactions', page] as const,
   summaries: ['admin-money', 'disbursements'] as const,
   history: (ein: string, page: number) => ['admin-money', 'disbursements', ein, page] as const,
+  reconciliation: (from: string, to: string) => ['admin-money', 'reconciliation', from, to] as const,
 };
 
 export function transactionsQueryOptions(page: number) {
   return queryOptions({
     queryKey: adminMoneyKeys.transactions(page),
     queryFn: () => apiRequest(`/api/admin/transactions?page=${page}&page_size=${PAGE_SIZE}`, 'adminTransactions'),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Asks the processor again for the fees it never reported; every money figure is stale after. */
+export function useAskAgainForFees() {
+  const refresh = useRefreshMoney();
+  return useMutation({
+    mutationFn: () => apiRequest('/api/admin/transactions/fee-checks', 'feeChecks', { method: 'POST', json: {} }),
+    onSettled: refresh,
+  });
+}
+
+export function reconciliationQueryOptions(from: string, to: string) {
+  return queryOptions({
+    queryKey: adminMoneyKeys.reconciliation(from, to),
+    queryFn: () =>
+      apiRequest(
+        `/api/admin/reconciliation?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+        'reconciliation',
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -77,7 +99,7 @@ export function initializeErrorMessage(error: unknown): string {
 export function useUpdateDisbursementStatus() {
   const refresh = useRefreshMoney();
   return useMutation({
-    mutationFn: ({ id, status }: { id: number; status: 'COMPLETE' | 'CANCELED' }) =>
+    mutationFn: ({ id, status }: { id: number; status: 'COMPLETE' | 'CANCELED' | 'FAILED' }) =>
       apiRequest(`/api/admin/disbursement/${id}`, 'disbursement', { method: 'PATCH', json: { status } }),
     onSettled: refresh,
   });

@@ -6,6 +6,7 @@ import { DisbursementsAdmin } from './disbursements';
 import { FeaturedCharitiesAdmin } from './featured-charities';
 import { FeaturedFundraisersAdmin } from './featured-fundraisers';
 import { ManualDisbursementPage } from './manual-disbursement-page';
+import { ReconciliationAdmin } from './reconciliation';
 import { TransactionsAdmin } from './transactions';
 import { NetworkLink } from '../../ui/needs-network';
 
@@ -19,6 +20,8 @@ const tabs = [
   { segment: 'disbursements', label: 'Disbursements' },
   { segment: 'featured-fundraisers', label: 'Featured fundraisers' },
   { segment: 'featured-charities', label: 'Featured charities' },
+  // Issue 23: the money journal against the payment processor's balance.
+  { segment: 'reconciliation', label: 'Reconciliation' },
 ] as const;
 
 export function AdminPage() {
@@ -59,6 +62,7 @@ function AdminTabs() {
         {current.segment === 'disbursements' && <DisbursementsAdmin />}
         {current.segment === 'featured-fundraisers' && <FeaturedFundraisersAdmin />}
         {current.segment === 'featured-charities' && <FeaturedCharitiesAdmin />}
+        {current.segment === 'reconciliation' && <ReconciliationAdmin />}
       </section>
     </div>
   );

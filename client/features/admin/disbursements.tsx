@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
-import { type Disbursement, type DisbursementSummary } from '../../../shared/answers/admin-money';
+import { type Disbursement, type DisbursementSummary, PENDING_STALE_MS } from '../../../shared/answers/admin-money';
 import { formatEin } from '../../../shared/ein';
 import { errorMessage } from '../../api/http';
 import { Alert } from '../../ui/alert';
@@ -91,12 +91,24 @@ export function DisbursementsAdmin() {
                   <th scope="row" className="admin-charity">
                     {summary.charityName}
                     <span className="admin-muted admin-ein">EIN {formatEin(summary.ein)}</span>
-                    {summary.hasPending && <span className="admin-badge admin-badge-pending">Pending</span>}
+                    {summary.hasPending && <PendingBadge since={summary.pendingSince} />}
+                    {summary.outstandingCents < 0 && (
+                      <span
+                        className="admin-badge admin-badge-overpaid"
+                        title="Paid out, then refunded or lost in a dispute: the charity holds more than it was given."
+                      >
+                        Overpaid {formatCents(-summary.outstandingCents)}
+                      </span>
+                    )}
                   </th>
                   <MoneyCell label="Donated" cents={summary.donatedCents} />
                   <MoneyCell label="After fees" cents={summary.afterFeesDonatedCents} />
                   <MoneyCell label="Disbursed" cents={summary.disbursedCents} />
-                  <MoneyCell label="Outstanding" cents={summary.outstandingCents} className="admin-outstanding" />
+                  <MoneyCell
+                    label="Outstanding"
+                    cents={summary.outstandingCents}
+                    className={summary.outstandingCents < 0 ? 'admin-outstanding admin-negative' : 'admin-outstanding'}
+                  />
                   <td>
                     <div className="admin-row-actions">
                       <button
@@ -106,7 +118,7 @@ export function DisbursementsAdmin() {
                         aria-label={`Disburse to ${summary.charityName}`}
                         title={
                           summary.hasPending
-                            ? 'Complete or cancel the pending disbursement first.'
+                            ? 'Complete, cancel or mark failed the pending disbursement first.'
                             : summary.outstandingCents <= 0
                               ? 'Nothing is outstanding.'
                               : undefined
@@ -192,7 +204,7 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
   const [searchParams] = useSearchParams();
   const page = pageFromUrl(searchParams.get('page'));
   const history = useQuery(historyQueryOptions(ein, page));
-  const [ending, setEnding] = useState<{ row: Disbursement; status: 'COMPLETE' | 'CANCELED' } | null>(null);
+  const [ending, setEnding] = useState<{ row: Disbursement; status: Ending } | null>(null);
   const totalPages = Math.ceil((history.data?.totalCount ?? 0) / PAGE_SIZE);
   const heading = useRef<HTMLHeadingElement>(null);
   // Choosing a charity moves focus (and the view) to its history, below the table.
@@ -238,9 +250,18 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
                     </td>
                     <MoneyCell label="Amount" cents={row.amountCents} />
                     <td data-label="Status">
-                      <span className={`admin-badge admin-badge-${row.status.toLowerCase()}`}>
-                        {statusLabel[row.status]}
-                      </span>
+                      {row.status === 'PENDING' ? (
+                        <PendingBadge since={row.createdAt} />
+                      ) : (
+                        <span className={`admin-badge admin-badge-${row.status.toLowerCase()}`}>
+                          {statusLabel[row.status]}
+                        </span>
+                      )}
+                      {row.overriddenOutstandingCents !== null && (
+                        <span className="admin-muted admin-detail">
+                          Confirmed over the {formatCents(row.overriddenOutstandingCents)} outstanding
+                        </span>
+                      )}
                     </td>
                     <td data-label="Source">{row.source === 'MANUAL' ? 'Manual' : row.source}</td>
                     <td data-label="Finalized">{row.finalizedAt ? <SiteDate moment={row.finalizedAt} /> : '—'}</td>
@@ -265,6 +286,13 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
                           >
                             Cancel
                           </button>
+                          <button
+                            type="button"
+                            className="button button-secondary"
+                            onClick={() => setEnding({ row, status: 'FAILED' })}
+                          >
+                            Mark failed
+                          </button>
                         </div>
                       )}
                     </td>
@@ -281,32 +309,58 @@ function DisbursementHistory({ ein, charityName }: { ein: string; charityName: s
   );
 }
 
-/** Complete or Cancel, after saying it cannot be undone. */
-function EndDisbursementDialog({
-  row,
-  status,
-  onClose,
-}: {
-  row: Disbursement;
-  status: 'COMPLETE' | 'CANCELED';
-  onClose: () => void;
-}) {
-  const update = useUpdateDisbursementStatus();
-  const completing = status === 'COMPLETE';
+type Ending = 'COMPLETE' | 'CANCELED' | 'FAILED';
+
+const ending: Record<Ending, { title: string; button: string; tone: string; means: (row: Disbursement) => string }> = {
+  COMPLETE: {
+    title: 'Mark this disbursement complete?',
+    button: 'Mark complete',
+    tone: 'button-primary',
+    means: (row) =>
+      `Only if ${formatCents(row.amountCents)} really reached ${row.charityName}: it then counts as paid out.`,
+  },
+  CANCELED: {
+    title: 'Cancel this disbursement?',
+    button: 'Cancel disbursement',
+    tone: 'button-danger',
+    means: (row) =>
+      `Only if ${formatCents(row.amountCents)} was not paid to ${row.charityName}: it goes back to outstanding.`,
+  },
+  FAILED: {
+    title: 'Mark this disbursement failed?',
+    button: 'Mark failed',
+    tone: 'button-danger',
+    means: (row) =>
+      `Only if the payment of ${formatCents(row.amountCents)} to ${row.charityName} failed (the giving site reported an error, or the bank sent it back): it goes back to outstanding, and the history keeps it as failed.`,
+  },
+};
+
+/** How long a disbursement has waited for the giving site; stale after a day (it never came back). */
+function PendingBadge({ since }: { since: string | null }) {
+  // The moment the page was drawn: the age need not tick while it is open.
+  const [now] = useState(() => Date.now());
+  const waitedMs = since === null ? 0 : now - Date.parse(since);
+  if (waitedMs < PENDING_STALE_MS) return <span className="admin-badge admin-badge-pending">Pending</span>;
+  const hours = Math.floor(waitedMs / (60 * 60 * 1000));
+  const age = hours < 48 ? `${hours} hours` : `${Math.floor(hours / 24)} days`;
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={completing ? 'Mark this disbursement complete?' : 'Cancel this disbursement?'}
-      className="dialog-narrow"
+    <span
+      className="admin-badge admin-badge-stale"
+      title="The giving site never reported back. Complete, cancel or mark it failed from the history."
     >
+      Stale: pending {age}
+    </span>
+  );
+}
+
+/** Complete, Cancel or Mark failed, after saying it cannot be undone. */
+function EndDisbursementDialog({ row, status, onClose }: { row: Disbursement; status: Ending; onClose: () => void }) {
+  const update = useUpdateDisbursementStatus();
+  const words = ending[status];
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={words.title} className="dialog-narrow">
       <div className="dialog-body stack">
-        <p>
-          {completing
-            ? `Only if ${formatCents(row.amountCents)} really reached ${row.charityName}: it then counts as paid out.`
-            : `Only if ${formatCents(row.amountCents)} was not paid to ${row.charityName}: it goes back to outstanding.`}{' '}
-          This cannot be undone.
-        </p>
+        <p>{words.means(row)} This cannot be undone.</p>
         {update.isError && <Alert tone="error">{adminMoneyMessages.updateFailed}</Alert>}
         <div className="dialog-actions">
           <button type="button" className="button button-ghost" onClick={onClose}>
@@ -315,11 +369,11 @@ function EndDisbursementDialog({
           <NetworkButton
             action="update the disbursement"
             type="button"
-            className={`button ${completing ? 'button-primary' : 'button-danger'}`}
+            className={`button ${words.tone}`}
             disabled={update.isPending}
             onClick={() => update.mutate({ id: row.id, status }, { onSuccess: onClose })}
           >
-            {update.isPending ? 'Saving...' : completing ? 'Mark complete' : 'Cancel disbursement'}
+            {update.isPending ? 'Saving...' : words.button}
           </NetworkButton>
         </div>
       </div>

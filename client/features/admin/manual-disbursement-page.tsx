@@ -2,11 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money';
+import * as z from 'zod/mini';
 import {
   adminMoneyMessages,
   disbursementLimits,
   manualDisbursementFormSchema,
+  type ManualDisbursementInput,
 } from '../../../shared/schemas/admin-money';
+import { ApiError } from '../../api/errors';
+import { Dialog } from '../../ui/dialog';
 import { formatEin, normaliseEin } from '../../../shared/ein';
 import { siteCalendarDate } from '../../../shared/site-dates';
 import { nonprofitQueryOptions } from '../../api/fundraisers';
@@ -21,8 +25,9 @@ import { NetworkButton } from '../../ui/needs-network';
 import './admin-money.css';
 
 // /admin/disbursements/new (spec part 2 sections 2, 3 and 5, Manual disbursement): money already
-// paid to a charity some other way (a cheque, a bank transfer), recorded as COMPLETE. Not limited
-// by what is outstanding; the form says what is, so a typo stands out.
+// paid to a charity some other way (a cheque, a bank transfer), recorded as COMPLETE. The form
+// says what is outstanding, so a typo stands out; more than that is recorded only once the admin
+// confirms it (issue 23: the server refuses it first, and records the override).
 
 const FIELDS = ['ein', 'charityName', 'amountCents', 'finalizedAt', 'notes'] as const;
 
@@ -51,20 +56,27 @@ export function ManualDisbursementPage() {
   const einDigits = normaliseEin(form.watch('ein'));
   const summaries = useQuery(summariesQueryOptions);
   const known = summaries.data?.results.find((summary) => summary.ein === einDigits);
-  // The directory names a charity nobody has donated to yet; admins may still type another name.
-  const directory = useQuery({ ...nonprofitQueryOptions(einDigits ?? ''), enabled: einDigits !== null && !known });
-  const suggestedName = known?.charityName ?? directory.data?.nonprofit.name ?? '';
+  // A charity in the directory is recorded under its record's name (the server takes it from
+  // there); only one the directory does not know is named by the admin.
+  const directory = useQuery({ ...nonprofitQueryOptions(einDigits ?? ''), enabled: einDigits !== null });
+  const recordName = directory.data?.nonprofit.name;
+  const suggestedName = recordName ?? known?.charityName ?? '';
   useEffect(() => {
-    // The EIN names the charity until the admin writes a name of their own.
-    if (form.getFieldState('charityName').isDirty) return;
+    // The EIN names the charity until the admin writes a name of their own (a record's name stays).
+    if (form.getFieldState('charityName').isDirty && !recordName) return;
     form.setValue('charityName', suggestedName, { shouldValidate: isSubmitted });
-  }, [form, suggestedName, isSubmitted]);
+  }, [form, suggestedName, recordName, isSubmitted]);
 
   const einField = form.register('ein', {
     onBlur: () => einDigits && form.setValue('ein', formatEin(einDigits)),
   });
 
-  const submit = form.handleSubmit((input) =>
+  // A payment over what is outstanding, refused until the admin confirms it.
+  const [overOutstanding, setOverOutstanding] = useState<{
+    input: ManualDisbursementInput;
+    outstandingCents: number;
+  } | null>(null);
+  const send = (input: ManualDisbursementInput) =>
     record.mutate(input, {
       onSuccess: ({ disbursement }) => {
         showFlash(
@@ -73,9 +85,16 @@ export function ManualDisbursementPage() {
         );
         void navigate(`/admin/disbursements?ein=${disbursement.ein}`);
       },
-      onError: (error) => applyServerFormErrors(form, formErrorsOf(error), FIELDS),
-    }),
-  );
+      onError: (error) => {
+        const outstandingCents = outstandingOf(error);
+        if (outstandingCents !== null && !input.overrideOutstanding) {
+          setOverOutstanding({ input, outstandingCents });
+          return;
+        }
+        applyServerFormErrors(form, formErrorsOf(error), FIELDS);
+      },
+    });
+  const submit = form.handleSubmit((input) => send({ ...input, overrideOutstanding: false }));
 
   return (
     <div className="page narrow stack">
@@ -88,7 +107,7 @@ export function ManualDisbursementPage() {
         paid out at once.
       </p>
       <form className="form card admin-form" noValidate onSubmit={submit}>
-        {record.isError && formErrorsOf(record.error).length === 0 && (
+        {record.isError && formErrorsOf(record.error).length === 0 && outstandingOf(record.error) === null && (
           <Alert tone="error">{errorMessage(record.error, adminMoneyMessages.generic)}</Alert>
         )}
         <FormField
@@ -106,17 +125,18 @@ export function ManualDisbursementPage() {
         )}
         {known?.hasPending && (
           // Recording the same money twice would pay it twice on the books (and on the ledger)
-          // once the giving site's disbursement completes: say so, and let the admin decide.
+          // once the giving site's disbursement completes: the server refuses it until then.
           <Alert tone="warning" title="A disbursement is pending for this charity">
-            A disbursement to {known.charityName} through the giving site has not been completed or canceled yet. If
-            this payment is that money, complete or cancel the pending one in the{' '}
-            <Link to={`/admin/disbursements?ein=${known.ein}`}>disbursement history</Link> instead of recording it here,
-            or it will count twice.
+            A disbursement to {known.charityName} through the giving site has not been completed, canceled or marked
+            failed yet. End it in the <Link to={`/admin/disbursements?ein=${known.ein}`}>disbursement history</Link>{' '}
+            first: if this payment is that money, mark it complete there instead of recording it here.
           </Alert>
         )}
         <FormField
           label="Charity name"
           maxLength={disbursementLimits.charityNameMax}
+          readOnly={recordName !== undefined}
+          hint={recordName !== undefined ? "From the charity's record in the directory." : undefined}
           error={errors.charityName?.message}
           {...form.register('charityName')}
         />
@@ -156,6 +176,50 @@ export function ManualDisbursementPage() {
           </Link>
         </div>
       </form>
+      {overOutstanding && (
+        <Dialog
+          open
+          onOpenChange={(open) => !open && setOverOutstanding(null)}
+          title="Record more than is outstanding?"
+          className="dialog-narrow"
+        >
+          <div className="dialog-body stack">
+            <p>
+              <strong>{formatCents(overOutstanding.input.amountCents)}</strong> is more than the{' '}
+              <strong>{formatCents(overOutstanding.outstandingCents)}</strong> outstanding for{' '}
+              {overOutstanding.input.charityName}. Record it only if that much really was paid: the charity will show as
+              overpaid by {formatCents(overOutstanding.input.amountCents - overOutstanding.outstandingCents)}, and the
+              disbursement keeps a note that you confirmed it.
+            </p>
+            <div className="dialog-actions">
+              <button type="button" className="button button-ghost" onClick={() => setOverOutstanding(null)}>
+                Go back
+              </button>
+              <NetworkButton
+                action="record the disbursement"
+                type="button"
+                className="button button-primary"
+                disabled={record.isPending}
+                onClick={() => {
+                  send({ ...overOutstanding.input, overrideOutstanding: true });
+                  setOverOutstanding(null);
+                }}
+              >
+                Record anyway
+              </NetworkButton>
+            </div>
+          </div>
+        </Dialog>
+      )}
     </div>
   );
+}
+
+const incorrectAmountSchema = z.object({ outstandingAmountCents: z.int() });
+
+/** What is outstanding, when the server refused the amount as more than that. */
+function outstandingOf(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.code !== 'INCORRECT_DISBURSEMENT_AMOUNT') return null;
+  const details = incorrectAmountSchema.safeParse(error.body);
+  return details.success ? details.data.outstandingAmountCents : null;
 }

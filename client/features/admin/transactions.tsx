@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
-import type { AdminTransaction, TransactionTotals } from '../../../shared/answers/admin-money';
+import type { AdminTransaction, TransactionStatus, TransactionTotals } from '../../../shared/answers/admin-money';
 import { formatEin } from '../../../shared/ein';
 import { errorMessage } from '../../api/http';
 import { safeWebsite } from '../../lib/links';
@@ -15,8 +15,8 @@ import { MoneyCell } from '../../ui/money-cell';
 import { SiteDate } from '../../ui/site-date';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
-import { transactionsQueryOptions } from './admin-money-api';
-import { NetworkLink } from '../../ui/needs-network';
+import { transactionsQueryOptions, useAskAgainForFees } from './admin-money-api';
+import { NetworkButton, NetworkLink } from '../../ui/needs-network';
 import '../../ui/table-cards.css';
 import './admin-money.css';
 import { LoadFailure } from '../../ui/offline-notice';
@@ -24,10 +24,12 @@ import { LoadFailure } from '../../ui/offline-notice';
 const payments = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'payment' : 'payments'}`;
 
 /**
- * The Transactions tab (spec part 2 sections 2 and 3, Admin transaction row): every succeeded
- * payment, newest first, 20 to a page, with the processor's fee of each, the sums of the page and
- * of all of them (the server adds them up; the CSV's rows add up to the same), and the whole list
- * as CSV. One row per payment fits 1280 px; on a phone each payment is a card.
+ * The Transactions tab (spec part 2 sections 2 and 3, Admin transaction row; issue 23): every
+ * payment made, refunded and disputed ones too (each with what became of it), newest first, 20 to
+ * a page, with the processor's fee of each (the estimate, flagged, until Stripe reports it), the
+ * sums of the page and of all of them (the server adds them up from the money journal; the CSV's
+ * rows add up to the same), and the whole list as CSV. One row per payment fits 1280 px; on a
+ * phone each payment is a card.
  */
 export function TransactionsAdmin() {
   const headingId = useId();
@@ -49,6 +51,9 @@ export function TransactionsAdmin() {
           Download all (CSV)
         </NetworkLink>
       </div>
+      {transactions.data && transactions.data.feesUnreported > 0 && (
+        <UnreportedFees count={transactions.data.feesUnreported} />
+      )}
       {transactions.isPending ? (
         <Spinner label="Loading transactions" />
       ) : transactions.isError ? (
@@ -78,6 +83,9 @@ export function TransactionsAdmin() {
                   </th>
                   <th scope="col" className="number">
                     Refunded
+                  </th>
+                  <th scope="col" className="number">
+                    Disputed
                   </th>
                 </tr>
               </thead>
@@ -114,6 +122,9 @@ function TransactionRow({ row }: { row: AdminTransaction }) {
     <tr>
       <td className="admin-transaction-date">
         <SiteDate moment={row.createdAt} withTime />
+        {row.status !== 'paid' && (
+          <span className={`admin-badge admin-badge-${row.status}`}>{transactionStatusLabel[row.status]}</span>
+        )}
       </td>
       <td className="admin-wrap">
         {row.name}
@@ -143,15 +154,28 @@ function TransactionRow({ row }: { row: AdminTransaction }) {
       <MoneyCell label="Donation" cents={row.amountCents} />
       <MoneyCell label="Tip" cents={row.tipCents} />
       <td className="number" data-label="Fee">
-        {row.feeCents === null ? (
-          <span className="admin-badge admin-badge-pending">fee pending</span>
-        ) : (
-          formatCents(row.feeCents)
-        )}
+        <span>
+          {formatCents(row.feeCents)}
+          {row.feeStatus === 'pending' && (
+            <span
+              className="admin-badge admin-badge-pending"
+              title="Stripe has not reported this fee yet: it counts at the estimate (2.2% + 30¢) until it does."
+            >
+              fee pending
+            </span>
+          )}
+          {row.feeStatus === 'unreported' && (
+            <span
+              className="admin-badge admin-badge-unreported"
+              title="Stripe never reported this fee: it counts at the estimate (2.2% + 30¢)."
+            >
+              never reported
+            </span>
+          )}
+        </span>
       </td>
-      <td className="number" data-label="Refunded">
-        {row.refundedCents > 0 ? formatCents(row.refundedCents) : <span className="admin-muted">—</span>}
-      </td>
+      <OptionalMoneyCell label="Refunded" cents={row.refundedCents} />
+      <OptionalMoneyCell label="Disputed" cents={row.disputedCents} />
     </tr>
   );
 }
@@ -176,6 +200,61 @@ function TotalsRow({ label, totals }: { label: string; totals: TransactionTotals
         </span>
       </td>
       <MoneyCell label="Refunds" cents={totals.refundedCents} />
+      <MoneyCell label="Disputes" cents={totals.disputedCents} />
     </tr>
+  );
+}
+
+/** What became of a payment after the sale, when something did. */
+const transactionStatusLabel: Record<TransactionStatus, string> = {
+  paid: 'Paid',
+  partly_refunded: 'Partly refunded',
+  refunded: 'Refunded',
+  disputed: 'Disputed',
+  dispute_won: 'Dispute won',
+  dispute_lost: 'Dispute lost',
+};
+
+/** A figure most payments do not have: a dash rather than a column of $0.00. */
+function OptionalMoneyCell({ label, cents }: { label: string; cents: number }) {
+  if (cents !== 0) return <MoneyCell label={label} cents={cents} />;
+  return (
+    <td className="number" data-label={label}>
+      <span className="admin-muted">—</span>
+    </td>
+  );
+}
+
+/**
+ * The fee job never gives up silently (issue 23): payments whose fee Stripe never reported are
+ * counted at the estimate, said here, and asked about again on request.
+ */
+function UnreportedFees({ count }: { count: number }) {
+  const askAgain = useAskAgainForFees();
+  return (
+    <Alert
+      tone="warning"
+      title={count === 1 ? "Stripe never reported one payment's fee" : `Stripe never reported ${count} payments' fees`}
+    >
+      <p>
+        After a day of asking, the processor has not told the fee of {count === 1 ? 'this payment' : 'these payments'}.{' '}
+        {count === 1 ? 'It counts' : 'They count'} at the estimated fee (2.2% + 30¢) in the charities' balances and the
+        figures below, marked &ldquo;never reported&rdquo;.
+      </p>
+      {askAgain.isError && <p role="alert">{adminMoneyMessages.feeChecksFailed}</p>}
+      {askAgain.isSuccess ? (
+        <p role="status">Asking Stripe again for {payments(askAgain.data.asked)}&apos; fees.</p>
+      ) : (
+        <NetworkButton
+          action="ask Stripe again"
+          type="button"
+          className="button button-secondary"
+          disabled={askAgain.isPending}
+          onClick={() => askAgain.mutate()}
+        >
+          {askAgain.isPending ? 'Asking...' : 'Ask Stripe again'}
+        </NetworkButton>
+      )}
+    </Alert>
   );
 }

@@ -63,7 +63,9 @@ function LedgerTotalsList({ totals }: { totals: LedgerTotals }) {
     { label: 'Given by fans', cents: totals.donatedCents },
     { label: 'After card fees', cents: totals.afterFeesDonatedCents },
     { label: 'Paid to charities', cents: totals.disbursedCents },
+    // What charities are owed, never offset by one charity's overpayment (issue 23): that is apart.
     { label: 'Still to be paid', cents: totals.outstandingCents },
+    ...(totals.clawbackCents > 0 ? [{ label: 'Paid before a refund', cents: totals.clawbackCents }] : []),
   ];
   return (
     <dl className="ledger-totals" aria-label="All charities together">
@@ -128,7 +130,18 @@ function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
                   <MoneyCell label="Given by fans" cents={entry.donatedCents} />
                   <MoneyCell label="After card fees" cents={entry.afterFeesDonatedCents} />
                   <MoneyCell label="Paid to the charity" cents={entry.disbursedCents} />
-                  <MoneyCell label="Still to be paid" cents={entry.outstandingCents} />
+                  {entry.outstandingCents < 0 ? (
+                    <td className="number" data-label="Still to be paid">
+                      <span>
+                        {formatCents(0)}
+                        <span className="muted ledger-overpaid">
+                          Paid {formatCents(-entry.outstandingCents)} before a refund
+                        </span>
+                      </span>
+                    </td>
+                  ) : (
+                    <MoneyCell label="Still to be paid" cents={entry.outstandingCents} />
+                  )}
                   <td data-label="Last payment">
                     {entry.lastDisbursedAt ? (
                       <SiteDate moment={entry.lastDisbursedAt} />
@@ -154,20 +167,23 @@ function HowItWorks({ siteName }: { siteName: string }) {
       <ul className="ledger-notes">
         <li>
           <strong>Given by fans</strong> counts every successful donation, less what was refunded of it (a partial
-          refund is shared with the tip in proportion). Tips that fans add for {siteName} are not in it: they keep the
-          site running. A payment shows here once the card processor has told us its fee.
+          refund is shared with the tip in proportion) and what a card holder&rsquo;s bank is disputing or won back.
+          Tips that fans add for {siteName} are not in it: they keep the site running.
         </li>
         <li>
           <strong>After card fees</strong> takes away the charity&rsquo;s share of the card processor&rsquo;s fee on
           each payment: a small percentage plus a few cents, shared with the tip in proportion when a fan adds one.{' '}
-          {siteName} pays the fee on refunded money, not the charity, and takes nothing itself.
+          {siteName} pays the fee on refunded money, not the charity, and takes nothing itself. Until the processor
+          tells us a payment&rsquo;s fee, it counts at our estimate (2.2% + 30¢).
         </li>
         <li>
           <strong>Paid to the charity</strong> is what has reached the charity, most often as a bank donation through a
           giving platform, recorded once the payment is confirmed.
         </li>
         <li>
-          <strong>Still to be paid</strong> is the difference, paid out in regular batches.
+          <strong>Still to be paid</strong> is the difference, paid out in regular batches. When money already paid to a
+          charity is refunded to a fan afterwards, the charity has been paid more than it kept: that shows as
+          &ldquo;paid before a refund&rdquo; and is settled from its next donations, never from another charity&rsquo;s.
         </li>
       </ul>
       <p className="muted">No donor&rsquo;s name or email address is shown here or anywhere public.</p>

@@ -1,58 +1,38 @@
-import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { disbursements, donations } from '../../db/schema';
 
-// The disbursements feature's table, and the per-charity sums of donations it pays out. Status
-// changes are conditional UPDATEs from PENDING, so a disbursement ends once, whoever ends it.
+// The disbursements feature's table, and the names its charities were given under. Status changes
+// are conditional UPDATEs from PENDING, so a disbursement ends once, whoever ends it. What each
+// charity was given and paid is the money journal's (server/features/journal).
 
 export type DisbursementRow = typeof disbursements.$inferSelect;
 
-/**
- * What succeeded donations gave each charity: the donations as made, the charity's part of what
- * was refunded of them since (balances.ts takes it off), and the charity's share of the fees.
- */
-export type DonationTotals = {
-  ein: string;
-  charityName: string;
-  donatedCents: number;
-  refundedCents: number;
-  charityFeeCents: number;
-};
-
-/** What each charity has been paid, and whether a payment is under way. */
+/** What each charity has been paid out of: whether a payment is under way, since when, and the last one. */
 export type DisbursementTotals = {
   ein: string;
   charityName: string;
-  completedCents: number;
   pendingCount: number;
+  pendingSince: Date | null;
   lastDisbursedAt: Date | null;
 };
 
-export function donationTotals(db: Db, ein?: string): DonationTotals[] {
-  // SQLite takes the bare charity_name from the row holding max(id): the newest donation's name.
-  // A payment whose fee Stripe has not told yet (donations' fee job) counts once it has: without
-  // the fee its after-fees figure is not known, and an outstanding amount counted without it
-  // could be paid out before the fee took its part.
-  return db
+/**
+ * The name each charity was given under, from its newest donation (a donation keeps the name its
+ * charity had then). SQLite takes the bare charity_name from the row holding max(id).
+ */
+export function charityNamesFromDonations(db: Db, ein?: string): Map<string, string> {
+  const rows = db
     .select({
       ein: sql<string>`${donations.charityEin}`,
       charityName: sql<string>`${donations.charityName}`,
       newest: sql`max(${donations.id})`,
-      donatedCents: sql<number>`sum(${donations.amountCents})`,
-      refundedCents: sql<number>`sum(${donations.charityRefundedCents})`,
-      charityFeeCents: sql<number>`sum(${donations.charityFeeCents})`,
     })
     .from(donations)
-    .where(
-      and(
-        eq(donations.status, 'succeeded'),
-        isNotNull(donations.feeCents),
-        ein === undefined ? sql`${donations.charityEin} is not null` : eq(donations.charityEin, ein),
-      ),
-    )
+    .where(ein === undefined ? sql`${donations.charityEin} is not null` : eq(donations.charityEin, ein))
     .groupBy(donations.charityEin)
-    .all()
-    .map(({ newest: _newest, ...totals }) => totals);
+    .all();
+  return new Map(rows.map((row) => [row.ein, row.charityName]));
 }
 
 export function disbursementTotals(db: Db, ein?: string): DisbursementTotals[] {
@@ -61,8 +41,10 @@ export function disbursementTotals(db: Db, ein?: string): DisbursementTotals[] {
       ein: disbursements.ein,
       charityName: sql<string>`${disbursements.charityName}`,
       newest: sql`max(${disbursements.id})`,
-      completedCents: sql<number>`coalesce(sum(case when ${disbursements.status} = 'COMPLETE' then ${disbursements.amountCents} end), 0)`,
       pendingCount: sql<number>`sum(${disbursements.status} = 'PENDING')`,
+      pendingSince: sql<
+        number | null
+      >`min(case when ${disbursements.status} = 'PENDING' then ${disbursements.createdAt} end)`,
       lastDisbursedAt: sql<
         number | null
       >`max(case when ${disbursements.status} = 'COMPLETE' then ${disbursements.finalizedAt} end)`,
@@ -71,8 +53,9 @@ export function disbursementTotals(db: Db, ein?: string): DisbursementTotals[] {
     .where(ein === undefined ? undefined : eq(disbursements.ein, ein))
     .groupBy(disbursements.ein)
     .all()
-    .map(({ newest: _newest, lastDisbursedAt, ...totals }) => ({
+    .map(({ newest: _newest, lastDisbursedAt, pendingSince, ...totals }) => ({
       ...totals,
+      pendingSince: pendingSince === null ? null : new Date(pendingSince),
       lastDisbursedAt: lastDisbursedAt === null ? null : new Date(lastDisbursedAt),
     }));
 }
@@ -99,7 +82,7 @@ export function insertDisbursement(db: Db, values: typeof disbursements.$inferIn
 }
 
 /** Ends a PENDING disbursement; undefined when it was not pending (any more). The secret goes with it. */
-export function finishPending(db: Db, id: number, status: 'COMPLETE' | 'CANCELED', at: Date) {
+export function finishPending(db: Db, id: number, status: 'COMPLETE' | 'CANCELED' | 'FAILED', at: Date) {
   return db
     .update(disbursements)
     .set({ status, callbackSecretHash: null, finalizedAt: at, updatedAt: at })

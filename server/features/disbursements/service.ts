@@ -8,6 +8,8 @@ import type { Db } from '../../db/client';
 import type { Deps, Session } from '../../deps';
 import { conflict, FormError, invalid, notFound } from '../../errors';
 import { randomToken, safeEqual, sha256 } from '../../infra/security/tokens';
+import { findDirectoryCharity } from '../charities/service';
+import * as journal from '../journal/service';
 import { balanceTotals, charityBalance, charityBalances } from './balances';
 import { givingSiteDonationUrl, givingSiteSource } from './giving-site';
 import * as queries from './queries';
@@ -26,6 +28,7 @@ function present(row: DisbursementRow): Disbursement {
     notes: row.notes,
     source: row.source,
     amountCents: row.amountCents,
+    overriddenOutstandingCents: row.overriddenOutstandingCents,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     finalizedAt: row.finalizedAt?.toISOString() ?? null,
@@ -33,13 +36,30 @@ function present(row: DisbursementRow): Disbursement {
 }
 
 function balancesOf(db: Db) {
-  return charityBalances(queries.donationTotals(db), queries.disbursementTotals(db));
+  return charityBalances(
+    journal.sumsByCharity(db),
+    queries.disbursementTotals(db),
+    queries.charityNamesFromDonations(db),
+  );
+}
+
+/** One charity's figures, read in the caller's transaction. */
+function balanceOf(db: Db, ein: string) {
+  return charityBalance(
+    journal.sumsByCharity(db, ein)[0],
+    queries.disbursementTotals(db, ein)[0],
+    ein,
+    queries.charityNamesFromDonations(db, ein).get(ein),
+  );
 }
 
 /** GET /api/admin/disbursements: every charity's figures, what is still owed first. */
 export function summaries(deps: Deps) {
   return {
-    results: balancesOf(deps.db).map(({ lastDisbursedAt: _shownOnTheLedger, ...summary }) => summary),
+    results: balancesOf(deps.db).map(({ lastDisbursedAt: _shownOnTheLedger, pendingSince, ...summary }) => ({
+      ...summary,
+      pendingSince: pendingSince?.toISOString() ?? null,
+    })),
   };
 }
 
@@ -91,11 +111,7 @@ export function initialize(
   try {
     row = deps.db.transaction(
       (tx) => {
-        const balance = charityBalance(
-          queries.donationTotals(tx, input.ein)[0],
-          queries.disbursementTotals(tx, input.ein)[0],
-          input.ein,
-        );
+        const balance = balanceOf(tx, input.ein);
         if (balance.hasPending) throw invalid(say.pendingDisbursement, 'PENDING_DISBURSEMENT');
         if (input.amountCents > balance.outstandingCents) {
           const outstandingAmountCents = Math.max(balance.outstandingCents, 0);
@@ -132,8 +148,21 @@ export function initialize(
   return { disbursement: present(row), callbackSecret: secret, redirectUrl };
 }
 
-function finish(deps: Deps, id: number, status: 'COMPLETE' | 'CANCELED') {
-  const ended = queries.finishPending(deps.db, id, status, new Date());
+type Ending = 'COMPLETE' | 'CANCELED' | 'FAILED';
+
+/**
+ * Ends a PENDING disbursement, once whoever ends it; a completed one is money paid, in the
+ * journal in the same transaction.
+ */
+function finish(deps: Deps, id: number, status: Ending) {
+  const ended = deps.db.transaction(
+    (tx) => {
+      const row = queries.finishPending(tx, id, status, new Date());
+      if (row?.status === 'COMPLETE') journal.recordDisbursement(tx, row, row.finalizedAt ?? row.updatedAt);
+      return row;
+    },
+    { behavior: 'immediate' },
+  );
   if (!ended) throw conflict(say.notPending);
   deps.logger.info({ disbursementId: id, status }, 'disbursement ended');
   return present(ended);
@@ -146,15 +175,23 @@ function pendingDisbursement(deps: Deps, id: number) {
   return row;
 }
 
-/** PATCH /api/admin/disbursement/{id}: an admin's Complete or Cancel; only from PENDING, once. */
-export function updateStatus(deps: Deps, id: number, status: 'COMPLETE' | 'CANCELED') {
+/** PATCH /api/admin/disbursement/{id}: an admin's Complete, Cancel or Mark failed; only from PENDING, once. */
+export function updateStatus(deps: Deps, id: number, status: Ending) {
   pendingDisbursement(deps, id);
   return { disbursement: finish(deps, id, status) };
 }
 
-const callbackStatus: Record<CallbackAction, 'COMPLETE' | 'CANCELED'> = {
+const callbackStatus: Record<CallbackAction, Ending> = {
   markComplete: 'COMPLETE',
   markCanceled: 'CANCELED',
+  markFailed: 'FAILED',
+};
+
+const callbackMessage: Record<CallbackAction, (id: number, charityName: string) => string> = {
+  markComplete: (id, charityName) => `Disbursement ${id} to ${charityName} is complete.`,
+  markCanceled: (id, charityName) => `Disbursement ${id} to ${charityName} was canceled; nothing was paid.`,
+  markFailed: (id, charityName) =>
+    `Disbursement ${id} to ${charityName} failed; nothing was paid. The amount is still outstanding.`,
 };
 
 /** PATCH /api/admin/disbursement/{id}/callback: the giving site's return link, with its single-use secret. */
@@ -164,11 +201,7 @@ export function callback(deps: Deps, id: number, action: CallbackAction, secret:
     throw invalid(say.wrongSecret);
   }
   const disbursement = finish(deps, id, callbackStatus[action]);
-  const message =
-    action === 'markComplete'
-      ? `Disbursement ${id} to ${row.charityName} is complete.`
-      : `Disbursement ${id} to ${row.charityName} was canceled; nothing was paid.`;
-  return { disbursement, message };
+  return { disbursement, message: callbackMessage[action](id, row.charityName) };
 }
 
 /**
@@ -189,29 +222,60 @@ function paidAt(deps: Deps, finalizedAt: string): Date {
   return startOfSiteDay(finalizedAt, deps.config.timeZone);
 }
 
-/** POST /api/admin/disbursements: money already paid some other way, recorded as COMPLETE. */
+/**
+ * POST /api/admin/disbursements: money already paid some other way, recorded as COMPLETE (and in
+ * the journal) in one IMMEDIATE transaction that checks it first: not while a disbursement of the
+ * charity is pending, and not over what is outstanding unless the admin confirmed it
+ * (`overrideOutstanding`), which is recorded with what was outstanding then. The charity's name
+ * is its record's, when the directory has it.
+ */
 export function recordManual(deps: Deps, session: Session, input: z.output<typeof manualDisbursementSchema>) {
   const finalizedAt = paidAt(deps, input.finalizedAt);
-  const row = queries.insertDisbursement(deps.db, {
-    ein: input.ein,
-    charityName: input.charityName,
-    status: 'COMPLETE',
-    source: 'MANUAL',
-    amountCents: input.amountCents,
-    notes: input.notes.trim() || null,
-    createdBy: session.user.id,
-    finalizedAt,
-  });
-  deps.logger.info({ disbursementId: row.id, ein: row.ein, amountCents: row.amountCents }, 'manual disbursement');
+  const row = deps.db.transaction(
+    (tx) => {
+      const balance = balanceOf(tx, input.ein);
+      if (balance.hasPending) throw invalid(say.pendingDisbursement, 'PENDING_DISBURSEMENT');
+      const outstandingAmountCents = Math.max(balance.outstandingCents, 0);
+      const over = input.amountCents > outstandingAmountCents;
+      if (over && !input.overrideOutstanding) {
+        throw invalid(say.manualOverOutstanding(outstandingAmountCents), 'INCORRECT_DISBURSEMENT_AMOUNT', {
+          outstandingAmountCents,
+        });
+      }
+      const inserted = queries.insertDisbursement(tx, {
+        ein: input.ein,
+        charityName: findDirectoryCharity(tx, input.ein)?.name ?? input.charityName,
+        status: 'COMPLETE',
+        source: 'MANUAL',
+        amountCents: input.amountCents,
+        notes: input.notes.trim() || null,
+        overriddenOutstandingCents: over ? outstandingAmountCents : null,
+        createdBy: session.user.id,
+        finalizedAt,
+      });
+      journal.recordDisbursement(tx, inserted, finalizedAt);
+      return inserted;
+    },
+    { behavior: 'immediate' },
+  );
+  deps.logger.info(
+    {
+      disbursementId: row.id,
+      ein: row.ein,
+      amountCents: row.amountCents,
+      overridden: row.overriddenOutstandingCents !== null,
+    },
+    'manual disbursement',
+  );
   return { disbursement: present(row) };
 }
 
 /** The demo content's payout (server/demo): half of what a charity is owed, paid by hand. */
 export function recordDemoPayout(db: Db, ein: string, at: Date) {
-  const balance = charityBalance(queries.donationTotals(db, ein)[0], queries.disbursementTotals(db, ein)[0], ein);
+  const balance = balanceOf(db, ein);
   const amountCents = Math.floor(balance.outstandingCents / 2);
   if (amountCents <= 0) return;
-  queries.insertDisbursement(db, {
+  const row = queries.insertDisbursement(db, {
     ein,
     charityName: balance.charityName,
     status: 'COMPLETE',
@@ -222,4 +286,5 @@ export function recordDemoPayout(db: Db, ein: string, at: Date) {
     updatedAt: at,
     finalizedAt: at,
   });
+  journal.recordDisbursement(db, row, at);
 }

@@ -10,14 +10,18 @@ import type { DonationRow } from './queries';
 
 export type ReceiptFundraiser = { name: string; artistName: string };
 
+/** What the payment gave, as the money journal's charge recorded it. */
+export type ReceiptMoney = { donationCents: number; tipCents: number };
+
 export function receiptEmail(
   site: Site,
   donation: DonationRow,
+  money: ReceiptMoney,
   fundraiser: ReceiptFundraiser | null,
   downloadLink: string | null,
 ): EmailMessage {
-  const total = donation.amountCents + donation.tipCents;
-  const deductible = taxDeductibleCents(donation.amountCents, donation.minimumCents);
+  const total = money.donationCents + money.tipCents;
+  const deductible = taxDeductibleCents(money.donationCents, donation.minimumCents);
   const greeting = donation.name ? `Hi ${donation.name},` : 'Hi,';
   if (!fundraiser) {
     // A gift to the platform (the support page): no album, no charity.
@@ -41,8 +45,8 @@ export function receiptEmail(
   }
   const charity = `${donation.charityName ?? ''} (EIN ${formatEin(donation.charityEin ?? '')})`;
   const lines: [string, string][] = [
-    ['Donation', formatCents(donation.amountCents)],
-    [`Tip to ${site.siteName}`, formatCents(donation.tipCents)],
+    ['Donation', formatCents(money.donationCents)],
+    [`Tip to ${site.siteName}`, formatCents(money.tipCents)],
     ['Total', formatCents(total)],
     ['Tax-deductible part', formatCents(deductible)],
   ];

@@ -1,5 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { and, count, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { charities, donations, fundraisers, paymentEvents, purchases } from '../../db/schema';
 
@@ -40,38 +39,48 @@ export function deleteDonation(db: Db, id: number) {
 }
 
 /**
- * A refund, whole or partial: the payment's cumulative refunded amount and the charity's figures
- * made from it (money.ts). Only ever grows, so a repeated or late event cannot undo a later one.
- * A full refund marks the donation refunded whatever its state was; a partial one leaves the
- * state as it is. True when the row changed.
+ * The whole payment went back (refunds, a dispute lost): the donation is refunded and its album
+ * goes (revokePurchase). Only a succeeded one; true when this call did it.
  */
-export function recordRefund(
-  db: Db,
-  id: number,
-  refund: { refundedCents: number; charityRefundedCents: number; charityFeeCents: number | null; full: boolean },
-  at: Date,
-): boolean {
+export function markRefunded(db: Db, id: number, at: Date): boolean {
   return (
     db
       .update(donations)
-      .set({
-        refundedCents: refund.refundedCents,
-        charityRefundedCents: refund.charityRefundedCents,
-        charityFeeCents: refund.charityFeeCents,
-        ...(refund.full ? { status: 'refunded' as const, refundedAt: at } : {}),
-        updatedAt: at,
-      })
-      .where(and(eq(donations.id, id), lt(donations.refundedCents, refund.refundedCents)))
+      .set({ status: 'refunded', refundedAt: at, updatedAt: at })
+      .where(and(eq(donations.id, id), eq(donations.status, 'succeeded')))
       .run().changes === 1
   );
 }
 
-/** The fee of a payment fulfilled before the processor knew it; set once. */
-export function recordFee(db: Db, id: number, feeCents: number, charityFeeCents: number) {
-  db.update(donations)
-    .set({ feeCents, charityFeeCents, updatedAt: new Date() })
-    .where(and(eq(donations.id, id), isNull(donations.feeCents)))
-    .run();
+/** A refund that took the whole payment failed: the donation stands again, and its album comes back. */
+export function markRestored(db: Db, id: number, at: Date): boolean {
+  return (
+    db
+      .update(donations)
+      .set({ status: 'succeeded', refundedAt: null, updatedAt: at })
+      .where(and(eq(donations.id, id), eq(donations.status, 'refunded')))
+      .run().changes === 1
+  );
+}
+
+/** The fee job stopped asking for a fee the processor never reported (the admin page shows it). */
+export function markFeeUnreported(db: Db, id: number, at: Date) {
+  db.update(donations).set({ feeUnreportedAt: at }).where(eq(donations.id, id)).run();
+}
+
+/** Payments whose fee the processor never reported, taken to be asked about again; their ids. */
+export function takeUnreportedFees(db: Db): number[] {
+  return db
+    .update(donations)
+    .set({ feeUnreportedAt: null })
+    .where(isNotNull(donations.feeUnreportedAt))
+    .returning({ id: donations.id })
+    .all()
+    .map((row) => row.id);
+}
+
+export function countUnreportedFees(db: Db): number {
+  return db.select({ n: count() }).from(donations).where(isNotNull(donations.feeUnreportedAt)).get()?.n ?? 0;
 }
 
 /**
@@ -121,6 +130,10 @@ export function revokePurchase(db: Db, donationId: number, at: Date) {
   db.update(purchases).set({ revokedAt: at, receiptToken: null }).where(eq(purchases.donationId, donationId)).run();
 }
 
+export function restorePurchase(db: Db, donationId: number) {
+  db.update(purchases).set({ revokedAt: null }).where(eq(purchases.donationId, donationId)).run();
+}
+
 /** Records a provider event as handled; false when it already was (a redelivery). */
 export function recordEvent(db: Db, id: string, type: string): boolean {
   return db.insert(paymentEvents).values({ id, type }).onConflictDoNothing().run().changes === 1;
@@ -139,16 +152,13 @@ function prepareFulfilment(db: Db) {
       .where(eq(donations.paymentIntentId, sql.placeholder('paymentIntentId')))
       .prepare(),
     /**
-     * Marks a pending (or failed, then paid with another card) donation succeeded with its fees
-     * (null while the processor does not know them yet); answers the row when this call did it,
-     * nothing when it was already succeeded or refunded in full.
+     * Marks a pending (or failed, then paid with another card) donation succeeded; answers the
+     * row when this call did it, nothing when it was already succeeded or refunded in full.
      */
     markSucceeded: db
       .update(donations)
       .set({
         status: 'succeeded',
-        feeCents: sql`${sql.placeholder('feeCents')}`,
-        charityFeeCents: sql`${sql.placeholder('charityFeeCents')}`,
         succeededAt: sql`${sql.placeholder('at')}`,
         updatedAt: sql`${sql.placeholder('at')}`,
       })
@@ -178,9 +188,12 @@ export function fulfilmentQueries(db: Db) {
   return statements;
 }
 
-/** The admins' view of a payment (spec part 2 section 3, Admin transaction row). */
+/** The admins' view of a payment (spec part 2 section 3, Admin transaction row); its money is the journal's. */
 const adminTransactionColumns = {
   id: donations.id,
+  paymentIntentId: donations.paymentIntentId,
+  status: donations.status,
+  feeUnreportedAt: donations.feeUnreportedAt,
   succeededAt: donations.succeededAt,
   organizationName: donations.charityName,
   ein: donations.charityEin,
@@ -189,10 +202,6 @@ const adminTransactionColumns = {
   projectName: fundraisers.name,
   name: donations.name,
   email: donations.email,
-  amountCents: donations.amountCents,
-  tipCents: donations.tipCents,
-  feeCents: donations.feeCents,
-  refundedCents: donations.refundedCents,
 };
 
 function adminTransactions(db: Db) {
@@ -207,62 +216,24 @@ function adminTransactions(db: Db) {
 export type AdminTransactionRow = ReturnType<typeof adminTransactionsAfter>[number];
 
 const newestPaymentFirst = [desc(donations.succeededAt), desc(donations.id)];
-const succeededOnly = eq(donations.status, 'succeeded');
-
 /**
- * Succeeded payments, newest first, a page at a time (DESIGN.md: refunded and unpaid ones are not
- * transactions; a partly refunded one still is, with what was refunded). How many there are in
- * all is sumAdminTransactions' count.
+ * Every payment that was made, refunded and disputed ones too (issue 23): Stripe kept its fee on
+ * them, so the list matches Stripe's only with them in it. Never-paid attempts are not payments.
  */
+const paid = and(inArray(donations.status, ['succeeded', 'refunded']), isNotNull(donations.succeededAt));
+
+/** Paid payments, newest first, a page at a time; how many there are is countAdminTransactions'. */
 export function listAdminTransactions(db: Db, limit: number, offset: number) {
   return adminTransactions(db)
-    .where(succeededOnly)
+    .where(paid)
     .orderBy(...newestPaymentFirst)
     .limit(limit)
     .offset(offset)
     .all();
 }
 
-type Summable = {
-  amountCents: SQLiteColumn;
-  tipCents: SQLiteColumn;
-  feeCents: SQLiteColumn;
-  refundedCents: SQLiteColumn;
-};
-
-/** The Transactions tab's sums over some of its rows: each figure as the rows show it. */
-const sumsOf = (rows: Summable) => ({
-  payments: sql<number>`count(*)`,
-  donationCents: sql<number>`coalesce(sum(${rows.amountCents}), 0)`,
-  tipCents: sql<number>`coalesce(sum(${rows.tipCents}), 0)`,
-  // sum() skips the fees not known yet; they are counted instead, so none passes unnoticed.
-  feeCents: sql<number>`coalesce(sum(${rows.feeCents}), 0)`,
-  feesPending: sql<number>`count(*) - count(${rows.feeCents})`,
-  refundedCents: sql<number>`coalesce(sum(${rows.refundedCents}), 0)`,
-});
-
-/**
- * The one place the Transactions tab's money is summed (the list's totals; the CSV's rows add up
- * to the same): over every row it lists, or over one page of them, chosen exactly as
- * listAdminTransactions chooses it. Integer cents, added by SQLite, exact. When money becomes a
- * journal, this is what changes.
- */
-export function sumAdminTransactions(db: Db, page?: { limit: number; offset: number }) {
-  if (!page) return db.select(sumsOf(donations)).from(donations).where(succeededOnly).get()!;
-  const shown = db
-    .select({
-      amountCents: donations.amountCents,
-      tipCents: donations.tipCents,
-      feeCents: donations.feeCents,
-      refundedCents: donations.refundedCents,
-    })
-    .from(donations)
-    .where(succeededOnly)
-    .orderBy(...newestPaymentFirst)
-    .limit(page.limit)
-    .offset(page.offset)
-    .as('shown');
-  return db.select(sumsOf(shown)).from(shown).get()!;
+export function countAdminTransactions(db: Db): number {
+  return db.select({ n: count() }).from(donations).where(paid).get()?.n ?? 0;
 }
 
 /**
@@ -272,13 +243,13 @@ export function sumAdminTransactions(db: Db, page?: { limit: number; offset: num
 export function adminTransactionsAfter(db: Db, after: { succeededAt: Date; id: number } | null, limit: number) {
   const where = after
     ? and(
-        succeededOnly,
+        paid,
         or(
           lt(donations.succeededAt, after.succeededAt),
           and(eq(donations.succeededAt, after.succeededAt), lt(donations.id, after.id)),
         ),
       )
-    : succeededOnly;
+    : paid;
   return adminTransactions(db)
     .where(where)
     .orderBy(...newestPaymentFirst)

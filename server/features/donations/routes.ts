@@ -3,13 +3,16 @@ import { z } from 'zod';
 import { serverMessages } from '../../../shared/api';
 import { paymentIntentRequestSchema, testCardSchema } from '../../../shared/schemas/donations';
 import { transactionsParamsSchema } from '../../../shared/schemas/fundraisers';
-import { invalid, notFound } from '../../errors';
+import { invalid, notFound, unavailable } from '../../errors';
 import type { AppEnv } from '../../http/context';
 import { sendAlbum } from '../../http/send-album';
 import { siteUrlForEmails } from '../../http/site-url';
 import { requireAdminSession } from '../../http/session';
 import { jsonBody, parseWith } from '../../http/validation';
 import { csvAttachment } from '../../infra/csv';
+import { WebhookSignatureError } from '../../infra/payments/provider';
+import { handlePaymentEvent } from './after-sale';
+import { askAgainForFees } from './jobs';
 import * as adminTransactions from './admin-transactions';
 import * as donations from './service';
 import * as throttles from './throttles';
@@ -64,11 +67,13 @@ export const donationRoutes = new Hono<AppEnv>()
     const raw = await c.req.text();
     let event;
     try {
-      event = deps.payments.verifyWebhook(raw, signature);
-    } catch {
-      throw invalid('Invalid Stripe signature.');
+      event = await deps.payments.verifyWebhook(raw, signature);
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) throw invalid('Invalid Stripe signature.');
+      // Stripe could not be asked what the event left out: it sends the event again later.
+      throw unavailable('Stripe could not be reached to read this event. Please send it again.');
     }
-    await donations.handlePaymentEvent(deps, event, siteUrlForEmails(c));
+    await handlePaymentEvent(deps, event, siteUrlForEmails(c));
     return c.json({ received: true });
   })
   .get('/purchases/:token', (c) => c.json(donations.purchaseLink(c.get('deps'), purchaseToken(c.req.param('token')))))
@@ -81,6 +86,11 @@ export const donationRoutes = new Hono<AppEnv>()
     requireAdminSession(c);
     const { page, page_size } = parseWith(transactionsParamsSchema, c.req.query());
     return c.json(adminTransactions.listTransactions(c.get('deps'), page, page_size));
+  })
+  /** Asks the processor again for the fees it never reported (the fee job gave up on them). */
+  .post('/admin/transactions/fee-checks', (c) => {
+    requireAdminSession(c);
+    return c.json(askAgainForFees(c.get('deps')));
   })
   /** All of them as CSV, streamed a page at a time whatever the count. */
   .get('/admin/transactions/download', (c) => {

@@ -9,13 +9,13 @@ import { formatEin } from '../../../shared/ein';
 import { conflict, FormError, notFound, paymentRefused } from '../../errors';
 import { serverMessages } from '../../../shared/api';
 import { enqueue } from '../../infra/jobs/queue';
-import { PermanentJobError, type JobHandler } from '../../infra/jobs/runner';
-import { estimatedFeeCents, type PaymentEvent } from '../../infra/payments/provider';
+import type { PaymentEvent, ReportedFee } from '../../infra/payments/provider';
+import { recordPaidTestIntent } from '../../infra/payments/test-provider';
 import { randomToken, sha256 } from '../../infra/security/tokens';
 import { type AlbumDownload, purchasedAlbumDownload, streamableTracks } from '../fundraisers/album-media';
 import { donationTarget } from '../fundraisers/service';
-import { receiptEmail } from './emails';
-import { charityFeeShare, charityFigures } from './money';
+import * as journal from '../journal/service';
+import { journalPayment, settleAlbum } from './payment-position';
 import * as queries from './queries';
 import type { DonationRow, PurchaseRow } from './queries';
 
@@ -32,11 +32,14 @@ export const RECEIPT_JOB = 'donation-receipt';
 /** Records the processor's fee of a payment that succeeded before the processor knew it. */
 export const FEE_JOB = 'donation-fee';
 
+/** The fee job's attempts: 30 s, 1, 2, 4 … minutes apart, then hourly: about half a day in all. */
+export const FEE_ATTEMPTS = 20;
+
 /** The intent id of a donation row whose intent is being made (createPaymentIntent). */
 const UNASSIGNED_INTENT = 'unassigned_';
 
 /** How long a receipt's download link works. */
-const DOWNLOAD_LINK_MS = 30 * 24 * 60 * 60 * 1000;
+export const DOWNLOAD_LINK_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * How long after the payment the success page's lookup hands out the album to play and download.
@@ -104,8 +107,8 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
  * transaction, so a redelivered event is recognised. Answers the donation as it now stands.
  *
  * A fee Stripe does not know yet does not hold the donor up: the album and the receipt are theirs
- * at once, and the fee job records the fee when Stripe has it (until then the payment stays out
- * of its charity's figures, which need the fee; see disbursements/queries.ts).
+ * at once, the payment counts at the estimated fee ("fee pending"), and the fee job records the
+ * fee when Stripe has it (jobs.ts).
  */
 export async function fulfilPayment(
   deps: Deps,
@@ -121,18 +124,23 @@ export async function fulfilPayment(
   }
   const state = await deps.payments.retrieveIntent(paymentIntentId);
   if (state.status !== 'succeeded') return donation;
-  return deps.db.transaction((tx) => recordFulfilment(deps, tx, donation, state.feeCents, siteUrl, event));
+  return deps.db.transaction((tx) => recordFulfilment(deps, tx, donation, state.fee, siteUrl, event), {
+    behavior: 'immediate',
+  });
 }
 
 /**
- * Fulfilment's writes, in the caller's transaction: the donation succeeded (conditionally: once),
- * the purchase, the receipt's job, and the fee's job when the fee is not known yet.
+ * Fulfilment's writes, in the caller's transaction: the charge and its fee in the money journal
+ * (once: keyed by the intent), the donation succeeded (conditionally: once), the purchase, the
+ * receipt's job, and the fee's job when the fee is not known yet. A payment whose refunds came
+ * before its success (events arrive in any order) is settled at once: refunded in full, it is
+ * recorded as paid and refunded, and gives no album.
  */
 function recordFulfilment(
   deps: Deps,
   tx: Db,
   donation: DonationRow,
-  feeCents: number | null,
+  fee: ReportedFee | null,
   siteUrl: string,
   event?: PaymentEvent,
 ): DonationRow | undefined {
@@ -140,14 +148,11 @@ function recordFulfilment(
   const paymentIntentId = donation.paymentIntentId;
   if (event && !queries.recordEvent(tx, event.id, event.type)) return queries.findDonation(tx, donation.id);
   const now = new Date();
-  // Read again inside the transaction: a refund may have come while Stripe was asked.
-  // (The prepared statements run on the same connection, so inside this transaction.)
-  const current = statements.byIntent.get({ paymentIntentId }) ?? donation;
-  const { charityFeeCents } = charityFigures({ ...current, feeCents });
-  const succeeded = statements.markSucceeded.get({ id: donation.id, feeCents, charityFeeCents, at: now.getTime() });
+  journal.recordCharge(tx, journalPayment(donation), fee, now);
+  const succeeded = statements.markSucceeded.get({ id: donation.id, at: now.getTime() });
   // Someone else fulfilled it meanwhile (or a refund came first): theirs is the row.
-  if (!succeeded) return queries.findDonation(tx, donation.id);
-  if (feeCents === null) enqueue(tx, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
+  if (!succeeded) return statements.byIntent.get({ paymentIntentId });
+  if (fee === null) enqueue(tx, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
   if (donation.fundraiserId !== null) {
     statements.insertPurchase.run({
       donationId: donation.id,
@@ -157,46 +162,8 @@ function recordFulfilment(
     });
   }
   enqueue(tx, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
-  return succeeded;
-}
-
-/**
- * A webhook's event (its signature already checked). Each event is handled once; events may come
- * twice, at once and in any order: a failure never undoes a success, and a refund stands
- * whatever comes after it. Refunds carry the charge's cumulative refunded amount: the largest
- * one seen counts (never a sum), so a repeated or late event changes nothing. Only a full refund
- * takes the album away; a partial one takes its part of the money out of the figures.
- */
-export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUrl: string) {
-  if (event.type === 'other') {
-    queries.recordEvent(deps.db, event.id, event.type);
-    return;
-  }
-  if (event.type === 'payment_intent.succeeded') {
-    await fulfilPayment(deps, event.paymentIntentId, siteUrl, event);
-    return;
-  }
-  const revoked = deps.db.transaction((tx) => {
-    if (!queries.recordEvent(tx, event.id, event.type)) return false;
-    const donation = queries.findDonationByIntent(tx, event.paymentIntentId);
-    if (!donation) return false;
-    const now = new Date();
-    if (event.type === 'payment_intent.payment_failed') {
-      queries.markFailed(tx, donation.id, now);
-      return false;
-    }
-    const paymentCents = donation.amountCents + donation.tipCents;
-    const refundedCents = event.full ? paymentCents : Math.min(event.refundedCents, paymentCents);
-    if (refundedCents <= donation.refundedCents) return false;
-    const full = refundedCents === paymentCents;
-    const figures = charityFigures({ ...donation, refundedCents });
-    // The album goes with the money, when all of it went.
-    if (!queries.recordRefund(tx, donation.id, { refundedCents, ...figures, full }, now) || !full) return false;
-    queries.revokePurchase(tx, donation.id, now);
-    return true;
-  });
-  // And at once: no remembered permission to stream it may outlive the purchase.
-  if (revoked) deps.streamGrants.clear();
+  settleAlbum(tx, succeeded, now);
+  return statements.byIntent.get({ paymentIntentId });
 }
 
 /**
@@ -213,7 +180,10 @@ export async function transactionSummary(deps: Deps, paymentIntentId: string, si
   return {
     donationCents: donation.amountCents,
     tipCents: donation.tipCents,
-    taxDeductibleCents: taxDeductibleCents(donation.amountCents, donation.minimumCents),
+    taxDeductibleCents: taxDeductibleCents(
+      journal.chargedMoney(deps.db, donation.id).donationCents,
+      donation.minimumCents,
+    ),
     minimumCents: donation.minimumCents,
     email: donation.email,
     project: target
@@ -268,7 +238,7 @@ export async function confirmTestPayment(deps: Deps, clientSecret: string, card:
     const outcome = payments.confirm(clientSecret, card);
     if (outcome.outcome !== 'succeeded') return outcome;
     const donation = queries.fulfilmentQueries(deps.db).byIntent.get({ paymentIntentId: outcome.paymentIntentId });
-    if (donation) recordFulfilment(deps, tx, donation, outcome.feeCents, siteUrl);
+    if (donation) recordFulfilment(deps, tx, donation, outcome.fee, siteUrl);
     return outcome;
   });
   if (result.outcome === 'unknown') throw notFound(say.paymentNotFound);
@@ -326,97 +296,10 @@ export function purchaseDownload(deps: Deps, token: string): Promise<AlbumDownlo
   return purchasedAlbumDownload(deps, purchaseOfLink(deps, token).fundraiserId);
 }
 
-/** The fee job's attempts: 30 s, 1, 2, 4 … minutes apart, then hourly: about half a day in all. */
-const FEE_ATTEMPTS = 20;
-
-type ReceiptPayload = { donationId: number; siteUrl: string };
-
-function parseReceiptPayload(payload: unknown): ReceiptPayload {
-  const value = payload as Partial<ReceiptPayload> | null;
-  if (!value || typeof value.donationId !== 'number' || typeof value.siteUrl !== 'string') {
-    throw new PermanentJobError('receipt job without a donation');
-  }
-  return { donationId: value.donationId, siteUrl: value.siteUrl };
-}
-
-function parseFeePayload(payload: unknown): { donationId: number } {
-  const value = payload as { donationId?: unknown } | null;
-  if (!value || typeof value.donationId !== 'number') throw new PermanentJobError('fee job without a donation');
-  return { donationId: value.donationId };
-}
-
-/**
- * The donations feature's jobs. The receipt: queued by fulfilment in its transaction (so a
- * fulfilled payment always gets one), retried when mail fails. Its download link is made once and
- * kept (in plain text) only until the receipt is recorded as sent, so every attempt sends the very
- * same message: one the mail went out for, whose outcome was lost (a crash, a dropped SMTP
- * connection), is not sent twice by the outbox and carries the same Message-ID over SMTP, and the
- * link in it works (issue 14). The fee: queued by fulfilment when Stripe had not settled the
- * charge yet, asking again until it has.
- */
-export function donationJobHandlers(deps: Deps): Record<string, JobHandler> {
-  return {
-    [FEE_JOB]: {
-      async run(payload) {
-        const { donationId } = parseFeePayload(payload);
-        const donation = queries.findDonation(deps.db, donationId);
-        if (!donation) throw new PermanentJobError(`donation ${donationId} is gone`);
-        if (donation.feeCents !== null) return;
-        const state = await deps.payments.retrieveIntent(donation.paymentIntentId);
-        if (state.status !== 'succeeded' || state.feeCents === null) {
-          throw new Error(`the fee of payment ${donation.paymentIntentId} is not known yet`);
-        }
-        const feeCents = state.feeCents;
-        deps.db.transaction((tx) => {
-          // Read again: a refund may have come while Stripe was asked.
-          const current = queries.findDonation(tx, donationId);
-          if (!current || current.feeCents !== null) return;
-          queries.recordFee(tx, donationId, feeCents, charityFigures({ ...current, feeCents }).charityFeeCents!);
-        });
-      },
-      giveUp(payload, error) {
-        deps.logger.error({ err: error, payload }, 'a payment fee was never known: its charity figures leave it out');
-      },
-    },
-    [RECEIPT_JOB]: {
-      async run(payload) {
-        const { donationId, siteUrl } = parseReceiptPayload(payload);
-        const donation = queries.findDonation(deps.db, donationId);
-        if (!donation) throw new PermanentJobError(`donation ${donationId} is gone`);
-        if (donation.receiptSentAt || donation.status !== 'succeeded') return;
-        const purchase = queries.findPurchaseByDonation(deps.db, donationId);
-        let token: string | null = null;
-        if (purchase) {
-          token = purchase.receiptToken;
-          if (!token) {
-            token = randomToken();
-            queries.setDownloadToken(
-              deps.db,
-              purchase.id,
-              token,
-              sha256(token),
-              new Date(Date.now() + DOWNLOAD_LINK_MS),
-            );
-          }
-        }
-        const link = token ? `${siteUrl}/purchases/${token}` : null;
-        const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
-        const fundraiser = target ? { name: target.name, artistName: target.artistName } : null;
-        await deps.mailer.send({
-          ...receiptEmail(deps.config, donation, fundraiser, link),
-          key: `receipt-${donationId}`,
-        });
-        // The link works for 30 days from the receipt's sending.
-        const now = new Date();
-        queries.markReceiptSent(deps.db, donationId, now, new Date(now.getTime() + DOWNLOAD_LINK_MS));
-      },
-    },
-  };
-}
-
 /**
  * A donation paid outside the payment flow (the demo content's), recorded as fulfilment records
- * one: succeeded with the test provider's fee and its charity share, and the purchase; no receipt.
+ * one: a paid test intent (the test provider's records), the donation succeeded, its charge and
+ * fee in the journal, and the purchase; no receipt.
  */
 export function recordPaidDonation(
   db: Db,
@@ -425,10 +308,10 @@ export function recordPaidDonation(
 ) {
   const target = donationTarget(db, input.fundraiserId);
   if (!target) throw notFound(say.notFound);
-  const feeCents = estimatedFeeCents(input.donationCents + input.tipCents);
+  const intent = recordPaidTestIntent(db, input.donationCents + input.tipCents, at);
   const donation = queries.insertDonation(db, {
     fundraiserId: target.id,
-    paymentIntentId: `demo_${randomToken().slice(0, 24)}`,
+    paymentIntentId: intent.id,
     provider: 'test',
     email: input.email,
     name: input.name,
@@ -438,11 +321,10 @@ export function recordPaidDonation(
     charityEin: target.charityEin,
     charityName: target.charityName,
     status: 'succeeded',
-    feeCents,
-    charityFeeCents: charityFeeShare(feeCents, input.donationCents, input.tipCents),
     succeededAt: at,
     createdAt: at,
     updatedAt: at,
   });
+  journal.recordCharge(db, journalPayment(donation), intent.fee, at);
   queries.insertPurchase(db, { donationId: donation.id, fundraiserId: target.id, email: input.email, createdAt: at });
 }

@@ -10,6 +10,7 @@ import type { Deps, Session } from '../../deps';
 import { SerializedJson } from '../../infra/serialized-json';
 import { renditionVersion } from '../../infra/storage/media';
 import { type ArtistSummary, artistSummaries } from '../artists/service';
+import * as journal from '../journal/service';
 import { canManage, visibleOrNotFound } from './permissions';
 import * as queries from './queries';
 import type { FundraiserRow, TrackRow } from './queries';
@@ -37,18 +38,18 @@ export function loadRecords(db: Db, rows: FundraiserRow[]): FundraiserRecord[] {
   for (const track of queries.listTracks(db, ids)) {
     tracksById.set(track.fundraiserId, [...(tracksById.get(track.fundraiserId) ?? []), track]);
   }
-  const totals = queries.donationTotals(db, ids);
+  const counts = queries.donationCounts(db, ids);
+  const raised = journal.raisedByFundraisers(db, ids);
   return rows.flatMap((row) => {
     const artist = artistById.get(row.artistId);
     if (!artist) return [];
-    const totalsOf = totals.get(row.id);
     return [
       {
         row,
         artist,
         tracks: tracksById.get(row.id) ?? [],
-        totalRaised: totalsOf?.total ?? 0,
-        donationCount: totalsOf?.count ?? 0,
+        totalRaised: raised.get(row.id) ?? 0,
+        donationCount: counts.get(row.id) ?? 0,
       },
     ];
   });

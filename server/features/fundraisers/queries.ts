@@ -46,12 +46,9 @@ const tracksOf = preparedQuery((db) =>
     .orderBy(asc(fundraiserTracks.position))
     .prepare(),
 );
-/** What a fundraiser has raised: its donations (tips are the platform's), less their refunded part. */
-const raised = sql<number>`sum(${donations.amountCents} - ${donations.charityRefundedCents})`;
-
-const totalsOf = preparedQuery((db) =>
+const countOf = preparedQuery((db) =>
   db
-    .select({ total: raised, n: count() })
+    .select({ n: count() })
     .from(donations)
     .where(and(eq(donations.fundraiserId, sql.placeholder('id')), eq(donations.status, 'succeeded')))
     .prepare(),
@@ -200,27 +197,17 @@ export function replaceTracks(
   return { added, removed };
 }
 
-/**
- * Succeeded donations per fundraiser: the total raised (donations only: tips are the platform's;
- * less the donation's part of any partial refund) and their count.
- */
-export function donationTotals(db: Db, ids: number[]) {
-  if (ids.length === 0) return new Map<number, { total: number; count: number }>();
-  if (ids.length === 1) {
-    const one = totalsOf(db).get({ id: ids[0] });
-    return new Map(one && one.n > 0 ? [[ids[0]!, { total: Number(one.total ?? 0), count: one.n }]] : []);
-  }
+/** How many donations each fundraiser has that stand (not refunded); what they raised is the journal's. */
+export function donationCounts(db: Db, ids: number[]) {
+  if (ids.length === 0) return new Map<number, number>();
+  if (ids.length === 1) return new Map([[ids[0]!, countOf(db).get({ id: ids[0] })?.n ?? 0]]);
   const rows = db
-    .select({
-      id: donations.fundraiserId,
-      total: raised,
-      n: count(),
-    })
+    .select({ id: donations.fundraiserId, n: count() })
     .from(donations)
     .where(and(inArray(donations.fundraiserId, ids), eq(donations.status, 'succeeded')))
     .groupBy(donations.fundraiserId)
     .all();
-  return new Map(rows.map((row) => [row.id, { total: Number(row.total ?? 0), count: row.n }]));
+  return new Map(rows.map((row) => [row.id!, row.n]));
 }
 
 export function listUserFundraisers(db: Db, userId: number): FundraiserRow[] {

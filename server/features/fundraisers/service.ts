@@ -35,6 +35,7 @@ import {
   presentFundraisers,
   toRef,
 } from './presenter';
+import * as journal from '../journal/service';
 import * as queries from './queries';
 import type { FundraiserRow } from './queries';
 import {
@@ -131,13 +132,17 @@ export function checkMayUpdate(deps: Deps, session: Session, id: number): void {
 export function listTransactions(deps: Deps, session: Session, id: number, page: number, pageSize = PAGE_SIZE) {
   const row = manageable(deps, session, id);
   const found = queries.listDonations(deps.db, row.id, pageSize, page * pageSize);
+  const money = journal.sumsOfPayments(
+    deps.db,
+    found.results.map((donation) => donation.id),
+  );
   return {
-    // What stayed paid: a partial refund took its parts of donation and tip back.
+    // What stayed paid (the journal's sums): a partial refund or a dispute took its parts back.
     results: found.results.map((donation) => ({
       name: donation.name,
       email: donation.email,
-      amountCents: donation.amountCents - donation.charityRefundedCents,
-      tipCents: donation.tipCents - (donation.refundedCents - donation.charityRefundedCents),
+      amountCents: money.get(donation.id)?.donatedCents ?? 0,
+      tipCents: money.get(donation.id)?.tipKeptCents ?? 0,
       createdAt: donation.createdAt.toISOString(),
       updatedAt: donation.updatedAt.toISOString(),
     })),

@@ -1,9 +1,15 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, gte, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { testPaymentIntents } from '../../db/schema';
 import { type CardDetails, cardProblem } from '../../../shared/card-checks';
 import { randomToken } from '../security/tokens';
-import { estimatedFeeCents, type IntentState, type PaymentProvider } from './provider';
+import {
+  type BalanceTransaction,
+  estimatedFeeCents,
+  type IntentState,
+  type PaymentProvider,
+  type ReportedFee,
+} from './provider';
 
 // The built-in test payment provider (DESIGN.md section 2): no account, no network, the same
 // intents and the same fulfilment as Stripe. Intents live in the database, so a restart keeps
@@ -14,7 +20,7 @@ import { estimatedFeeCents, type IntentState, type PaymentProvider } from './pro
 const DECLINED_CARD = '4000000000000002';
 
 export type TestConfirmOutcome =
-  | { outcome: 'succeeded'; paymentIntentId: string; feeCents: number }
+  | { outcome: 'succeeded'; paymentIntentId: string; fee: ReportedFee }
   | { outcome: 'declined'; message: string }
   | { outcome: 'already-paid' }
   | { outcome: 'unknown' };
@@ -43,9 +49,30 @@ export function testProvider(db: Db): TestProvider {
     async retrieveIntent(id): Promise<IntentState> {
       const intent = db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)).get();
       if (!intent) return { status: 'other' };
-      if (intent.status === 'succeeded')
-        return { status: 'succeeded', feeCents: estimatedFeeCents(intent.amountCents) };
+      if (intent.status === 'succeeded') return { status: 'succeeded', fee: feeOf(intent) };
       return { status: 'requires_payment_method' };
+    },
+    async balanceTransactions(from, to) {
+      return db
+        .select()
+        .from(testPaymentIntents)
+        .where(
+          and(
+            eq(testPaymentIntents.status, 'succeeded'),
+            gte(testPaymentIntents.updatedAt, from),
+            lt(testPaymentIntents.updatedAt, to),
+          ),
+        )
+        .orderBy(asc(testPaymentIntents.updatedAt))
+        .all()
+        .map((intent): BalanceTransaction => ({
+          id: feeOf(intent).providerId,
+          type: 'charge',
+          sourceId: intent.id,
+          amountCents: intent.amountCents,
+          feeCents: feeOf(intent).feeCents,
+          createdAt: intent.updatedAt,
+        }));
     },
     confirm(clientSecret, card, now = new Date()) {
       const problem = cardProblem(card, now);
@@ -72,11 +99,35 @@ export function testProvider(db: Db): TestProvider {
         .run();
       // Two confirmations at once: the one that changed the row paid it.
       return paid.changes === 1
-        ? { outcome: 'succeeded', paymentIntentId: intent.id, feeCents: estimatedFeeCents(intent.amountCents) }
+        ? { outcome: 'succeeded', paymentIntentId: intent.id, fee: feeOf(intent) }
         : { outcome: 'already-paid' };
     },
     findByClientSecret(clientSecret) {
       return db.select().from(testPaymentIntents).where(eq(testPaymentIntents.clientSecret, clientSecret)).get();
     },
   };
+}
+
+/** A test payment's fee: its own "balance transaction", at the estimated rate (DESIGN.md section 4). */
+function feeOf(intent: { id: string; amountCents: number }): ReportedFee {
+  return { providerId: `txn_${intent.id}`, feeCents: estimatedFeeCents(intent.amountCents) };
+}
+
+/**
+ * A payment made outside the card form (the demo content's), kept as a paid test intent like any
+ * other, so the test provider's records (the reconciliation's "theirs") hold it too.
+ */
+export function recordPaidTestIntent(db: Db, amountCents: number, at: Date): { id: string; fee: ReportedFee } {
+  const id = `tpi_${randomToken().slice(0, 24)}`;
+  db.insert(testPaymentIntents)
+    .values({
+      id,
+      clientSecret: `${id}_secret_${randomToken()}`,
+      amountCents,
+      status: 'succeeded',
+      createdAt: at,
+      updatedAt: at,
+    })
+    .run();
+  return { id, fee: feeOf({ id, amountCents }) };
 }

@@ -1,0 +1,36 @@
+import type { Db } from '../../db/client';
+import * as journal from '../journal/service';
+import * as queries from './queries';
+import type { DonationRow } from './queries';
+
+// Between a donation and its money: the payment as the money journal knows it, and the album that
+// follows what happened to the money (issue 23).
+
+export function journalPayment(donation: DonationRow): journal.JournalPayment {
+  return {
+    donationId: donation.id,
+    paymentIntentId: donation.paymentIntentId,
+    fundraiserId: donation.fundraiserId,
+    charityEin: donation.charityEin,
+    donationCents: donation.amountCents,
+    tipCents: donation.tipCents,
+    feeCoverCents: 0,
+  };
+}
+
+/**
+ * The donation's state and album after its money moved: once the whole payment went back (refunds,
+ * disputes lost) the donation is refunded and the album goes; if a refund then fails, both come
+ * back. In the caller's transaction; true when the album was taken away now (the caller clears
+ * what remembers permissions to stream once it commits).
+ */
+export function settleAlbum(tx: Db, donation: DonationRow, at: Date): boolean {
+  if (donation.status !== 'succeeded' && donation.status !== 'refunded') return false;
+  const position = journal.paymentPosition(tx, journalPayment(donation));
+  if (position.fullyTakenBack && queries.markRefunded(tx, donation.id, at)) {
+    queries.revokePurchase(tx, donation.id, at);
+    return true;
+  }
+  if (!position.fullyTakenBack && queries.markRestored(tx, donation.id, at)) queries.restorePurchase(tx, donation.id);
+  return false;
+}
