@@ -18,11 +18,16 @@ CREATE TABLE `money_journal` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `money_journal_provider_id_unique` ON `money_journal` (`provider_id`);--> statement-breakpoint
 CREATE INDEX `money_journal_charity_idx` ON `money_journal` (`charity_ein`,`kind`,`charity_cents`);--> statement-breakpoint
-CREATE INDEX `money_journal_fundraiser_idx` ON `money_journal` (`fundraiser_id`,`kind`,`charity_cents`);--> statement-breakpoint
+CREATE INDEX `money_journal_fundraiser_idx` ON `money_journal` (`fundraiser_id`,`kind`,`charity_cents`) WHERE kind <> 'fee';--> statement-breakpoint
 CREATE INDEX `money_journal_donation_idx` ON `money_journal` (`donation_id`);--> statement-breakpoint
-CREATE INDEX `money_journal_occurred_idx` ON `money_journal` (`occurred_at`);--> statement-breakpoint
-ALTER TABLE `disbursements` ADD `overridden_outstanding_cents` integer;--> statement-breakpoint
+DROP INDEX `donations_charity_idx`;--> statement-breakpoint
 ALTER TABLE `donations` ADD `fee_unreported_at` integer;--> statement-breakpoint
+CREATE INDEX `donations_charity_idx` ON `donations` (`charity_ein`);--> statement-breakpoint
+DROP INDEX `donations_email_idx`;--> statement-breakpoint
+CREATE INDEX `donations_email_idx` ON `donations` (lower("email"));--> statement-breakpoint
+DROP INDEX `purchases_fundraiser_idx`;--> statement-breakpoint
+DROP INDEX `purchases_download_token_hash_unique`;--> statement-breakpoint
+CREATE UNIQUE INDEX `purchases_download_token_hash_unique` ON `purchases` (`download_token_hash`) WHERE download_token_hash IS NOT NULL;--> statement-breakpoint
 -- The journal from today's rows (issue 23): each paid payment's charge, its fee (the estimate,
 -- flagged, while the processor has not reported it), what was refunded of it, and each completed
 -- disbursement. The parts are the figures the columns held, so every sum shown is unchanged
@@ -78,4 +83,5 @@ BEGIN SELECT RAISE(ABORT, 'money_journal is append-only'); END;
 ALTER TABLE `donations` DROP COLUMN `fee_cents`;--> statement-breakpoint
 ALTER TABLE `donations` DROP COLUMN `charity_fee_cents`;--> statement-breakpoint
 ALTER TABLE `donations` DROP COLUMN `refunded_cents`;--> statement-breakpoint
-ALTER TABLE `donations` DROP COLUMN `charity_refunded_cents`;
+ALTER TABLE `donations` DROP COLUMN `charity_refunded_cents`;--> statement-breakpoint
+ALTER TABLE `disbursements` ADD `overridden_outstanding_cents` integer;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { donations } from '../../server/db/schema';
 import {
   adminTransactionsSchema,
@@ -15,16 +15,9 @@ import { formatDollars } from '../../shared/money';
 import { siteCalendarDate } from '../../shared/site-dates';
 import { donate, startDonation } from '../fixtures/donations';
 import { moneyOf } from '../fixtures/money-journal';
-import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
+import { useStripeServer } from '../fixtures/stripe-server';
 import { CANCER_SOCIETY_EIN, createFundraiser, RED_CROSS_EIN, uploadMusic } from '../fixtures/fundraisers';
-import {
-  adminClient,
-  fieldErrors,
-  startTestServer,
-  type TestClient,
-  type TestServer,
-  verifiedUser,
-} from '../fixtures/test-server';
+import { adminClient, fieldErrors, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
 
 // Admin money (issue 11): the transactions list and its CSV, disbursements to charities with the
@@ -538,28 +531,6 @@ describe('featured fundraisers', () => {
  * A second server that takes payments through the fake Stripe (its signed webhook), with an admin
  * and a published fundraiser; what it returns stands for them from the first hook on.
  */
-function useStripeServer(ownerEmail: string) {
-  const started = {} as { fake: FakeStripe; server: TestServer; admin: TestClient; fundraiserId: number };
-  beforeAll(async () => {
-    started.fake = await startFakeStripe();
-    started.server = await startTestServer({ ...FAKE_STRIPE_KEYS, STRIPE_API_URL: started.fake.url });
-    started.admin = await adminClient(started.server);
-    const artist = await verifiedUser(started.server, ownerEmail);
-    started.fundraiserId = (await createFundraiser(artist, { publish: true, tracks: 1 })).id;
-  });
-  afterAll(async () => {
-    await started.server?.close();
-    await started.fake?.close();
-  });
-  return Object.assign(started, {
-    deliver: (delivery: { payload: string; signature: string }) =>
-      started.server.client().post('/api/stripe/webhook', {
-        body: delivery.payload,
-        headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature },
-      }),
-  });
-}
-
 describe('transaction totals (Stripe path)', () => {
   const stripe = useStripeServer('totals-owner@example.org');
 

@@ -36,6 +36,8 @@ export function TransactionsAdmin() {
   const [searchParams] = useSearchParams();
   const page = pageFromUrl(searchParams.get('page'));
   const transactions = useQuery(transactionsQueryOptions(page));
+  // Up here: once asked, the banner stays to say so, though the count it answers drops to 0.
+  const askAgain = useAskAgainForFees();
   const totalPages = Math.ceil((transactions.data?.totalCount ?? 0) / PAGE_SIZE);
 
   return (
@@ -51,8 +53,8 @@ export function TransactionsAdmin() {
           Download all (CSV)
         </NetworkLink>
       </div>
-      {transactions.data && transactions.data.feesUnreported > 0 && (
-        <UnreportedFees count={transactions.data.feesUnreported} />
+      {transactions.data && (transactions.data.feesUnreported > 0 || askAgain.isSuccess) && (
+        <UnreportedFees count={transactions.data.feesUnreported} askAgain={askAgain} />
       )}
       {transactions.isPending ? (
         <Spinner label="Loading transactions" />
@@ -229,8 +231,18 @@ function OptionalMoneyCell({ label, cents }: { label: string; cents: number }) {
  * The fee job never gives up silently (issue 23): payments whose fee Stripe never reported are
  * counted at the estimate, said here, and asked about again on request.
  */
-function UnreportedFees({ count }: { count: number }) {
-  const askAgain = useAskAgainForFees();
+function UnreportedFees({ count, askAgain }: { count: number; askAgain: ReturnType<typeof useAskAgainForFees> }) {
+  if (askAgain.isSuccess) {
+    return (
+      <Alert tone="success">
+        <p role="status">
+          {askAgain.data.asked === 1
+            ? "Asking Stripe again for 1 payment's fee. It shows “fee pending” until Stripe reports it."
+            : `Asking Stripe again for ${payments(askAgain.data.asked)}' fees. Each shows “fee pending” until Stripe reports it.`}
+        </p>
+      </Alert>
+    );
+  }
   return (
     <Alert
       tone="warning"
@@ -238,23 +250,19 @@ function UnreportedFees({ count }: { count: number }) {
     >
       <p>
         After a day of asking, the processor has not told the fee of {count === 1 ? 'this payment' : 'these payments'}.{' '}
-        {count === 1 ? 'It counts' : 'They count'} at the estimated fee (2.2% + 30¢) in the charities' balances and the
-        figures below, marked &ldquo;never reported&rdquo;.
+        {count === 1 ? 'It counts' : 'They count'} at the estimated fee (2.2% + 30¢) in the charities&rsquo; balances
+        and the figures below, marked &ldquo;never reported&rdquo;.
       </p>
       {askAgain.isError && <p role="alert">{adminMoneyMessages.feeChecksFailed}</p>}
-      {askAgain.isSuccess ? (
-        <p role="status">Asking Stripe again for {payments(askAgain.data.asked)}&apos; fees.</p>
-      ) : (
-        <NetworkButton
-          action="ask Stripe again"
-          type="button"
-          className="button button-secondary"
-          disabled={askAgain.isPending}
-          onClick={() => askAgain.mutate()}
-        >
-          {askAgain.isPending ? 'Asking...' : 'Ask Stripe again'}
-        </NetworkButton>
-      )}
+      <NetworkButton
+        action="ask Stripe again"
+        type="button"
+        className="button button-secondary"
+        disabled={askAgain.isPending}
+        onClick={() => askAgain.mutate()}
+      >
+        {askAgain.isPending ? 'Asking...' : 'Ask Stripe again'}
+      </NetworkButton>
     </Alert>
   );
 }

@@ -158,7 +158,7 @@ function finish(deps: Deps, id: number, status: Ending) {
   const ended = deps.db.transaction(
     (tx) => {
       const row = queries.finishPending(tx, id, status, new Date());
-      if (row?.status === 'COMPLETE') journal.recordDisbursement(tx, row, row.finalizedAt ?? row.updatedAt);
+      if (row?.status === 'COMPLETE') journal.recordDisbursement(deps.db, row, row.finalizedAt ?? row.updatedAt);
       return row;
     },
     { behavior: 'immediate' },
@@ -253,7 +253,7 @@ export function recordManual(deps: Deps, session: Session, input: z.output<typeo
         createdBy: session.user.id,
         finalizedAt,
       });
-      journal.recordDisbursement(tx, inserted, finalizedAt);
+      journal.recordDisbursement(deps.db, inserted, finalizedAt);
       return inserted;
     },
     { behavior: 'immediate' },

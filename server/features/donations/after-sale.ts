@@ -48,12 +48,12 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUr
       if (event.type === 'refunds') {
         for (const refund of event.refunds) {
           const failed = GAVE_NOTHING_BACK.has(refund.status);
-          journal.recordRefund(tx, payment, { id: refund.id, amountCents: refund.amountCents, failed }, now);
+          journal.recordRefund(deps.db, payment, { id: refund.id, amountCents: refund.amountCents, failed }, now);
         }
       } else {
-        journal.recordDispute(tx, payment, event.dispute, now);
+        journal.recordDispute(deps.db, payment, event.dispute, now);
       }
-      return settleAlbum(tx, donation, now);
+      return settleAlbum(deps.db, donation, now);
     },
     { behavior: 'immediate' },
   );

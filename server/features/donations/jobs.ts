@@ -52,7 +52,8 @@ export function donationJobHandlers(deps: Deps): Record<string, JobHandler> {
         if (state.status !== 'succeeded' || state.fee === null) {
           throw new Error(`the fee of payment ${donation.paymentIntentId} is not known yet`);
         }
-        journal.recordFee(deps.db, payment, state.fee, new Date());
+        const fee = state.fee;
+        deps.db.transaction(() => journal.recordFee(deps.db, payment, fee, new Date()), { behavior: 'immediate' });
       },
       giveUp(payload, error) {
         const { donationId } = parseFeePayload(payload);

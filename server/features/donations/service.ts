@@ -144,15 +144,17 @@ function recordFulfilment(
   siteUrl: string,
   event?: PaymentEvent,
 ): DonationRow | undefined {
-  const statements = queries.fulfilmentQueries(deps.db);
+  // The statements prepared for the database run on its connection: in this transaction.
+  const db = deps.db;
+  const statements = queries.fulfilmentQueries(db);
   const paymentIntentId = donation.paymentIntentId;
   if (event && !queries.recordEvent(tx, event.id, event.type)) return queries.findDonation(tx, donation.id);
   const now = new Date();
-  journal.recordCharge(tx, journalPayment(donation), fee, now);
+  const facts = journal.recordCharge(db, journalPayment(donation), fee, now);
   const succeeded = statements.markSucceeded.get({ id: donation.id, at: now.getTime() });
   // Someone else fulfilled it meanwhile (or a refund came first): theirs is the row.
   if (!succeeded) return statements.byIntent.get({ paymentIntentId });
-  if (fee === null) enqueue(tx, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
+  if (fee === null) enqueue(db, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
   if (donation.fundraiserId !== null) {
     statements.insertPurchase.run({
       donationId: donation.id,
@@ -161,9 +163,12 @@ function recordFulfilment(
       createdAt: now,
     });
   }
-  enqueue(tx, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
-  settleAlbum(tx, succeeded, now);
-  return statements.byIntent.get({ paymentIntentId });
+  enqueue(db, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
+  // Money that went back before the success was heard of (events come in any order).
+  if (facts && facts.takenBackCents > 0 && settleAlbum(db, succeeded, now)) {
+    return statements.byIntent.get({ paymentIntentId });
+  }
+  return succeeded;
 }
 
 /**

@@ -9,27 +9,62 @@ import { type JournalKind, moneyJournal } from '../../db/schema';
 export type JournalRow = typeof moneyJournal.$inferSelect;
 export type NewJournalRow = typeof moneyJournal.$inferInsert;
 
+// A payment's rows are read and written on every event of it (a fulfilment among them, the
+// hottest money path): these statements are built and prepared once per database, and run on its
+// connection, so inside the caller's transaction (server/db/prepared.ts).
+const statements = preparedQuery((db) => ({
+  insert: db
+    .insert(moneyJournal)
+    .values({
+      providerId: sql.placeholder('providerId'),
+      kind: sql.placeholder('kind'),
+      donationId: sql.placeholder('donationId'),
+      disbursementId: sql.placeholder('disbursementId'),
+      fundraiserId: sql.placeholder('fundraiserId'),
+      charityEin: sql.placeholder('charityEin'),
+      charityCents: sql.placeholder('charityCents'),
+      platformCents: sql.placeholder('platformCents'),
+      processorCents: sql.placeholder('processorCents'),
+      estimated: sql.placeholder('estimated'),
+      occurredAt: sql.placeholder('occurredAt'),
+    })
+    .onConflictDoNothing({ target: moneyJournal.providerId })
+    .prepare(),
+  byProviderId: db
+    .select({ id: moneyJournal.id })
+    .from(moneyJournal)
+    .where(eq(moneyJournal.providerId, sql.placeholder('providerId')))
+    .prepare(),
+  ofDonation: db
+    .select()
+    .from(moneyJournal)
+    .where(eq(moneyJournal.donationId, sql.placeholder('donationId')))
+    .orderBy(asc(moneyJournal.id))
+    .prepare(),
+}));
+
 /** Adds a row; false when a row of that provider id is there already (a redelivery: nothing added). */
 export function insertRow(db: Db, row: NewJournalRow): boolean {
-  return (
-    db.insert(moneyJournal).values(row).onConflictDoNothing({ target: moneyJournal.providerId }).run().changes === 1
-  );
+  const values = {
+    donationId: null,
+    disbursementId: null,
+    fundraiserId: null,
+    charityEin: null,
+    charityCents: 0,
+    platformCents: 0,
+    processorCents: 0,
+    estimated: false,
+    ...row,
+  };
+  return statements(db).insert.run(values).changes === 1;
 }
 
 export function hasRow(db: Db, providerId: string): boolean {
-  return (
-    db.select({ id: moneyJournal.id }).from(moneyJournal).where(eq(moneyJournal.providerId, providerId)).get() !==
-    undefined
-  );
+  return statements(db).byProviderId.get({ providerId }) !== undefined;
 }
 
 export function rowsOfDonation(db: Db, donationId: number): JournalRow[] {
-  return db
-    .select()
-    .from(moneyJournal)
-    .where(eq(moneyJournal.donationId, donationId))
-    .orderBy(asc(moneyJournal.id))
-    .all();
+  return statements(db).ofDonation.all({ donationId });
 }
 
 /** Every row of these payments (the reconciliation's), oldest first. */
@@ -138,11 +173,14 @@ export function sumsByCharity(db: Db, ein?: string): CharitySums[] {
 }
 
 /** What a fundraiser has raised: its donations (tips are the platform's), less what went back of them. */
+/** Rows that are a fundraiser's money: what its index holds (SQLite uses a partial index only when asked so). */
+const notFee = sql`${t.kind} <> 'fee'`;
+
 const raisedBy = preparedQuery((db) =>
   db
     .select({ raised: sumWhere(moneyKinds, t.charityCents) })
     .from(t)
-    .where(eq(t.fundraiserId, sql.placeholder('fundraiserId')))
+    .where(and(eq(t.fundraiserId, sql.placeholder('fundraiserId')), notFee))
     .prepare(),
 );
 
@@ -156,7 +194,7 @@ export function raisedByFundraisers(db: Db, fundraiserIds: number[]): Map<number
   const rows = db
     .select({ fundraiserId: sql<number>`${t.fundraiserId}`, raised: sumWhere(moneyKinds, t.charityCents) })
     .from(t)
-    .where(inArray(t.fundraiserId, fundraiserIds))
+    .where(and(inArray(t.fundraiserId, fundraiserIds), notFee))
     .groupBy(t.fundraiserId)
     .all();
   return new Map(rows.map((row) => [row.fundraiserId, row.raised]));

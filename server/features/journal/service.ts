@@ -25,9 +25,11 @@ import type { JournalRow } from './queries';
 // changes the payment's facts; money.ts says what rows with those facts must add up to; the new
 // row is the difference from what the rows so far add up to. Each is keyed by the provider's
 // object id, so a redelivered event finds its row and adds nothing, and events in any order end
-// in the same sums. Functions take the caller's database handle and run in a transaction of
-// their own (a savepoint inside the caller's), so a payment's rows and the caller's rows commit
-// together.
+// in the same sums. The writers read a payment's rows and then add to them, so they run inside
+// the caller's transaction (an IMMEDIATE one where another process may write): a payment's rows
+// and the caller's rows commit together. They take the database itself, not a transaction's
+// handle: their statements are prepared once for it and run on its connection, so in the
+// transaction under way (fulfilment is the hottest money path; issue 23's benchmark).
 
 /** What the journal needs to know of a payment: who it is for and how it was made up. */
 export type JournalPayment = PaymentAmounts & {
@@ -102,19 +104,19 @@ type Change = {
  * Writes one event of a payment: its row (the change in money) and, when the fee's split moved
  * with it (money went back, so the charity's share of the fee shrank), a fee row beside it.
  */
-function writeChange(tx: Db, payment: JournalPayment, rows: JournalRow[], change: Change, at: Date) {
+function writeChange(db: Db, payment: JournalPayment, rows: JournalRow[], change: Change, at: Date) {
   const next = paymentFigures(payment, change.facts(factsOf(rows)));
   const sums = sumsOf(rows);
-  insert(tx, payment, change.kind, change.providerId, subtractParts(next.money, sums.money), at);
+  insert(db, payment, change.kind, change.providerId, subtractParts(next.money, sums.money), at);
   const feeMoved = subtractParts(next.fee, sums.fee);
   if (!isZero(feeMoved)) {
-    insert(tx, payment, 'fee', `${change.providerId}:fee`, feeMoved, at, isFeePending(rows));
+    insert(db, payment, 'fee', `${change.providerId}:fee`, feeMoved, at, isFeePending(rows));
   }
-  rows.push(...queries.rowsOfDonation(tx, payment.donationId).slice(rows.length));
+  rows.push(...queries.rowsOfDonation(db, payment.donationId).slice(rows.length));
 }
 
 function insert(
-  tx: Db,
+  db: Db,
   payment: JournalPayment,
   kind: JournalKind,
   providerId: string,
@@ -122,7 +124,7 @@ function insert(
   at: Date,
   estimated = false,
 ) {
-  return queries.insertRow(tx, {
+  return queries.insertRow(db, {
     providerId,
     kind,
     donationId: payment.donationId,
@@ -136,37 +138,35 @@ function insert(
 
 /**
  * The processor took the payment: the charge (and the fee cover, its own row), and its fee, as
- * reported, or else the estimate, flagged, until the processor reports it (recordFee). False
+ * reported, or else the estimate, flagged, until the processor reports it (recordFee). Answers
+ * the payment's facts now (money taken back before the charge was heard of shows there), or null
  * when the charge was recorded already.
  */
-export function recordCharge(db: Db, payment: JournalPayment, fee: ReportedFee | null, at: Date): boolean {
-  return db.transaction((tx) => {
-    if (queries.hasRow(tx, payment.paymentIntentId)) return false;
-    const rows = queries.rowsOfDonation(tx, payment.donationId);
-    const facts = factsOf(rows);
-    const feeCents = fee?.feeCents ?? estimatedFeeCents(paymentCents(payment));
-    const next = paymentFigures(payment, { ...facts, charged: true, feeCents });
-    const sums = sumsOf(rows);
-    const money = subtractParts(next.money, sums.money);
-    const cover: Parts = { ...NO_PARTS, charityCents: payment.feeCoverCents };
-    insert(tx, payment, 'charge', payment.paymentIntentId, subtractParts(money, cover), at);
-    if (payment.feeCoverCents > 0) insert(tx, payment, 'fee_cover', `${payment.paymentIntentId}:fee_cover`, cover, at);
-    const feeParts = subtractParts(next.fee, sums.fee);
-    if (fee) insert(tx, payment, 'fee', fee.providerId, feeParts, at);
-    else insert(tx, payment, 'fee', `${payment.paymentIntentId}:fee_estimate`, feeParts, at, true);
-    return true;
-  });
+export function recordCharge(db: Db, payment: JournalPayment, fee: ReportedFee | null, at: Date): PaymentFacts | null {
+  // The charge is this payment's own row: one read tells whether it is there and what else is.
+  const rows = queries.rowsOfDonation(db, payment.donationId);
+  if (rows.some((row) => row.providerId === payment.paymentIntentId)) return null;
+  const facts = factsOf(rows);
+  const feeCents = fee?.feeCents ?? estimatedFeeCents(paymentCents(payment));
+  const next = paymentFigures(payment, { ...facts, charged: true, feeCents });
+  const sums = sumsOf(rows);
+  const money = subtractParts(next.money, sums.money);
+  const cover: Parts = { ...NO_PARTS, charityCents: payment.feeCoverCents };
+  insert(db, payment, 'charge', payment.paymentIntentId, subtractParts(money, cover), at);
+  if (payment.feeCoverCents > 0) insert(db, payment, 'fee_cover', `${payment.paymentIntentId}:fee_cover`, cover, at);
+  const feeParts = subtractParts(next.fee, sums.fee);
+  if (fee) insert(db, payment, 'fee', fee.providerId, feeParts, at);
+  else insert(db, payment, 'fee', `${payment.paymentIntentId}:fee_estimate`, feeParts, at, true);
+  return { ...facts, charged: true, feeCents };
 }
 
 /** The processor reported the fee of a payment counted at the estimate: the fee is replaced by it. */
 export function recordFee(db: Db, payment: JournalPayment, fee: ReportedFee, at: Date): boolean {
-  return db.transaction((tx) => {
-    if (queries.hasRow(tx, fee.providerId)) return false;
-    const rows = queries.rowsOfDonation(tx, payment.donationId);
-    const next = paymentFigures(payment, { ...factsOf(rows), feeCents: fee.feeCents });
-    insert(tx, payment, 'fee', fee.providerId, subtractParts(next.fee, sumsOf(rows).fee), at);
-    return true;
-  });
+  if (queries.hasRow(db, fee.providerId)) return false;
+  const rows = queries.rowsOfDonation(db, payment.donationId);
+  const next = paymentFigures(payment, { ...factsOf(rows), feeCents: fee.feeCents });
+  insert(db, payment, 'fee', fee.providerId, subtractParts(next.fee, sumsOf(rows).fee), at);
+  return true;
 }
 
 /**
@@ -180,28 +180,20 @@ export function recordRefund(
   refund: { id: string; amountCents: number; failed: boolean },
   at: Date,
 ): boolean {
-  return db.transaction((tx) => {
-    const rows = queries.rowsOfDonation(tx, payment.donationId);
-    const known = (providerId: string) => rows.some((row) => row.providerId === providerId);
-    let added = false;
-    if (!known(refund.id)) {
-      writeChange(
-        tx,
-        payment,
-        rows,
-        { kind: 'refund', providerId: refund.id, facts: takeBack(refund.amountCents) },
-        at,
-      );
-      added = true;
-    }
-    const reversal = `${refund.id}:reversed`;
-    if (refund.failed && !known(reversal)) {
-      const amount = -totalOf(rows.find((row) => row.providerId === refund.id)!);
-      writeChange(tx, payment, rows, { kind: 'refund_reversed', providerId: reversal, facts: takeBack(-amount) }, at);
-      added = true;
-    }
-    return added;
-  });
+  const rows = queries.rowsOfDonation(db, payment.donationId);
+  const known = (providerId: string) => rows.some((row) => row.providerId === providerId);
+  let added = false;
+  if (!known(refund.id)) {
+    writeChange(db, payment, rows, { kind: 'refund', providerId: refund.id, facts: takeBack(refund.amountCents) }, at);
+    added = true;
+  }
+  const reversal = `${refund.id}:reversed`;
+  if (refund.failed && !known(reversal)) {
+    const amount = -totalOf(rows.find((row) => row.providerId === refund.id)!);
+    writeChange(db, payment, rows, { kind: 'refund_reversed', providerId: reversal, facts: takeBack(-amount) }, at);
+    added = true;
+  }
+  return added;
 }
 
 const takeBack =
@@ -222,34 +214,32 @@ export type DisputeReport = {
  * is gone). One heard of first when it closed is opened and closed in turn. True when a row was added.
  */
 export function recordDispute(db: Db, payment: JournalPayment, dispute: DisputeReport, at: Date): boolean {
-  return db.transaction((tx) => {
-    const rows = queries.rowsOfDonation(tx, payment.donationId);
-    const known = (providerId: string) => rows.some((row) => row.providerId === providerId);
-    const ofThisDispute = () =>
-      rows.filter(
-        (row) => row.kind !== 'fee' && (row.providerId === dispute.id || row.providerId.startsWith(`${dispute.id}:`)),
-      );
-    const withFee = (facts: PaymentFacts): PaymentFacts => {
-      const feeSoFar = ofThisDispute().reduce((sum, row) => sum + row.processorCents, 0);
-      return { ...facts, disputeFeeCents: facts.disputeFeeCents - feeSoFar + dispute.feeCents };
-    };
-    let added = false;
-    if (!known(dispute.id)) {
-      const facts = (current: PaymentFacts) => withFee(takeBack(dispute.amountCents)(current));
-      writeChange(tx, payment, rows, { kind: 'dispute_opened', providerId: dispute.id, facts }, at);
-      added = true;
-    }
-    const closed = known(`${dispute.id}:won`) || known(`${dispute.id}:lost`);
-    if (dispute.outcome !== 'open' && !closed) {
-      const opened = -totalOf(rows.find((row) => row.providerId === dispute.id)!);
-      const won = dispute.outcome === 'won';
-      const facts = (current: PaymentFacts) => withFee(won ? takeBack(-opened)(current) : current);
-      const kind = won ? 'dispute_won' : 'dispute_lost';
-      writeChange(tx, payment, rows, { kind, providerId: `${dispute.id}:${dispute.outcome}`, facts }, at);
-      added = true;
-    }
-    return added;
-  });
+  const rows = queries.rowsOfDonation(db, payment.donationId);
+  const known = (providerId: string) => rows.some((row) => row.providerId === providerId);
+  const ofThisDispute = () =>
+    rows.filter(
+      (row) => row.kind !== 'fee' && (row.providerId === dispute.id || row.providerId.startsWith(`${dispute.id}:`)),
+    );
+  const withFee = (facts: PaymentFacts): PaymentFacts => {
+    const feeSoFar = ofThisDispute().reduce((sum, row) => sum + row.processorCents, 0);
+    return { ...facts, disputeFeeCents: facts.disputeFeeCents - feeSoFar + dispute.feeCents };
+  };
+  let added = false;
+  if (!known(dispute.id)) {
+    const facts = (current: PaymentFacts) => withFee(takeBack(dispute.amountCents)(current));
+    writeChange(db, payment, rows, { kind: 'dispute_opened', providerId: dispute.id, facts }, at);
+    added = true;
+  }
+  const closed = known(`${dispute.id}:won`) || known(`${dispute.id}:lost`);
+  if (dispute.outcome !== 'open' && !closed) {
+    const opened = -totalOf(rows.find((row) => row.providerId === dispute.id)!);
+    const won = dispute.outcome === 'won';
+    const facts = (current: PaymentFacts) => withFee(won ? takeBack(-opened)(current) : current);
+    const kind = won ? 'dispute_won' : 'dispute_lost';
+    writeChange(db, payment, rows, { kind, providerId: `${dispute.id}:${dispute.outcome}`, facts }, at);
+    added = true;
+  }
+  return added;
 }
 
 /** A disbursement completed: the money left for the charity. False when it was recorded already. */

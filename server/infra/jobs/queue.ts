@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lt, lte, min, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jobs } from '../../db/schema';
+import { preparedQuery } from '../../db/prepared';
 import { ownerIsGone } from '../processes/identity';
 
 // A durable job queue in the SQLite file (DESIGN.md section 3, Media). A claim is one UPDATE …
@@ -15,18 +16,32 @@ import { ownerIsGone } from '../processes/identity';
 
 export type JobRow = typeof jobs.$inferSelect;
 
-/** Queues a job of `kind`; its handler parses `payload` (JSON). */
-export function enqueue(db: Db, kind: string, payload: unknown, options: { runAt?: Date; maxAttempts?: number } = {}) {
-  return db
+/** A job is queued on a hot path (every fulfilment queues a receipt): built and prepared once. */
+const insertJob = preparedQuery((db) =>
+  db
     .insert(jobs)
     .values({
-      kind,
-      payload: JSON.stringify(payload),
-      runAt: options.runAt ?? new Date(),
-      maxAttempts: options.maxAttempts ?? 5,
+      kind: sql.placeholder('kind'),
+      payload: sql.placeholder('payload'),
+      runAt: sql.placeholder('runAt'),
+      maxAttempts: sql.placeholder('maxAttempts'),
     })
     .returning()
-    .get();
+    .prepare(),
+);
+
+/**
+ * Queues a job of `kind`; its handler parses `payload` (JSON). Given the database itself (rather
+ * than a transaction's handle) the statement is the one prepared for it, run on its connection:
+ * in the transaction under way.
+ */
+export function enqueue(db: Db, kind: string, payload: unknown, options: { runAt?: Date; maxAttempts?: number } = {}) {
+  return insertJob(db).get({
+    kind,
+    payload: JSON.stringify(payload),
+    runAt: options.runAt ?? new Date(),
+    maxAttempts: options.maxAttempts ?? 5,
+  })!;
 }
 
 /** Which kinds of job a worker takes: the ones listed, or every kind but those (see runner.ts's lanes). */

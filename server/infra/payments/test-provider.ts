@@ -1,4 +1,5 @@
-import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { preparedQuery } from '../../db/prepared';
 import type { Db } from '../../db/client';
 import { testPaymentIntents } from '../../db/schema';
 import { type CardDetails, cardProblem } from '../../../shared/card-checks';
@@ -36,6 +37,15 @@ export type TestProvider = PaymentProvider & {
   findByClientSecret(clientSecret: string): typeof testPaymentIntents.$inferSelect | undefined;
 };
 
+/** Asked on every fulfilment (is it paid?): built and prepared once. */
+const intentById = preparedQuery((db) =>
+  db
+    .select()
+    .from(testPaymentIntents)
+    .where(eq(testPaymentIntents.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 export function testProvider(db: Db): TestProvider {
   return {
     kind: 'test',
@@ -47,7 +57,7 @@ export function testProvider(db: Db): TestProvider {
       return { id, clientSecret };
     },
     async retrieveIntent(id): Promise<IntentState> {
-      const intent = db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)).get();
+      const intent = intentById(db).get({ id });
       if (!intent) return { status: 'other' };
       if (intent.status === 'succeeded') return { status: 'succeeded', fee: feeOf(intent) };
       return { status: 'requires_payment_method' };
