@@ -185,23 +185,21 @@ describe('POST /api/login and /api/logout', () => {
     expect((await owner.post('/api/login', { form: { email, password: strongPassword } })).status).toBe(200);
   });
 
-  it('holds guesses spread over many addresses to 50 an hour per account, until a reset by email', async () => {
+  it('lets the owner in from an address that has not failed, however many addresses guessed, and holds each that did', async () => {
     const email = uniqueEmail('spread');
     await registerUser(server.client(), email);
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const response = await server.client().post('/api/login', { form: { email, password: `Wrong!pass${attempt}` } });
+    // Guesses from 60 addresses, one each: each address gets its one try at the account.
+    const guessers = Array.from({ length: 60 }, () => server.client());
+    for (const [attempt, guesser] of guessers.entries()) {
+      const response = await guesser.post('/api/login', { form: { email, password: `Wrong!pass${attempt}` } });
       expect(response.status).toBe(401);
     }
-    const clean = await server.client().post('/api/login', { form: { email, password: strongPassword } });
-    expect(clean.status).toBe(429);
-    expect(Number(clean.headers.get('retry-after'))).toBeGreaterThan(15 * 60);
-    // The owner proves the address and is let in at once.
-    await server.client().post('/api/password-reset-email', { json: { email } });
-    await server.settled();
-    const resetToken = await server.outbox.latestResetToken(email);
-    const reset = await server.client().post('/api/password-reset', { json: { password: 'New!pass99', resetToken } });
-    expect(reset.status).toBe(200);
-    expect((await server.client().post('/api/login', { form: { email, password: 'New!pass99' } })).status).toBe(200);
+    // An address that guessed waits out the hour, the right password or not.
+    const held = await guessers[0]!.post('/api/login', { form: { email, password: strongPassword } });
+    expect(held.status).toBe(429);
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(15 * 60);
+    // The owner, at an address that has not failed for the account, gets in (issue 22).
+    expect((await server.client().post('/api/login', { form: { email, password: strongPassword } })).status).toBe(200);
   });
 
   it('throttles one address after 10 failures across many emails', async () => {

@@ -50,10 +50,11 @@ const loginFailuresByEmail: ThrottleRule = { bucket: 'login-email', limit: 10, w
 /** Whether this address failed for this account (key: email and address): then the account's limit holds it. */
 const loginFailuresHere: ThrottleRule = { bucket: 'login-email-ip', limit: 1, windowMs: 15 * MINUTE };
 /**
- * The same failures (the same bucket) over an hour, against every address, clean ones too: guesses
- * spread over many addresses, one each, are held to 50 an hour per account. One address cannot
- * reach it (it adds at most 10 per 15 minutes, and none while the account is over); an attack
- * from many can, and then the owner waits, or resets the password by email, which clears it.
+ * The same failures (the same bucket) over an hour: past 50, an address that failed for the
+ * account waits for the hour, not only the quarter. Like the quarter's limit it holds only
+ * addresses that took part (issue 22: a correct password from an address that has not failed for
+ * the account gets in), so an attack from many addresses never locks the owner out; each of its
+ * addresses gets one guess at the account, and the per-address limit caps what each can try.
  */
 const loginFailuresByAccount: ThrottleRule = { bucket: 'login-email', limit: 50, windowMs: 60 * MINUTE };
 /** Caps guessing across resent codes too: each resend resets the 5-try counter of one code. */
@@ -126,8 +127,9 @@ export async function login(deps: Deps, input: { email: string; password: string
   const failedHere = isThrottled(db, loginFailuresHere, here);
   const wait = Math.max(
     retryAfterMs(db, loginFailuresByIp, clientIp),
-    retryAfterMs(db, loginFailuresByAccount, account),
-    failedHere ? retryAfterMs(db, loginFailuresByEmail, account) : 0,
+    failedHere
+      ? Math.max(retryAfterMs(db, loginFailuresByEmail, account), retryAfterMs(db, loginFailuresByAccount, account))
+      : 0,
   );
   if (wait > 0) throw rateLimited(serverMessages.rateLimited, 'RATE_LIMITED', wait);
   const attempts = [
