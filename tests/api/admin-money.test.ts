@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { donations } from '../../server/db/schema';
 import {

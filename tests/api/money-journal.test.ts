@@ -496,6 +496,7 @@ describe('money integrity under any sequence of events after the sale (fast-chec
         const deliveries: { payload: string; signature: string }[] = [];
         let completed = 0;
         let pending: { id: number; amountCents: number; secret: string } | null = null;
+        const usedSecrets: { id: number; secret: string }[] = [];
 
         const tell = async (delivery: { payload: string; signature: string }, atOnce: boolean) => {
           deliveries.push(delivery);
@@ -589,6 +590,7 @@ describe('money integrity under any sequence of events after the sale (fast-chec
               : await stripe.admin.patch(`/api/admin/disbursement/${pending.id}`, { json: { status } });
             expect(answer.status, answer.text).toBe(200);
             if (next.how === 'complete') completed += pending.amountCents;
+            usedSecrets.push({ id: pending.id, secret: pending.secret });
             pending = null;
           } else if (next.kind === 'manual') {
             const answer = await stripe.admin.post('/api/admin/disbursements', {
@@ -681,11 +683,19 @@ describe('money integrity under any sequence of events after the sale (fast-chec
           disputedCents: list.totals.all.disputedCents,
         });
 
+        // A giving site's secret works once: every used one is refused now, whatever it asks.
+        for (const used of usedSecrets) {
+          const replay = await stripe.admin.patch(`/api/admin/disbursement/${used.id}/callback`, {
+            json: { action: 'markComplete', callbackSecret: used.secret },
+          });
+          expect(replay.status).toBe(409);
+        }
         if (pending)
           await stripe.admin.patch(`/api/admin/disbursement/${pending.id}`, { json: { status: 'CANCELED' } });
         await settleAll();
       }),
       { numRuns: 60 },
     );
-  });
+    // Sixty runs of up to fourteen steps, each checked over HTTP: seconds alone, longer on a busy machine.
+  }, 180_000);
 });

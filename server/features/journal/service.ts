@@ -147,7 +147,9 @@ export function recordCharge(db: Db, payment: JournalPayment, fee: ReportedFee |
   const rows = queries.rowsOfDonation(db, payment.donationId);
   if (rows.some((row) => row.providerId === payment.paymentIntentId)) return null;
   const facts = factsOf(rows);
-  const feeCents = fee?.feeCents ?? estimatedFeeCents(paymentCents(payment));
+  // A fee the processor reported already (its row is there) stands; else this one, or the estimate.
+  const reported = rows.some((row) => row.kind === 'fee' && !row.estimated);
+  const feeCents = reported ? facts.feeCents : (fee?.feeCents ?? estimatedFeeCents(paymentCents(payment)));
   const next = paymentFigures(payment, { ...facts, charged: true, feeCents });
   const sums = sumsOf(rows);
   const money = subtractParts(next.money, sums.money);
@@ -155,7 +157,10 @@ export function recordCharge(db: Db, payment: JournalPayment, fee: ReportedFee |
   insert(db, payment, 'charge', payment.paymentIntentId, subtractParts(money, cover), at);
   if (payment.feeCoverCents > 0) insert(db, payment, 'fee_cover', `${payment.paymentIntentId}:fee_cover`, cover, at);
   const feeParts = subtractParts(next.fee, sums.fee);
-  if (fee) insert(db, payment, 'fee', fee.providerId, feeParts, at);
+  if (reported) {
+    // The charge moves the reported fee's share to the charity: a row beside the charge.
+    if (!isZero(feeParts)) insert(db, payment, 'fee', `${payment.paymentIntentId}:fee`, feeParts, at);
+  } else if (fee) insert(db, payment, 'fee', fee.providerId, feeParts, at);
   else insert(db, payment, 'fee', `${payment.paymentIntentId}:fee_estimate`, feeParts, at, true);
   return { ...facts, charged: true, feeCents };
 }
