@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Fundraiser, fundraiserSchema } from '../../shared/answers/fundraisers';
+import * as z from 'zod/mini';
+import { type Fundraiser, fundraiserSchema, fundraiserSearchResultSchema } from '../../shared/answers/fundraisers';
 import { OTHERS_CHECK_MS, scopesWritten } from '../../server/db/changes';
 import { findLiveSession, SESSION_TTL_MS } from '../../server/infra/security/session-store';
 import { donate } from '../fixtures/donations';
@@ -110,6 +111,49 @@ describe('the public fundraiser cache', () => {
     }
     // Another process's writes are looked for every OTHERS_CHECK_MS.
     await expect.poll(async () => (await pageOf(visitor)).shareCount, { timeout: 5 * OTHERS_CHECK_MS }).toBe(42);
+  });
+});
+
+describe('the public lists: featured, browse and search (issue 24)', () => {
+  const searchOf = async (client: TestClient, query: string) => {
+    const answer = await client.get(`/api/fundraisers/search?${query}`);
+    expect(answer.status, answer.text).toBe(200);
+    return fundraiserSearchResultSchema.parse(answer.json);
+  };
+  const featuredOf = async (client: TestClient) => {
+    const answer = await client.get('/api/fundraisers/featured');
+    expect(answer.status, answer.text).toBe(200);
+    return z.array(fundraiserSchema).parse(answer.json);
+  };
+  const mine = (list: Fundraiser[]) => list.find((item) => item.id === fundraiser.id)!;
+
+  it("shows a donation, a publish and an edit at once, and never hands the owner's or a buyer's view to anyone else", async () => {
+    const before = mine((await searchOf(visitor, 'searchTerm=')).results);
+    const featuredBefore = mine(await featuredOf(visitor));
+    await donate(server, { fundraiserId: fundraiser.id, email: 'list-fan@example.org', donationCents: 1200 });
+    expect(mine((await searchOf(visitor, 'searchTerm=')).results).totalRaised).toBe((before.totalRaised ?? 0) + 1200);
+    expect(mine(await featuredOf(visitor)).totalRaised).toBe((featuredBefore.totalRaised ?? 0) + 1200);
+
+    const total = (await searchOf(visitor, 'searchTerm=')).totalCount;
+    const another = await createFundraiser(owner, { publish: true, details: { name: 'Freshly Published' } });
+    expect((await searchOf(visitor, 'searchTerm=')).totalCount).toBe(total + 1);
+    expect((await searchOf(visitor, 'searchTerm=Freshly')).results.map((item) => item.id)).toEqual([another.id]);
+
+    // The owner sees theirs as theirs; a visitor, asking after them, sees the public answer.
+    expect(mine((await searchOf(owner, 'searchTerm=')).results).canManage).toBe(true);
+    const asVisitor = mine((await searchOf(visitor, 'searchTerm=')).results);
+    expect(asVisitor.canManage).toBe(false);
+    expect(asVisitor.tracksList.every((track) => track.uploadId === undefined && track.file === undefined)).toBe(true);
+    expect(mine(await featuredOf(owner)).canManage).toBe(true);
+    expect(mine(await featuredOf(visitor)).canManage).toBe(false);
+    // A buyer gets the full tracks of what they bought; a fan who did not gets the public answer.
+    const buyer = await verifiedUser(server, 'list-buyer@example.org');
+    await donate(server, { fundraiserId: fundraiser.id, email: 'list-buyer@example.org' });
+    await server.jobs.drain();
+    const bought = mine((await searchOf(buyer, 'searchTerm=')).results);
+    expect(bought.canManage).toBe(false);
+    expect(bought.tracksList.some((track) => track.file !== undefined)).toBe(true);
+    expect(mine((await searchOf(visitor, 'searchTerm=')).results).tracksList.every((track) => !track.file)).toBe(true);
   });
 });
 

@@ -205,3 +205,48 @@ export function presentFundraiserCached(
   if (!canManage(session, row) && !mayStream) return json;
   return toFundraiser(record, session, { canStream: mayStream });
 }
+
+/** A list's records and its JSON as anyone may see it: what the public list cache keeps. */
+type PublicList = { records: FundraiserRecord[]; json: SerializedJson };
+
+/**
+ * Lists of fundraisers as a visitor sees them (the home page's featured list, browse and search
+ * pages, issue 24): each search and page is one entry, the oldest going first past a few hundred.
+ */
+const publicLists = publicCache<PublicList>(400);
+
+/**
+ * A list's JSON for this caller, loaded by `load` under the cache's `key` and wrapped by `envelope`
+ * ({ results, totalCount } or the bare array). The records and the public JSON come from the
+ * cache; what depends on the caller is decided here each time: a caller who manages one of the
+ * fundraisers or may hear one's full tracks gets JSON made for them, everyone else (every visitor)
+ * the public JSON as it was kept, serialized once.
+ */
+export function presentListCached<Envelope>(
+  deps: Deps,
+  session: Session | null,
+  key: string,
+  load: () => { rows: FundraiserRow[]; envelope: (results: Fundraiser[]) => Envelope },
+): Envelope | SerializedJson {
+  let envelope: ((results: Fundraiser[]) => Envelope) | undefined;
+  const kept = publicLists.get(deps.db, key, () => {
+    const loaded = load();
+    envelope = loaded.envelope;
+    const records = loadRecords(deps.db, loaded.rows);
+    const results = records.map((record) => toFundraiser(record, null, { canStream: false }));
+    return { records, json: new SerializedJson(loaded.envelope(results)) };
+  })!;
+  if (session === null) return kept.json;
+  const albums = kept.records.filter(hasStreams).map((record) => streamable(record.row));
+  const mayStream = streamAccess(deps.db, session.user, albums);
+  const personal = kept.records.some(
+    (record) => canManage(session, record.row) || (hasStreams(record) && mayStream(streamable(record.row))),
+  );
+  if (!personal) return kept.json;
+  const wrap = envelope ?? load().envelope;
+  return wrap(
+    kept.records.map((record) =>
+      toFundraiser(record, session, { canStream: hasStreams(record) && mayStream(streamable(record.row)) }),
+    ),
+  );
+}

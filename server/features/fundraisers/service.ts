@@ -10,7 +10,7 @@ import {
   type UpdateFundraiserV1Input,
 } from '../../../shared/schemas/fundraisers';
 import { fundraiserMessages as say } from '../../../shared/fundraiser-messages';
-import { type FundraiserRef } from '../../../shared/answers/fundraisers';
+import { type Fundraiser, type FundraiserRef } from '../../../shared/answers/fundraisers';
 import type { Db } from '../../db/client';
 import type { Deps, PageInfo, Session } from '../../deps';
 import { FormError, filesNoLongerAvailable, forbidden, invalid, type NamedUpload, notFound } from '../../errors';
@@ -33,6 +33,7 @@ import {
   presentFundraiser,
   presentFundraiserCached,
   presentFundraisers,
+  presentListCached,
   toRef,
 } from './presenter';
 import * as journal from '../journal/service';
@@ -79,9 +80,11 @@ export function listArtistFundraisers(deps: Deps, session: Session | null, artis
 
 /** The admins' featured list; until they choose one, the newest published fundraisers. */
 export function listFeatured(deps: Deps, session: Session | null) {
-  const featured = queries.listFeatured(deps.db);
-  const rows = featured.length ? featured : queries.recentFundraisers(deps.db, {}, 8, 0).results;
-  return presentFundraisers(deps, rows, session);
+  return presentListCached(deps, session, 'featured', () => {
+    const featured = queries.listFeatured(deps.db);
+    const rows = featured.length ? featured : queries.recentFundraisers(deps.db, {}, 8, 0).results;
+    return { rows, envelope: (results: Fundraiser[]) => results };
+  });
 }
 
 /** PUT /api/admin/projects/featured: only published fundraisers can be shown on the home page. */
@@ -96,23 +99,47 @@ export function replaceFeatured(deps: Deps, ids: number[]) {
   });
 }
 
-export function searchFundraisers(deps: Deps, session: Session | null, params: FundraiserSearchParams) {
+/** What a search finds, before it is presented: the rows of the page asked for, and how many in all. */
+export type FoundFundraisers = { rows: FundraiserRow[]; totalCount: number; totalCountCapped?: true };
+
+/** The search itself, uncached (its benchmark times it alone; searchFundraisers keeps its answers). */
+export function findFundraisers(deps: Deps, params: FundraiserSearchParams): FoundFundraisers {
   const offset = params.page * params.pageSize;
   const charityEin = params.charityEin === undefined ? undefined : normaliseEin(params.charityEin);
   // An EIN that cannot be one, or a term with no words at all, is still a search: one that matches nothing.
-  if (charityEin === null) return { results: [], totalCount: 0 };
+  if (charityEin === null) return { rows: [], totalCount: 0 };
   const match = toMatchQuery(params.searchTerm);
-  if (params.searchTerm !== '' && match === null) return { results: [], totalCount: 0 };
+  if (params.searchTerm !== '' && match === null) return { rows: [], totalCount: 0 };
   const filters = { genre: params.genre, charityEin };
   const found = match
     ? queries.searchFundraisers(deps.db, match, filters, params.pageSize, offset)
     : queries.recentFundraisers(deps.db, filters, params.pageSize, offset);
-  // The spec's envelope is results and totalCount; a capped total adds `totalCountCapped: true`.
   return {
-    results: presentFundraisers(deps, found.results, session),
+    rows: found.results,
     totalCount: found.totalCount,
     ...(found.totalCountCapped && { totalCountCapped: true as const }),
   };
+}
+
+/**
+ * GET /api/fundraisers/search: browse and search pages, where visitors land (issue 24): each
+ * search and page is answered from the public list cache, serialized once, until a write changes
+ * what it may show. The spec's envelope is results and totalCount; a capped total adds
+ * `totalCountCapped: true`.
+ */
+export function searchFundraisers(deps: Deps, session: Session | null, params: FundraiserSearchParams) {
+  const key = JSON.stringify([
+    'search',
+    params.searchTerm,
+    params.genre,
+    params.charityEin,
+    params.page,
+    params.pageSize,
+  ]);
+  return presentListCached(deps, session, key, () => {
+    const { rows, ...counts } = findFundraisers(deps, params);
+    return { rows, envelope: (results: Fundraiser[]) => ({ results, ...counts }) };
+  });
 }
 
 /**
