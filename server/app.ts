@@ -21,6 +21,7 @@ import { handleError } from './http/app-errors';
 import { clientAppRoutes, type PageLookup } from './http/client-app';
 import { compressResponses } from './http/compression';
 import { firstLoadFor } from './http/first-load';
+import { firstAnswerer } from './first-answers';
 import type { AppEnv } from './http/context';
 import type { Deps } from './deps';
 import { notFound } from './errors';
@@ -114,8 +115,8 @@ export function createApp(deps: Deps) {
       siteName: deps.config.siteName,
       lookUpPage: pageLookup(deps),
       publicUrl: deps.config.publicUrl,
-      // A page's first answers are the app's own, asked in-process (http/first-load.ts).
-      firstLoad: firstLoadFor(deps.config.clientDistDir, (request) => app.fetch(request)),
+      // A page's first answers, made by the services the API's routes call (first-answers.ts).
+      firstLoad: firstLoadFor(deps.config.clientDistDir, firstAnswerer(deps)),
     }),
   );
   app.onError(handleError);

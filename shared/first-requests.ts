@@ -1,6 +1,21 @@
-import { apiPaths, artistSearchFromUrl, fundraiserSearchFromUrl, pageFromUrl } from './api-paths';
+import { apiPaths, artistSearchFromUrl, fundraiserSearchFromUrl, type LibraryTab, pageFromUrl } from './api-paths';
 import { pictureSizes } from './constants';
 import type { PageName } from './routes';
+
+/**
+ * One answer a page reads as soon as it is drawn: the API address the client's query asks (the
+ * key the page's answers are stored under) and what it is, for the server to answer it by
+ * calling the same service the route calls (server/first-answers.ts). `query` is the address's
+ * own query, which the server reads with the route's schema.
+ */
+export type FirstRequest = { path: string } & (
+  | { answer: 'site' | 'user' | 'featuredFundraisers' | 'featuredCharities' | 'ledger' }
+  | { answer: 'fundraiser' | 'artist' | 'libraryAlbum'; slugOrId: string }
+  | { answer: 'fundraiserSearch' | 'artistSearch'; query: Record<string, string> }
+  | { answer: 'libraryList'; tab: LibraryTab; query: Record<string, string> }
+);
+
+const queryOf = (path: string) => Object.fromEntries(new URLSearchParams(path.slice(path.indexOf('?') + 1)));
 
 /**
  * The API answers a page reads as soon as it is drawn, from its address alone (issue 13). The
@@ -12,40 +27,52 @@ export function firstRequests(
   params: Record<string, string>,
   search: URLSearchParams,
   signedIn: boolean,
-): string[] {
-  const paths: string[] = [apiPaths.site];
-  if (signedIn) paths.push(apiPaths.user);
+): FirstRequest[] {
+  const requests: FirstRequest[] = [{ path: apiPaths.site, answer: 'site' }];
+  if (signedIn) requests.push({ path: apiPaths.user, answer: 'user' });
+  const searching = (answer: 'fundraiserSearch' | 'artistSearch', path: string) =>
+    requests.push({ path, answer, query: queryOf(path) });
   switch (page) {
     case 'home':
-      paths.push(apiPaths.featuredFundraisers, apiPaths.featuredCharities);
+      requests.push(
+        { path: apiPaths.featuredFundraisers, answer: 'featuredFundraisers' },
+        { path: apiPaths.featuredCharities, answer: 'featuredCharities' },
+      );
       break;
     case 'browse':
-      paths.push(
-        params.tab === 'artists'
-          ? apiPaths.artistSearch(artistSearchFromUrl(search))
-          : apiPaths.fundraiserSearch(fundraiserSearchFromUrl(search)),
-      );
+      if (params.tab === 'artists') searching('artistSearch', apiPaths.artistSearch(artistSearchFromUrl(search)));
+      else searching('fundraiserSearch', apiPaths.fundraiserSearch(fundraiserSearchFromUrl(search)));
       break;
     case 'fundraiser':
     case 'donate':
-      if (params.projectSlugOrId) paths.push(apiPaths.fundraiser(params.projectSlugOrId));
+      if (params.projectSlugOrId) {
+        const slugOrId = params.projectSlugOrId;
+        requests.push({ path: apiPaths.fundraiser(slugOrId), answer: 'fundraiser', slugOrId });
+      }
       break;
     case 'artist':
-      if (params.artistSlugOrId) paths.push(apiPaths.artist(params.artistSlugOrId));
+      if (params.artistSlugOrId) {
+        const slugOrId = params.artistSlugOrId;
+        requests.push({ path: apiPaths.artist(slugOrId), answer: 'artist', slugOrId });
+      }
       break;
     case 'ledger':
-      paths.push(apiPaths.ledger);
+      requests.push({ path: apiPaths.ledger, answer: 'ledger' });
       break;
     case 'album':
-      if (signedIn && params.projectSlug) paths.push(apiPaths.libraryAlbum(params.projectSlug));
+      if (signedIn && params.projectSlug) {
+        const slugOrId = params.projectSlug;
+        requests.push({ path: apiPaths.libraryAlbum(slugOrId), answer: 'libraryAlbum', slugOrId });
+      }
       break;
     case 'musicAlbumList':
       if (signedIn && (params.tab === 'past-donations' || params.tab === 'user')) {
-        paths.push(apiPaths.libraryList(params.tab, pageFromUrl(search.get('page'))));
+        const path = apiPaths.libraryList(params.tab, pageFromUrl(search.get('page')));
+        requests.push({ path, answer: 'libraryList', tab: params.tab, query: queryOf(path) });
       }
       break;
   }
-  return paths;
+  return requests;
 }
 
 type Picture = { uploadId: string; sizes: string };

@@ -6,9 +6,12 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import type { PageInfo, ShareCard } from '../deps';
 import type { AppEnv } from './context';
-import type { FirstLoad } from './first-load';
+import { publicCache } from '../db/cache';
+import type { Session } from '../deps';
+import { acceptsGzip } from './compression';
+import { NoncedPage } from './nonced-page';
 import { newStyleNonce } from './security-headers';
-import { SESSION_COOKIE } from './session';
+import { sessionMiddleware } from './session';
 
 // Serves the built client (dist/): hashed assets cached for a year, everything else revalidated,
 // and index.html for every other path so the React router handles it.
@@ -65,9 +68,20 @@ type ClientAppOptions = {
   siteName: string;
   lookUpPage?: PageLookup;
   publicUrl?: string;
-  /** What a page's HTML carries for its first load (first-load.ts). */
-  firstLoad?: (c: Context<AppEnv>) => Promise<FirstLoad>;
+  /** The tags a page's HTML carries for its first load, for this caller (first-load.ts). */
+  firstLoad?: (pathname: string, search: URLSearchParams, session: Session | null) => string;
 };
+
+/** A page as the server draws it: moved elsewhere, or its HTML (without nonces) and status. */
+type BuiltPage =
+  { kind: 'moved'; location: string } | { kind: 'page'; status: 200 | 404; html: NoncedPage; withAnswers: boolean };
+
+/**
+ * The pages visitors land on, as a visitor (signed out) sees them, by address: made once and sent
+ * until a write changes what any public page shows (db/cache.ts), each time with a new nonce.
+ * A few hundred addresses; the oldest goes first.
+ */
+const visitorPages = publicCache<BuiltPage>(300);
 
 export function clientAppRoutes({
   distDir,
@@ -92,14 +106,24 @@ export function clientAppRoutes({
     return indexHtml;
   };
 
+  let shell: NoncedPage | undefined;
+  const shellPage = () => (shell ??= new NoncedPage(readIndex()));
+
   /**
-   * The page's HTML with a new nonce on its inline styles, which the policy of this answer names
+   * A page's HTML with a new nonce on its inline styles, which the policy of this answer names
    * (security-headers.ts); the app hands the same nonce to the styles it adds (client/main.tsx).
+   * A page kept for visitors goes out gzipped from its copy made once (nonced-page.ts) to whoever
+   * takes gzip; any other answer is compressed as it goes (compression.ts).
    */
-  const withStyleNonce = (c: Context<AppEnv>, html: string) => {
+  const sendPage = (c: Context<AppEnv>, page: NoncedPage, status: 200 | 404, kept: boolean) => {
     const nonce = newStyleNonce();
     c.set('styleNonce', nonce);
-    return html.replaceAll('<style>', () => `<style nonce="${nonce}">`);
+    if (!kept || !acceptsGzip(c.req.header('accept-encoding'))) return c.html(page.text(nonce), status);
+    return c.body(page.gzip(nonce) as unknown as string, status, {
+      'content-type': 'text/html; charset=UTF-8',
+      'content-encoding': 'gzip',
+      vary: 'Accept-Encoding',
+    });
   };
 
   const app = new Hono<AppEnv>();
@@ -120,12 +144,12 @@ export function clientAppRoutes({
     return c.body(JSON.stringify({ ...manifest, name: siteName, short_name: siteName }));
   });
   // The home page is a page like any other, not the static index.html the next handler would send.
-  app.get('/', (c) => servePage(c));
+  app.get('/', sessionMiddleware, (c) => servePage(c));
   // The app shell the service worker precaches and answers every navigation with, offline too:
   // with the site's name, and with a nonce for its inline styles, kept with the headers that name it.
   app.get('/index.html', (c) => {
     c.header('cache-control', REVALIDATE);
-    return c.html(withStyleNonce(c, readIndex()));
+    return sendPage(c, shellPage(), 200, true);
   });
   app.use(
     '*',
@@ -145,35 +169,45 @@ export function clientAppRoutes({
   // Every other path is a page of the app: index.html, which the router draws. An address of no
   // page is still drawn (the app's "Page not found") but answers 404; an old address of a page
   // moves permanently to its own.
-  /** A page of the app: its HTML with what its first load needs, for this caller only. */
-  const pageHtml = async (c: Context<AppEnv>, html: string) => {
-    html = withStyleNonce(c, html);
-    const extra = firstLoad ? await firstLoad(c) : undefined;
-    if (!extra) return c.html(html);
-    for (const cookie of extra.setCookies) c.header('set-cookie', cookie, { append: true });
-    // The answers inside are this caller's (their user, what they may manage): no shared cache.
-    c.header('cache-control', PAGE);
-    return c.html(extra.head ? html.replace('</head>', () => `    ${extra.head}\n  </head>`) : html);
+  /** The page at this address for this caller, with what its first load needs. */
+  const buildPage = (c: Context<AppEnv>, session: Session | null): BuiltPage => {
+    const page = lookUpPage(c.req.path);
+    if (page.kind === 'missing') return { kind: 'page', status: 404, html: shellPage(), withAnswers: false };
+    const url = new URL(c.req.url);
+    if (page.kind === 'moved') return { kind: 'moved', location: page.path + url.search };
+    const html =
+      page.kind === 'card' ? withShareCard(readIndex(), page.card, publicUrl ?? url.origin, siteName) : readIndex();
+    const head = firstLoad ? firstLoad(c.req.path, url.searchParams, session) : '';
+    return {
+      kind: 'page',
+      status: 200,
+      html: new NoncedPage(head ? html.replace('</head>', () => `    ${head}\n  </head>`) : html),
+      withAnswers: firstLoad !== undefined,
+    };
   };
 
-  const servePage = async (c: Context<AppEnv>) => {
+  const servePage = (c: Context<AppEnv>) => {
     c.header('cache-control', REVALIDATE);
+    const session = c.get('session');
     // Sessions started before the signed-in hint existed get it on their next page load.
-    if (getCookie(c, SESSION_COOKIE) !== undefined && getCookie(c, SIGNED_IN_HINT_COOKIE) === undefined) {
+    if (session && getCookie(c, SIGNED_IN_HINT_COOKIE) === undefined) {
       setCookie(c, SIGNED_IN_HINT_COOKIE, '1', { path: '/', sameSite: 'Lax', maxAge: 24 * 60 * 60 });
     }
-    const page = lookUpPage(c.req.path);
-    switch (page.kind) {
-      case 'missing':
-        return c.html(withStyleNonce(c, readIndex()), 404);
-      case 'moved':
-        return c.redirect(page.path + new URL(c.req.url).search, 301);
-      case 'card':
-        return pageHtml(c, withShareCard(readIndex(), page.card, publicUrl ?? new URL(c.req.url).origin, siteName));
-      case 'plain':
-        return pageHtml(c, readIndex());
-    }
+    // A visitor's page is kept by its whole address (the host too: without PUBLIC_URL the share
+    // card's links name it). A missing page is not kept: any address is one, and it is the shell.
+    let built: BuiltPage | undefined;
+    const kept = session
+      ? undefined
+      : visitorPages.get(c.get('deps').db, c.req.url, () => {
+          built = buildPage(c, null);
+          return built.kind === 'page' && built.status === 404 ? undefined : built;
+        });
+    built = kept ?? built ?? buildPage(c, session);
+    if (built.kind === 'moved') return c.redirect(built.location, 301);
+    // The answers inside are this caller's (their user, what they may manage): no shared cache.
+    if (built.withAnswers) c.header('cache-control', PAGE);
+    return sendPage(c, built.html, built.status, session === null);
   };
-  app.get('*', servePage);
+  app.get('*', sessionMiddleware, servePage);
   return app;
 }

@@ -33,6 +33,10 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
   return encoding;
 }
 
+/** Whether the client takes gzip (q > 0), whatever else it prefers. */
+export const acceptsGzip = (acceptEncoding: string | undefined) =>
+  chooseEncoding(acceptEncoding?.replace(/\bbr\b/gi, 'x-none')) === 'gzip';
+
 function parseAcceptEncoding(acceptEncoding: string): Encoding | undefined {
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -124,7 +128,7 @@ export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
   // (Hono copies the old answer's headers onto a new one: the encoding's own are set after.)
   if (STREAMED.test(type)) {
     // Node's CompressionStream has no brotli; gzip keeps the stream a stream.
-    if (chooseEncoding(c.req.header('accept-encoding')?.replace(/\bbr\b/gi, 'x-none')) !== 'gzip') return;
+    if (!acceptsGzip(c.req.header('accept-encoding'))) return;
     c.res = new Response(res.body.pipeThrough(new CompressionStream('gzip')), res);
     c.res.headers.delete('content-length');
     c.res.headers.set('content-encoding', 'gzip');

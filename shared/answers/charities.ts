@@ -22,3 +22,4 @@ export const nonprofitDetailSchema = z.object({
 
 /** GET /api/nonprofits/featured: the home page's charity logos, in the admins' order. */
 export const featuredCharitiesSchema = z.object({ nonprofits: z.array(nonprofitSchema) });
+export type FeaturedCharities = z.infer<typeof featuredCharitiesSchema>;

@@ -4,7 +4,7 @@ import { limits } from '../../../shared/constants';
 import { updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
 import { messages } from '../../../shared/messages';
 import {
-  type featuredCharitiesSchema,
+  type FeaturedCharities,
   type nonprofitDetailSchema,
   type nonprofitSearchResultSchema,
 } from '../../../shared/answers/charities';
@@ -23,11 +23,7 @@ export const charityRoutes = new Hono<AppEnv>()
     return c.json({ nonprofits } satisfies z.infer<typeof nonprofitSearchResultSchema>);
   })
   // Before /nonprofits/:ein, which would otherwise take "featured" for an EIN.
-  .get('/nonprofits/featured', (c) =>
-    c.json({ nonprofits: charities.featuredCharities(c.get('deps')) } satisfies z.infer<
-      typeof featuredCharitiesSchema
-    >),
-  )
+  .get('/nonprofits/featured', (c) => c.json(charities.featuredCharitiesAnswer(c.get('deps'))))
   .get('/nonprofits/:ein', async (c) => {
     const ein = c.req.param('ein');
     if (ein.length > limits.charityEin) throw invalid(messages.max('Charity EIN', limits.charityEin));
@@ -38,5 +34,5 @@ export const charityRoutes = new Hono<AppEnv>()
     requireAdminSession(c);
     const input = await jsonBody(c, updateFeaturedCharitiesSchema);
     const nonprofits = await charities.updateFeaturedCharities(c.get('deps'), c.get('clientIp'), input);
-    return c.json({ nonprofits } satisfies z.infer<typeof featuredCharitiesSchema>);
+    return c.json({ nonprofits } satisfies FeaturedCharities);
   });

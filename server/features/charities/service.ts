@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { type updateFeaturedCharitiesSchema } from '../../../shared/schemas/charities';
 import { CHARITY_LOGO_SOURCE } from '../../../shared/constants';
 import { formatEin, normaliseEin } from '../../../shared/ein';
-import { type Nonprofit } from '../../../shared/answers/charities';
+import { type FeaturedCharities, type Nonprofit } from '../../../shared/answers/charities';
+import { publicCache } from '../../db/cache';
+import { SerializedJson } from '../../infra/serialized-json';
 import { FormError, notFound } from '../../errors';
 import { toMatchQuery } from '../../infra/full-text';
 import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
@@ -144,6 +146,17 @@ export async function getNonprofit(deps: Deps, caller: string, einInput: string)
 export function featuredCharities(deps: Pick<Deps, 'db'>): Nonprofit[] {
   const eins = queries.readFeaturedEins(deps.db) ?? DEFAULT_FEATURED_EINS;
   return queries.findCharities(deps.db, eins).map(toNonprofit);
+}
+
+/** The home page asks for it on every visit (issue 24): kept, serialized, until a write changes it. */
+const featuredAnswer = publicCache<SerializedJson>(1);
+
+/** GET /api/nonprofits/featured: `{ nonprofits }`, the same for everyone. */
+export function featuredCharitiesAnswer(deps: Pick<Deps, 'db'>): SerializedJson {
+  return featuredAnswer.get(deps.db, 'featured', () => {
+    const answer: FeaturedCharities = { nonprofits: featuredCharities(deps) };
+    return new SerializedJson(answer);
+  })!;
 }
 
 /**

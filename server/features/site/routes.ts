@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
-import type { Site } from '../../../shared/answers/site';
 import { databaseProblem } from '../../db/health';
 import type { AppEnv } from '../../http/context';
-import { isPublicFundraiser } from '../fundraisers/service';
+import { siteAnswer } from './service';
 
 export const siteRoutes = new Hono<AppEnv>()
   // For systemd, Caddy and monitors (deploy/): 200 while the database answers, else 503. It says
@@ -14,16 +13,4 @@ export const siteRoutes = new Hono<AppEnv>()
     logger.error({ problem }, 'health check: the database does not answer');
     return c.json({ ok: false }, 503);
   })
-  .get('/site', (c) => {
-    const { config } = c.get('deps');
-    const site: Site = {
-      siteName: config.siteName,
-      contactEmail: config.contactEmail,
-      postalAddress: config.postalAddress,
-      socialLinks: config.socialLinks,
-      // Only a promo there is to show: pages need not ask for one that would answer 404.
-      promoProjectId: isPublicFundraiser(c.get('deps').db, config.promoProjectId) ? config.promoProjectId : null,
-      timeZone: config.timeZone,
-    };
-    return c.json(site);
-  });
+  .get('/site', (c) => c.json(siteAnswer(c.get('deps'))));
