@@ -38,6 +38,27 @@ const readLogLevel: Plugin = {
 };
 const passLogLevel: Plugin = { name: 'soundcause:sw-log-level', config: () => (logLevel ? { logLevel } : {}) };
 
+/**
+ * react-router 7's package points every import at its development build, whatever the build
+ * (remix-run/react-router#12532, #14102): its warnings and checks would run on every visitor's
+ * phone, in the landing pages' first render. A build takes the production files it ships beside.
+ */
+const reactRouterDir = path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production');
+const reactRouterProduction: Plugin = {
+  name: 'soundcause:react-router-production',
+  config: (_config, { command }) =>
+    command === 'build'
+      ? {
+          resolve: {
+            alias: [
+              { find: /^react-router$/, replacement: path.join(reactRouterDir, 'index.mjs') },
+              { find: /^react-router\/dom$/, replacement: path.join(reactRouterDir, 'dom-export.mjs') },
+            ],
+          },
+        }
+      : {},
+};
+
 export default defineConfig({
   root: CLIENT_ROOT,
   publicDir: '../public',
@@ -65,6 +86,7 @@ export default defineConfig({
   },
   plugins: [
     readLogLevel,
+    reactRouterProduction,
     react(),
     deferredStyles(),
     pageChunks(LANDING_PAGES),

@@ -3,11 +3,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  bareServer,
   compiledServer,
   cpuMicros,
   freePort,
+  get,
   jobsSettled,
-  type RunningServer,
   startProcess,
   tempDataDir,
 } from './processes';
@@ -23,25 +24,11 @@ import {
 
 const IN_FLIGHT = 16;
 
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
-
 /**
  * Each measurement has its own connections: an idle keep-alive connection the server closes
  * (after its keep-alive timeout) as a request is sent on it fails that request.
  */
 const newAgent = () => new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-
-function get(url: string, headers: Record<string, string>, agent: http.Agent | false = false): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
 
 /** Requests for `seconds` with IN_FLIGHT in flight; answers how many were made. */
 async function loadFor(url: string, headers: Record<string, string>, seconds: number) {
@@ -96,30 +83,10 @@ async function measurePair(
   return { app: median(apps), baseline: median(bares) };
 }
 
-/** A bare node:http process answering `answer`'s body and content headers, as they came. */
-async function bareServer(answer: Answer): Promise<RunningServer> {
-  const headers: Record<string, string> = {};
-  for (const name of ['content-type', 'content-encoding', 'vary']) {
-    const value = answer.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
-  const script = `
-    const http = require('node:http');
-    const body = Buffer.from(process.env.BODY, 'base64');
-    const headers = { ...JSON.parse(process.env.HEADERS), 'content-length': body.length };
-    http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); })
-      .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('running at http://127.0.0.1:' + process.env.PORT));`;
-  return startProcess(process.execPath, ['-e', script], {
-    BODY: answer.body.toString('base64'),
-    HEADERS: JSON.stringify(headers),
-    PORT: String(await freePort()),
-  });
-}
-
 export async function benchApiOverhead() {
-  const main = await compiledServer();
+  const serverArgs = await compiledServer();
   const dataDir = tempDataDir();
-  const server = await startProcess(process.execPath, [main], {
+  const server = await startProcess(process.execPath, serverArgs, {
     DATA_DIR: dataDir,
     PORT: String(await freePort()),
     HOST: '127.0.0.1',

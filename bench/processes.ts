@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -145,10 +146,17 @@ export async function startProcess(
 /** A fresh data folder under the system's temp folder. */
 export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-bench-'));
 
-/** Compiles the server as `npm run build` does and answers the path of its entry point. */
-export async function compiledServer(): Promise<string> {
+/**
+ * Compiles the server as `npm run build` does and answers node's arguments to run it as
+ * `npm run serve` and the deploy kit do: the node flags of that script, then the entry point.
+ */
+export async function compiledServer(): Promise<string[]> {
   const outdir = await buildServer();
-  return path.join(outdir, 'main.js');
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: { serve: string };
+  };
+  const flags = scripts.serve.split(' ').filter((word) => word.startsWith('--'));
+  return [...flags, path.join(outdir, 'main.js')];
 }
 
 /** Waits until the server's job queue (the demo's track processing) has nothing left to do. */
@@ -197,4 +205,40 @@ export async function settledValue(read: () => number, quietMs = 3000, timeoutMs
     }
   }
   return read();
+}
+
+/** An answer as it came over the wire: its body not decoded. */
+export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+/** One GET over `agent` (or a connection of its own), read whole. */
+export function get(url: string, headers: Record<string, string>, agent: http.Agent | false = false): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** A bare node:http process answering `answer`'s body and content headers, as they came. */
+export async function bareServer(answer: Answer): Promise<RunningServer> {
+  const headers: Record<string, string> = {};
+  for (const name of ['content-type', 'content-encoding', 'vary']) {
+    const value = answer.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const script = `
+    const http = require('node:http');
+    const body = Buffer.from(process.env.BODY, 'base64');
+    const headers = { ...JSON.parse(process.env.HEADERS), 'content-length': body.length };
+    http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); })
+      .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('running at http://127.0.0.1:' + process.env.PORT));`;
+  return startProcess(process.execPath, ['-e', script], {
+    BODY: answer.body.toString('base64'),
+    HEADERS: JSON.stringify(headers),
+    PORT: String(await freePort()),
+  });
 }

@@ -4,6 +4,7 @@ import { benchDonationFulfilment } from './donation-fulfilment';
 import { benchFirstLoadBytes } from './first-load-bytes';
 import { benchFootprint } from './footprint';
 import { benchFundraiserSearch } from './fundraiser-search';
+import { benchLandingThroughput } from './landing-throughput';
 import { benchLighthouse } from './lighthouse';
 import { benchOfflinePlayback } from './offline-playback';
 import { benchRangeThroughput } from './range-throughput';
@@ -16,6 +17,7 @@ import { benchZipMemory } from './zip-memory';
 // the same run, so results compare across machines. Figures, not pass/fail: see the README.
 console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
 await benchApiOverhead();
+await benchLandingThroughput();
 // Memory first, while this process (which serves them) is small: the search benchmarks leave a
 // large heap behind whose collection would blur a growth of a few megabytes.
 await benchUploadMemory();

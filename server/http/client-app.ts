@@ -4,6 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
+import { pagePaths } from '../../shared/routes';
 import type { PageInfo, ShareCard } from '../deps';
 import type { AppEnv } from './context';
 import { publicCache } from '../db/cache';
@@ -143,8 +144,10 @@ export function clientAppRoutes({
     c.header('content-type', 'application/manifest+json');
     return c.body(JSON.stringify({ ...manifest, name: siteName, short_name: siteName }));
   });
-  // The home page is a page like any other, not the static index.html the next handler would send.
-  app.get('/', sessionMiddleware, (c) => servePage(c));
+  // The app's pages before the files: no page's address is a file's, so a page skips the look for
+  // one (and its .br and .gz copies) on the disk, and the home page is a page like any other, not
+  // the static index.html. An address of no page still ends with the pages, below.
+  for (const pattern of new Set(Object.values(pagePaths))) app.get(pattern, sessionMiddleware, (c) => servePage(c));
   // The app shell the service worker precaches and answers every navigation with, offline too:
   // with the site's name, and with a nonce for its inline styles, kept with the headers that name it.
   app.get('/index.html', (c) => {

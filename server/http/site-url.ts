@@ -22,5 +22,6 @@ export function siteUrlForEmails(c: Context<AppEnv>): string {
 export function servedOverHttps(c: Context<AppEnv>, config: Config): boolean {
   if (config.publicUrl) return config.publicUrl.startsWith('https://');
   const forwarded = config.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
-  return (forwarded ?? new URL(c.req.url).protocol.replace(':', '')) === 'https';
+  // The request's own URL starts with its scheme: no need to parse it (every answer asks this).
+  return forwarded === undefined ? c.req.url.startsWith('https:') : forwarded === 'https';
 }

@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  alone,
+  bareServer,
+  compiledServer,
+  freePort,
+  get,
+  jobsSettled,
+  type RunningServer,
+  settledValue,
+  startProcess,
+  tempDataDir,
+  treeRssMb,
+} from './processes';
+
+/**
+ * Issue 24, where visitors land: requests per second at 100 connections on the home page, browse,
+ * a fundraiser page and the featured and search answers, from the production server as `npm start`
+ * runs it (`npm run serve`'s node flags and entry point, restarted on the demo once it was seeded
+ * and its tracks processed, access lines logged), each next to a bare node:http process sending the very same bytes, measured in turns.
+ * The load generator (autocannon) is a process of its own, as are both servers. Three rounds of
+ * each: the median, the spread, the worst. Then 200 connections: the slowest request. And the
+ * server's RSS idle after every landing page was served once, and again after the load.
+ */
+
+const SECONDS = 5;
+const ROUNDS = 3;
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd', accept: 'text/html,application/json' };
+const autocannonCli = path.resolve('node_modules/autocannon/autocannon.js');
+
+type Run = { perSecond: number; p50: number; p99: number; max: number; failed: number };
+
+/** autocannon in its own process, for `seconds`, with `connections` kept open. */
+function autocannon(url: string, connections: number, seconds = SECONDS): Promise<Run> {
+  const headers = Object.entries(BROWSER).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [autocannonCli, '--json', '-c', String(connections), '-d', String(seconds), ...headers, url],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', () => {
+      try {
+        const result = JSON.parse(output) as {
+          requests: { average: number };
+          latency: { p50: number; p99: number; max: number };
+          non2xx: number;
+          errors: number;
+          timeouts: number;
+        };
+        resolve({
+          perSecond: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          max: result.latency.max,
+          failed: result.non2xx + result.errors + result.timeouts,
+        });
+      } catch (error) {
+        reject(new Error(`autocannon gave no result for ${url}: ${String(error)}`));
+      }
+    });
+  });
+}
+
+const byRate = (runs: Run[]) => [...runs].sort((a, b) => a.perSecond - b.perSecond);
+const medianOf = (runs: Run[]) => byRate(runs)[Math.floor(runs.length / 2)]!;
+
+/** A process's RSS once it has had nothing to do for a while (V8 gives back what a spell grew). */
+async function idleRssMb(pid: number) {
+  await new Promise((resolve) => setTimeout(resolve, 20_000));
+  return settledValue(() => treeRssMb(pid));
+}
+
+export async function benchLandingThroughput() {
+  const dist = path.resolve('dist');
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    console.log('\nLanding pages under load: skipped (run `npm run build` first)');
+    return;
+  }
+  const serverArgs = await compiledServer();
+  const dataDir = tempDataDir();
+  let server: RunningServer | undefined;
+  try {
+    const start = async () =>
+      startProcess(process.execPath, serverArgs, {
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: String(await freePort()),
+        CLIENT_DIST_DIR: dist,
+      });
+    // The first start seeds the demo and transcodes its tracks; the site then runs as it does
+    // from any later start, which is what is measured (the first start's figure is printed too).
+    server = await start();
+    await jobsSettled(dataDir);
+    await alone(server.pid);
+    const firstStartMb = await idleRssMb(server.pid);
+    await server.stop();
+    server = await start();
+    const base = server.baseUrl;
+    const featured = JSON.parse((await get(`${base}/api/fundraisers/featured`, {})).body.toString()) as {
+      urlSlug: string;
+    }[];
+    const slug = featured[0]!.urlSlug;
+    const routes = [
+      '/',
+      '/browse/projects',
+      `/projects/${slug}`,
+      '/api/fundraisers/featured',
+      '/api/fundraisers/search?page=0&pageSize=20&searchTerm=&genre=&charityEin=',
+    ];
+
+    for (const route of routes) await get(`${base}${route}`, BROWSER);
+    const idleMb = await idleRssMb(server.pid);
+
+    console.log(
+      `\nWhere visitors land: requests per second at 100 connections (autocannon, its own process), ${ROUNDS} rounds of ${SECONDS} s,` +
+        ` the production server beside a bare node:http process sending the same bytes`,
+    );
+    for (const route of routes) {
+      const answer = await get(`${base}${route}`, BROWSER);
+      if (answer.status !== 200) throw new Error(`${route} answered ${answer.status}`);
+      const bare = await bareServer(answer);
+      const apps: Run[] = [];
+      const bares: Run[] = [];
+      try {
+        await autocannon(`${bare.baseUrl}/`, 100, 1);
+        await autocannon(`${base}${route}`, 100, 1);
+        for (let round = 0; round < ROUNDS; round++) {
+          bares.push(await autocannon(`${bare.baseUrl}/`, 100));
+          apps.push(await autocannon(`${base}${route}`, 100));
+        }
+      } finally {
+        await bare.stop();
+      }
+      const peak = await autocannon(`${base}${route}`, 200);
+      const app = medianOf(apps);
+      const baseline = medianOf(bares);
+      const [worst, best] = [byRate(apps)[0]!, byRate(apps).at(-1)!];
+      const failed = [...apps, peak].reduce((sum, run) => sum + run.failed, 0);
+      console.log(
+        `  ${route.padEnd(28).slice(0, 60)} ${app.perSecond.toFixed(0).padStart(6)} req/s (${worst.perSecond.toFixed(0)}–${best.perSecond.toFixed(0)})` +
+          `  p50 ${app.p50} ms  p99 ${app.p99} ms  |  bare, same ${answer.body.length} bytes: ${baseline.perSecond.toFixed(0)} req/s` +
+          `  ${(baseline.perSecond / app.perSecond).toFixed(1)}× slower  |  200 connections: slowest ${peak.max} ms` +
+          (failed ? `  ${failed} FAILED` : ''),
+      );
+    }
+    const loadedMb = await idleRssMb(server.pid);
+    console.log(
+      `  RSS of the server: ${idleMb.toFixed(0)} MB idle after serving each of these once, ${loadedMb.toFixed(0)} MB idle after the load` +
+        ` (on its first start, once the demo was seeded and transcoded: ${firstStartMb.toFixed(0)} MB)`,
+    );
+  } finally {
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// `npx tsx bench/landing-throughput.ts` runs this one alone.
+if (import.meta.url === `file://${process.argv[1]}`) await benchLandingThroughput();
