@@ -80,7 +80,9 @@ async function measurePair(
     bares.push(await measureOnce(bare.pid, bare.url, headers, seconds));
     apps.push(await measureOnce(app.pid, app.url, headers, seconds));
   }
-  return { app: median(apps), baseline: median(bares) };
+  // Each round's ratio, its own app run over the bare run just before it: how much they vary.
+  const ratios = apps.map((each, round) => each.cpuPerRequest / bares[round]!.cpuPerRequest).sort((a, b) => a - b);
+  return { app: median(apps), baseline: median(bares), ratios };
 }
 
 export async function benchApiOverhead() {
@@ -133,7 +135,7 @@ export async function benchApiOverhead() {
     const answer = await get(`${server.baseUrl}${pathname}`, headers);
     if (answer.status !== 200) throw new Error(`${pathname} answered ${answer.status}`);
     const bare = await bareServer(answer);
-    const { app, baseline } = await measurePair(
+    const { app, baseline, ratios } = await measurePair(
       { pid: server.pid, url: `${server.baseUrl}${pathname}` },
       { pid: bare.pid, url: `${bare.baseUrl}/` },
       headers,
@@ -143,7 +145,8 @@ export async function benchApiOverhead() {
     console.log(
       `${name.padEnd(44)} ${app.cpuPerRequest.toFixed(0).padStart(5)} µs/req (${app.perSecond.toFixed(0)} req/s)` +
         `  bare node:http, same ${answer.body.length} bytes (${encoding}): ${baseline.cpuPerRequest.toFixed(0)} µs/req` +
-        ` (${baseline.perSecond.toFixed(0)} req/s)  ${(app.cpuPerRequest / baseline.cpuPerRequest).toFixed(1)}×`,
+        ` (${baseline.perSecond.toFixed(0)} req/s)  ${(app.cpuPerRequest / baseline.cpuPerRequest).toFixed(2)}×` +
+        ` (rounds ${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}×, target ≤ 1.5×)`,
     );
   }
   await server.stop();

@@ -4,7 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
-import { pagePaths } from '../../shared/routes';
+import { findPage } from '../../shared/routes';
 import type { PageInfo, ShareCard } from '../deps';
 import type { AppEnv } from './context';
 import { publicCache } from '../db/cache';
@@ -144,31 +144,29 @@ export function clientAppRoutes({
     c.header('content-type', 'application/manifest+json');
     return c.body(JSON.stringify({ ...manifest, name: siteName, short_name: siteName }));
   });
-  // The app's pages before the files: no page's address is a file's, so a page skips the look for
-  // one (and its .br and .gz copies) on the disk, and the home page is a page like any other, not
-  // the static index.html. An address of no page still ends with the pages, below.
-  for (const pattern of new Set(Object.values(pagePaths))) app.get(pattern, sessionMiddleware, (c) => servePage(c));
+  // The home page is a page like any other, not the static index.html the next handler would send.
+  app.get('/', sessionMiddleware, (c) => servePage(c));
   // The app shell the service worker precaches and answers every navigation with, offline too:
   // with the site's name, and with a nonce for its inline styles, kept with the headers that name it.
   app.get('/index.html', (c) => {
     c.header('cache-control', REVALIDATE);
     return sendPage(c, shellPage(), 200, true);
   });
-  app.use(
-    '*',
-    serveStatic({
-      root: distDir,
-      // The .br and .gz copies made at build time (scripts/precompress.mjs), by Accept-Encoding.
-      precompressed: true,
-      onFound: (filePath, c) => {
-        c.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
-        // Whichever copy went out, a cache must ask again for a client that accepts another.
-        if (/\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)(?:\.br|\.gz)?$/.test(filePath)) {
-          c.header('vary', 'Accept-Encoding');
-        }
-      },
-    }),
-  );
+  const files = serveStatic<AppEnv>({
+    root: distDir,
+    // The .br and .gz copies made at build time (scripts/precompress.mjs), by Accept-Encoding.
+    precompressed: true,
+    onFound: (filePath, c) => {
+      c.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
+      // Whichever copy went out, a cache must ask again for a client that accepts another.
+      if (/\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)(?:\.br|\.gz)?$/.test(filePath)) {
+        c.header('vary', 'Accept-Encoding');
+      }
+    },
+  });
+  // No page's address is a file's: a page skips the look for one (and its .br and .gz copies) on
+  // the disk, a cost every visitor's request would pay (issue 24).
+  app.use('*', (c, next) => (findPage(c.req.path) ? next() : files(c, next)));
   // Every other path is a page of the app: index.html, which the router draws. An address of no
   // page is still drawn (the app's "Page not found") but answers 404; an old address of a page
   // moves permanently to its own.
