@@ -59,7 +59,9 @@ export class NoncedPage {
         length += tag.length;
       }
       chunks.push(this.deflated![index]!);
-      crc = zlib.crc32(part, crc);
+      // Node's crc32 answers 0 for an empty buffer of its own (a page ending in <style>), not the
+      // CRC it was given: an empty part changes nothing, so it is left out.
+      if (part.length > 0) crc = zlib.crc32(part, crc);
       length += part.length;
     });
     const trailer = Buffer.alloc(8);
