@@ -2,13 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
-import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import { findPage } from '../../shared/routes';
-import type { PageInfo, ShareCard } from '../deps';
-import type { AppEnv } from './context';
 import { publicCache } from '../db/cache';
-import type { Session } from '../deps';
+import type { PageInfo, Session, ShareCard } from '../deps';
+import type { AppEnv } from './context';
 import { acceptsGzip } from './compression';
 import { NoncedPage } from './nonced-page';
 import { newStyleNonce } from './security-headers';
@@ -73,16 +70,34 @@ type ClientAppOptions = {
   firstLoad?: (pathname: string, search: URLSearchParams, session: Session | null) => string;
 };
 
-/** A page as the server draws it: moved elsewhere, or its HTML (without nonces) and status. */
+/** A page as the server draws it: moved elsewhere (to a path), or its HTML (without nonces) and status. */
 type BuiltPage =
-  { kind: 'moved'; location: string } | { kind: 'page'; status: 200 | 404; html: NoncedPage; withAnswers: boolean };
+  { kind: 'moved'; path: string } | { kind: 'page'; status: 200 | 404; html: NoncedPage; withAnswers: boolean };
 
 /**
  * The pages visitors land on, as a visitor (signed out) sees them, by address: made once and sent
  * until a write changes what any public page shows (db/cache.ts), each time with a new nonce.
- * A few hundred addresses; the oldest goes first.
+ * A few hundred addresses or 16 MB of HTML; the oldest goes first.
  */
-const visitorPages = publicCache<BuiltPage>(300);
+const visitorPages = publicCache<BuiltPage>({
+  maxEntries: 300,
+  maxBytes: 16 * 1024 * 1024,
+  sizeOf: (page) => (page.kind === 'page' ? page.html.size : page.path.length),
+});
+
+/**
+ * The query parameters a page's HTML can depend on (browse's search, shared/first-requests.ts):
+ * any other (a campaign's utm_*, a payment's return) makes the same page, kept once.
+ */
+const PAGE_QUERY = ['searchTerm', 'genre', 'charityEin', 'page'];
+
+/** The address a visitor's page is kept under: its origin and path, and what its HTML reads of the query. */
+function visitorPageKey(url: URL): string {
+  const read = PAGE_QUERY.filter((name) => url.searchParams.has(name)).map(
+    (name) => `${name}=${encodeURIComponent(url.searchParams.get(name)!)}`,
+  );
+  return `${url.origin}${url.pathname}${read.length ? `?${read.join('&')}` : ''}`;
+}
 
 export function clientAppRoutes({
   distDir,
@@ -113,14 +128,15 @@ export function clientAppRoutes({
   /**
    * A page's HTML with a new nonce on its inline styles, which the policy of this answer names
    * (security-headers.ts); the app hands the same nonce to the styles it adds (client/main.tsx).
-   * A page kept for visitors goes out gzipped from its copy made once (nonced-page.ts) to whoever
-   * takes gzip; any other answer is compressed as it goes (compression.ts).
+   * A page made for every visitor alike goes out gzipped from its copy compressed once
+   * (nonced-page.ts) to whoever takes gzip; a page made for one caller is compressed as it goes
+   * (compression.ts).
    */
-  const sendPage = (c: Context<AppEnv>, page: NoncedPage, status: 200 | 404, kept: boolean) => {
+  const sendPage = (c: Context<AppEnv>, page: NoncedPage, status: 200 | 404, sameForEveryone: boolean) => {
     const nonce = newStyleNonce();
     c.set('styleNonce', nonce);
-    if (!kept || !acceptsGzip(c.req.header('accept-encoding'))) return c.html(page.text(nonce), status);
-    return c.body(page.gzip(nonce) as unknown as string, status, {
+    if (!sameForEveryone || !acceptsGzip(c.req.header('accept-encoding'))) return c.html(page.text(nonce), status);
+    return c.body(page.gzip(nonce), status, {
       'content-type': 'text/html; charset=UTF-8',
       'content-encoding': 'gzip',
       vary: 'Accept-Encoding',
@@ -171,11 +187,10 @@ export function clientAppRoutes({
   // page is still drawn (the app's "Page not found") but answers 404; an old address of a page
   // moves permanently to its own.
   /** The page at this address for this caller, with what its first load needs. */
-  const buildPage = (c: Context<AppEnv>, session: Session | null): BuiltPage => {
+  const buildPage = (c: Context<AppEnv>, url: URL, session: Session | null): BuiltPage => {
     const page = lookUpPage(c.req.path);
     if (page.kind === 'missing') return { kind: 'page', status: 404, html: shellPage(), withAnswers: false };
-    const url = new URL(c.req.url);
-    if (page.kind === 'moved') return { kind: 'moved', location: page.path + url.search };
+    if (page.kind === 'moved') return { kind: 'moved', path: page.path };
     const html =
       page.kind === 'card' ? withShareCard(readIndex(), page.card, publicUrl ?? url.origin, siteName) : readIndex();
     const head = firstLoad ? firstLoad(c.req.path, url.searchParams, session) : '';
@@ -187,26 +202,27 @@ export function clientAppRoutes({
     };
   };
 
+  /**
+   * A visitor's page is kept (the host is part of its address: without PUBLIC_URL the share
+   * card's links name it); a missing page is not, since any address is one, and it is the shell.
+   */
+  const visitorPage = (c: Context<AppEnv>, url: URL): BuiltPage => {
+    let made: BuiltPage | undefined;
+    const kept = visitorPages.get(c.get('deps').db, visitorPageKey(url), () => {
+      made = buildPage(c, url, null);
+      return made.kind === 'page' && made.status === 404 ? undefined : made;
+    });
+    return kept ?? made ?? buildPage(c, url, null);
+  };
+
   const servePage = (c: Context<AppEnv>) => {
-    c.header('cache-control', REVALIDATE);
     const session = c.get('session');
-    // Sessions started before the signed-in hint existed get it on their next page load.
-    if (session && getCookie(c, SIGNED_IN_HINT_COOKIE) === undefined) {
-      setCookie(c, SIGNED_IN_HINT_COOKIE, '1', { path: '/', sameSite: 'Lax', maxAge: 24 * 60 * 60 });
-    }
-    // A visitor's page is kept by its whole address (the host too: without PUBLIC_URL the share
-    // card's links name it). A missing page is not kept: any address is one, and it is the shell.
-    let built: BuiltPage | undefined;
-    const kept = session
-      ? undefined
-      : visitorPages.get(c.get('deps').db, c.req.url, () => {
-          built = buildPage(c, null);
-          return built.kind === 'page' && built.status === 404 ? undefined : built;
-        });
-    built = kept ?? built ?? buildPage(c, session);
-    if (built.kind === 'moved') return c.redirect(built.location, 301);
+    const url = new URL(c.req.url);
+    const built = session ? buildPage(c, url, session) : visitorPage(c, url);
+    // An old address moves with its query, whatever it is.
+    if (built.kind === 'moved') return c.redirect(built.path + url.search, 301);
     // The answers inside are this caller's (their user, what they may manage): no shared cache.
-    if (built.withAnswers) c.header('cache-control', PAGE);
+    c.header('cache-control', built.withAnswers ? PAGE : REVALIDATE);
     return sendPage(c, built.html, built.status, session === null);
   };
   app.get('*', sessionMiddleware, servePage);

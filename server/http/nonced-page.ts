@@ -8,6 +8,10 @@ import zlib from 'node:zlib';
 // stored (uncompressed) block, the final empty block, and gzip's CRC-32 and length of the whole
 // (RFC 1951 section 3.2.4, RFC 1952). Any gzip decoder reads it as one stream.
 
+/**
+ * Where a nonce goes. Whatever the page shows of what users typed is escaped (`<` never appears
+ * raw in a name, a card or the first answers), so only the app's own inline styles match.
+ */
 const STYLE_TAG = '<style>';
 
 /** A gzip member's header: deflate, no name, no time, unknown OS (RFC 1952 section 2.3). */
@@ -33,21 +37,29 @@ export class NoncedPage {
     this.parts = html.split(STYLE_TAG).map((part) => Buffer.from(part));
   }
 
+  /** Its size in bytes, without nonces. */
+  get size(): number {
+    return this.parts.reduce((sum, part) => sum + part.length, 0);
+  }
+
   private tag(nonce: string) {
-    return Buffer.from(`<style nonce="${nonce}">`);
+    return STYLE_TAG.replace('>', ` nonce="${nonce}">`);
   }
 
   /** The page with this nonce, uncompressed. */
   text(nonce: string): string {
-    return this.parts.map(String).join(`<style nonce="${nonce}">`);
+    return this.parts.map(String).join(this.tag(nonce));
   }
 
-  /** The page with this nonce, gzipped: only the nonce's few bytes are new work. */
-  gzip(nonce: string): Buffer {
+  /**
+   * The page with this nonce, gzipped: nothing is compressed again, the work left being the
+   * CRC-32 of the page (a few microseconds) and one copy of the compressed bytes.
+   */
+  gzip(nonce: string): Buffer<ArrayBuffer> {
     this.deflated ??= this.parts.map((part) =>
       zlib.deflateRawSync(part, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
     );
-    const tag = this.tag(nonce);
+    const tag = Buffer.from(this.tag(nonce));
     const stored = storedBlock(tag);
     const chunks: Buffer[] = [GZIP_HEADER];
     let crc = 0;

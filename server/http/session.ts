@@ -10,7 +10,7 @@ import { forbidden, unauthenticated } from '../errors';
 
 export const SESSION_COOKIE = 'soundcause_session';
 
-function writeCookie(c: Context<AppEnv>, id: string, expiresAt: Date) {
+function writeCookie(c: Context<AppEnv>, id: string, expiresAt: Date, only?: 'hint only') {
   const options = {
     sameSite: 'Lax',
     secure: servedOverHttps(c, c.get('deps').config),
@@ -18,7 +18,7 @@ function writeCookie(c: Context<AppEnv>, id: string, expiresAt: Date) {
     expires: expiresAt,
     maxAge: Math.floor(SESSION_TTL_MS / 1000),
   } as const;
-  setCookie(c, SESSION_COOKIE, id, { ...options, httpOnly: true });
+  if (only !== 'hint only') setCookie(c, SESSION_COOKIE, id, { ...options, httpOnly: true });
   // Readable by the page, and meaning only "ask GET /api/user" (shared/constants.ts).
   setCookie(c, SIGNED_IN_HINT_COOKIE, '1', options);
 }
@@ -44,6 +44,8 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (live) {
       c.set('session', { idHash: live.idHash, user: live.user });
       if (live.renewed) writeCookie(c, id, live.expiresAt);
+      // A session started before the hint existed, or whose hint was cleared, gets it back.
+      else if (getCookie(c, SIGNED_IN_HINT_COOKIE) === undefined) writeCookie(c, id, live.expiresAt, 'hint only');
     } else {
       dead = true;
     }
@@ -61,14 +63,18 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * A response that sets or deletes the session cookie is for this visitor alone. Public audio
- * (previews) is marked cacheable by shared caches; with a Set-Cookie on it, a proxy that stores
- * it could hand one visitor's session to the next. Such a response becomes private.
+ * (previews) is marked cacheable by shared caches, and a page's `no-cache` lets them store it too
+ * (to ask again before using it); with a Set-Cookie on it, a proxy that stores it could hand one
+ * visitor's session to the next. Such a response becomes private.
  */
 function keepCookiesOutOfSharedCaches(c: Context<AppEnv>) {
   const headers = c.res.headers;
   const cacheControl = headers.get('cache-control');
-  if (!cacheControl || !headers.has('set-cookie') || !/\bpublic\b/.test(cacheControl)) return;
-  headers.set('cache-control', cacheControl.replace(/\bpublic\b/, 'private'));
+  if (!cacheControl || !headers.has('set-cookie') || /\b(?:private|no-store)\b/.test(cacheControl)) return;
+  headers.set(
+    'cache-control',
+    /\bpublic\b/.test(cacheControl) ? cacheControl.replace(/\bpublic\b/, 'private') : `private, ${cacheControl}`,
+  );
 }
 
 export function startSession(c: Context<AppEnv>, userId: number): void {

@@ -215,6 +215,16 @@ describe('personal answers and the signed-in hint', () => {
     await registerUser(client, uniqueEmail('old-session'));
     client.cookies.delete('soundcause_signed_in');
     const page = await client.get('/about');
-    expect(page.headers.getSetCookie().some((cookie) => cookie.startsWith('soundcause_signed_in=1'))).toBe(true);
+    const hints = page.headers.getSetCookie().filter((cookie) => cookie.startsWith('soundcause_signed_in='));
+    // One hint, with the session's own lifetime, and a page that sets a cookie no shared cache keeps.
+    expect(hints).toHaveLength(1);
+    expect(hints[0]).toMatch(/^soundcause_signed_in=1;.*Max-Age=\d{6,}/i);
+    expect(page.headers.get('cache-control')).toMatch(/^private\b/);
+    // An address of no page alike.
+    client.cookies.delete('soundcause_signed_in');
+    const missing = await client.get('/no/such/page');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.getSetCookie().some((cookie) => cookie.startsWith('soundcause_signed_in=1'))).toBe(true);
+    expect(missing.headers.get('cache-control')).toMatch(/^private\b/);
   });
 });

@@ -96,6 +96,12 @@ describe('the pages visitors land on', () => {
     await donate(server, { fundraiserId: fundraiser.id, email: 'pages-fan@example.org', donationCents: 1500 });
     expect((await raised()).totalRaised).toBe(before + 1500);
 
+    // A campaign's parameters make the same page; browse's own make another.
+    const tagged = await visit(`/projects/${slug}?utm_source=newsletter&fbclid=x`);
+    expect(tagged[fundraiserPath]).toEqual((await visit(`/projects/${slug}`))[fundraiserPath]);
+    const found = apiPaths.fundraiserSearch({ searchTerm: 'Kept', genre: '', charityEin: '', page: 0 });
+    expect((await visit('/browse/projects?searchTerm=Kept&utm_source=x'))[found]).toMatchObject({ totalCount: 1 });
+
     const search = apiPaths.fundraiserSearch({ searchTerm: '', genre: '', charityEin: '', page: 0 });
     const count = async () => ((await visit('/browse/projects'))[search] as { totalCount: number }).totalCount;
     const total = await count();

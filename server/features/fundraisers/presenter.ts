@@ -206,21 +206,31 @@ export function presentFundraiserCached(
   return toFundraiser(record, session, { canStream: mayStream });
 }
 
-/** A list's records and its JSON as anyone may see it: what the public list cache keeps. */
-type PublicList = { records: FundraiserRecord[]; json: SerializedJson };
+/** A list's records, its JSON as anyone may see it and how it wraps its results: what is kept. */
+type PublicList<Envelope> = {
+  records: FundraiserRecord[];
+  json: SerializedJson;
+  envelope: (results: Fundraiser[]) => Envelope;
+};
 
 /**
  * Lists of fundraisers as a visitor sees them (the home page's featured list, browse and search
- * pages, issue 24): each search and page is one entry, the oldest going first past a few hundred.
+ * pages, issue 24): each search and page is one entry, the oldest going first past a few hundred
+ * or past 32 MB of JSON (a page holds up to 100 fundraisers with long descriptions; the records
+ * beside the JSON weigh about as much again).
  */
-const publicLists = publicCache<PublicList>(400);
+const publicLists = publicCache<PublicList<unknown>>({
+  maxEntries: 400,
+  maxBytes: 32 * 1024 * 1024,
+  sizeOf: (list) => list.json.text.length * 2,
+});
 
 /**
- * A list's JSON for this caller, loaded by `load` under the cache's `key` and wrapped by `envelope`
- * ({ results, totalCount } or the bare array). The records and the public JSON come from the
- * cache; what depends on the caller is decided here each time: a caller who manages one of the
- * fundraisers or may hear one's full tracks gets JSON made for them, everyone else (every visitor)
- * the public JSON as it was kept, serialized once.
+ * A list's JSON for this caller, loaded by `load` under the cache's `key` and wrapped by its
+ * `envelope` ({ results, totalCount } or the bare array). The records and the public JSON come
+ * from the cache; what depends on the caller is decided here each time: a caller who manages one
+ * of the fundraisers or may hear one's full tracks gets JSON made for them, everyone else (every
+ * visitor) the public JSON as it was kept, serialized once.
  */
 export function presentListCached<Envelope>(
   deps: Deps,
@@ -228,14 +238,12 @@ export function presentListCached<Envelope>(
   key: string,
   load: () => { rows: FundraiserRow[]; envelope: (results: Fundraiser[]) => Envelope },
 ): Envelope | SerializedJson {
-  let envelope: ((results: Fundraiser[]) => Envelope) | undefined;
   const kept = publicLists.get(deps.db, key, () => {
-    const loaded = load();
-    envelope = loaded.envelope;
-    const records = loadRecords(deps.db, loaded.rows);
+    const { rows, envelope } = load();
+    const records = loadRecords(deps.db, rows);
     const results = records.map((record) => toFundraiser(record, null, { canStream: false }));
-    return { records, json: new SerializedJson(loaded.envelope(results)) };
-  })!;
+    return { records, json: new SerializedJson(envelope(results)), envelope } as PublicList<unknown>;
+  }) as PublicList<Envelope>;
   if (session === null) return kept.json;
   const albums = kept.records.filter(hasStreams).map((record) => streamable(record.row));
   const mayStream = streamAccess(deps.db, session.user, albums);
@@ -243,8 +251,7 @@ export function presentListCached<Envelope>(
     (record) => canManage(session, record.row) || (hasStreams(record) && mayStream(streamable(record.row))),
   );
   if (!personal) return kept.json;
-  const wrap = envelope ?? load().envelope;
-  return wrap(
+  return kept.envelope(
     kept.records.map((record) =>
       toFundraiser(record, session, { canStream: hasStreams(record) && mayStream(streamable(record.row)) }),
     ),

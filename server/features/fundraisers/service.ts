@@ -128,14 +128,9 @@ export function findFundraisers(deps: Deps, params: FundraiserSearchParams): Fou
  * `totalCountCapped: true`.
  */
 export function searchFundraisers(deps: Deps, session: Session | null, params: FundraiserSearchParams) {
-  const key = JSON.stringify([
-    'search',
-    params.searchTerm,
-    params.genre,
-    params.charityEin,
-    params.page,
-    params.pageSize,
-  ]);
+  // Searches for the same words (whatever spaces or punctuation between them) share an entry.
+  const term = toMatchQuery(params.searchTerm) ?? params.searchTerm;
+  const key = JSON.stringify(['search', term, params.genre, params.charityEin, params.page, params.pageSize]);
   return presentListCached(deps, session, key, () => {
     const { rows, ...counts } = findFundraisers(deps, params);
     return { rows, envelope: (results: Fundraiser[]) => ({ results, ...counts }) };
