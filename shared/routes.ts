@@ -74,8 +74,10 @@ function segments(path: string): string[] {
 
 /** Whether `pathname` is an address of `pattern`; its parameters when it is. */
 export function matchPagePath(pattern: string, pathname: string): Record<string, string> | null {
-  const want = segments(pattern);
-  const have = segments(pathname);
+  return matchSegments(segments(pattern), segments(pathname));
+}
+
+function matchSegments(want: string[], have: string[]): Record<string, string> | null {
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     const part = want[i]!;
@@ -96,16 +98,24 @@ export function matchPagePath(pattern: string, pathname: string): Record<string,
 }
 
 /**
+ * Every page's pattern in segments, and how many of them are fixed, worked out once: the server
+ * asks which page an address is on every request that is not for a file (issue 24).
+ */
+const pagePatterns = (Object.entries(pagePaths) as [PageName, string][]).map(([name, pattern]) => {
+  const want = segments(pattern);
+  return { name, want, fixed: want.filter((part) => !part.startsWith(':') && part !== '*').length };
+});
+
+/**
  * The page an address shows, as the router would choose it: a fixed segment wins over a
  * parameter ('/artists/new' is not an artist called "new"). Null for an address of no page.
  */
 export function findPage(pathname: string): { name: PageName; params: Record<string, string> } | null {
+  const have = segments(pathname);
   let best: { name: PageName; params: Record<string, string>; fixed: number } | null = null;
-  for (const [name, pattern] of Object.entries(pagePaths) as [PageName, string][]) {
-    const params = matchPagePath(pattern, pathname);
-    if (!params) continue;
-    const fixed = segments(pattern).filter((part) => !part.startsWith(':') && part !== '*').length;
-    if (!best || fixed > best.fixed) best = { name, params, fixed };
+  for (const { name, want, fixed } of pagePatterns) {
+    const params = matchSegments(want, have);
+    if (params && (!best || fixed > best.fixed)) best = { name, params, fixed };
   }
   return best && { name: best.name, params: best.params };
 }
