@@ -105,6 +105,21 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [otherFeaturesQueries, httpLayer, hono] }] },
   },
   {
+    // A JSON answer is made whole with the headers the middleware collected (answer-headers.ts),
+    // and a header set beforehand with c.header() would not be on it: routes pass their headers
+    // with the answer (c.json(value, status, headers), c.body(…)) instead.
+    files: ['server/features/*/routes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='c'][callee.property.name='header']",
+          message: 'Pass headers with the answer: c.json(value, status, headers) or c.body(body, status, headers).',
+        },
+      ],
+    },
+  },
+  {
     // Adapters and the database sit below the features: they hold no product rules to ask for.
     files: ['server/infra/**/*.ts', 'server/db/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [otherFeaturesQueries, httpLayer, hono, features] }] },

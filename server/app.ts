@@ -17,6 +17,7 @@ import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
 import { siteRoutes } from './features/site/routes';
 import { mediaRoutes, uploadRoutes } from './features/uploads/routes';
+import { answerHeadersOf } from './http/answer-headers';
 import { handleError } from './http/app-errors';
 import { clientAppRoutes, type PageLookup } from './http/client-app';
 import { compressResponses } from './http/compression';
@@ -67,12 +68,12 @@ function pageLookup(deps: Deps): PageLookup {
 
 /**
  * API answers are about the caller (their user, their donors, their library) unless a route says
- * otherwise, as the audio routes do: no cache, shared or the browser's, may keep them.
+ * otherwise, as the audio routes do: no cache, shared or the browser's, may keep them. Given to
+ * the answer with the other collected headers (answer-headers.ts), not by changing it afterwards.
  */
-const privateByDefault: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  // On the answer's own headers: c.header() on a finished answer would copy it whole (Hono).
-  if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'private, no-store');
+const privateByDefault: MiddlewareHandler<AppEnv> = (c, next) => {
+  answerHeadersOf(c).defaultCacheControl = 'private, no-store';
+  return next();
 };
 
 /** Builds the whole HTTP app; tests import it and call it in-process or over a real socket. */

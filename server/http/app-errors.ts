@@ -27,8 +27,9 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof AppError) {
     const body = { ...error.details, code: error.code, message: error.message } satisfies ApiErrorBody;
     // RFC 9110 section 10.2.3: whole seconds, rounded up so a client that waits that long is let in.
-    if (error.retryAfterMs !== undefined) c.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
-    return c.json(body, statusOf[error.kind]);
+    const retryAfter =
+      error.retryAfterMs === undefined ? undefined : { 'retry-after': String(Math.ceil(error.retryAfterMs / 1000)) };
+    return c.json(body, statusOf[error.kind], retryAfter);
   }
   if (error instanceof HTTPException && error.status < 500) {
     const message = error.status === 413 ? 'The request body is too large.' : error.message || 'Bad request.';

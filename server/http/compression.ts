@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SerializedJson } from '../infra/serialized-json';
 import type { AppEnv } from './context';
+import { answerHeadersOf, madeWhole, wholeAnswerHeaders } from './answer-headers';
 
 // Compression of what the server writes itself (issue 13): JSON answers, index.html and the CSV.
 // Built assets are compressed once at build time (scripts/precompress.mjs) and served as they are
@@ -62,24 +62,31 @@ function compressBuffer(bytes: Uint8Array, encoding: Encoding): Buffer {
     : zlib.gzipSync(bytes, { level: 6 });
 }
 
-/** JSON answers negotiated as they were made (below): the middleware leaves them as they are. */
-const negotiated = new WeakSet<Response>();
+/**
+ * Marks JSON answers negotiated as they were made (below): the middleware leaves them as they
+ * are. A property, not a WeakSet (answer-headers.ts says why).
+ */
+const NEGOTIATED = Symbol('negotiated as made');
+const negotiated = (response: Response): Response => {
+  (response as Response & { [NEGOTIATED]?: true })[NEGOTIATED] = true;
+  return response;
+};
 
 /**
  * `c.json` for this request, compressing as it writes: the answer goes out as the one body it is,
  * without being read back from a stream, which costs an API request more than its own work
- * (issue 13). Also takes a SerializedJson (a cached public answer), whose text and compressed
- * copies are made once.
+ * (issue 13), and with every header the middleware collected for it (answer-headers.ts), so
+ * nothing changes it afterwards (issue 24). Also takes a SerializedJson (a cached public answer),
+ * whose text and compressed copies are made once. A header set with `c.header()` beforehand would
+ * not be on it: routes pass theirs with the answer (eslint.config.js says so to each route).
  */
 function negotiatingJson(c: Context<AppEnv>, encoding: Encoding | undefined): Context<AppEnv>['json'] {
   const json = (value: unknown, arg?: unknown, headers?: Record<string, string>) => {
     const cached = value instanceof SerializedJson ? value : undefined;
     const text = cached ? cached.text : JSON.stringify(value);
-    const extra: Record<string, string> = {
-      'content-type': 'application/json',
-      ...headers,
-      vary: headers?.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding',
-    };
+    // Object.assign, not a spread: see wholeAnswerHeaders.
+    const own: Record<string, string> = Object.assign({ 'content-type': 'application/json' }, headers);
+    own.vary = headers?.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     let body: string | Uint8Array = text;
     // A string's length is at most its UTF-8 size, so below the threshold it is small either way.
     if (encoding && text.length >= COMPRESS_THRESHOLD_BYTES) {
@@ -89,11 +96,12 @@ function negotiatingJson(c: Context<AppEnv>, encoding: Encoding | undefined): Co
         cached?.encoded.set(encoding, compressed);
       }
       body = compressed;
-      extra['content-encoding'] = encoding;
+      own['content-encoding'] = encoding;
     }
-    const response = c.body(body as string, arg as ContentfulStatusCode, extra);
-    negotiated.add(response);
-    return response;
+    // c.json(value, { status, headers }) is Hono's too; no route answers that way.
+    if (arg !== undefined && typeof arg !== 'number') throw new TypeError('c.json takes a status number here');
+    const headersOfAnswer = wholeAnswerHeaders(answerHeadersOf(c), own);
+    return negotiated(madeWhole(new Response(body as BodyInit, { status: arg ?? 200, headers: headersOfAnswer })));
   };
   return json as unknown as Context<AppEnv>['json'];
 }
@@ -102,7 +110,7 @@ export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== 'HEAD') c.json = negotiatingJson(c, chooseEncoding(c.req.header('accept-encoding')));
   await next();
   const res = c.res;
-  if (negotiated.has(res)) return;
+  if (NEGOTIATED in res) return;
   const type = res.headers.get('content-type') ?? '';
   // Cheapest first: asking for the body makes @hono/node-server build a whole web Response,
   // which audio (never compressed, and often a 206) must not pay for (issue 13).

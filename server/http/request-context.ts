@@ -6,6 +6,7 @@ import type { Deps } from '../deps';
 import type { AppEnv } from './context';
 import { loggedPath, queryOf } from './log-redaction';
 import { securityHeaders } from './security-headers';
+import { AnswerHeaders, finishAnswer, isWhole } from './answer-headers';
 import { servedOverHttps } from './site-url';
 
 function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
@@ -45,25 +46,45 @@ export function clientNetwork(address: string): string {
 }
 
 /**
- * The services' dependencies, the request id and client address, the headers every answer
- * carries (security-headers.ts), and one structured log line per request. One middleware for all of it: each layer of
- * middleware costs every request (issue 13). Headers go on the answer's own headers: c.header()
- * on a finished answer would copy it whole (Hono).
+ * The client's address (clientNetwork), worked out when a limit first asks for it: most requests
+ * never do.
+ */
+export function clientIpOf(c: Context<AppEnv>): string {
+  let ip = c.get('clientIp');
+  if (ip === undefined) {
+    ip = clientIp(c, c.get('deps').config.trustProxy);
+    c.set('clientIp', ip);
+  }
+  return ip;
+}
+
+/**
+ * The services' dependencies, the request id, the headers every answer carries (answer-headers.ts,
+ * security-headers.ts), and one structured log line per request. One middleware for all of it:
+ * each layer of middleware costs every request (issue 13).
  */
 export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   const { config, logger } = deps;
-  const setSecurityHeaders = securityHeaders(config);
+  const security = securityHeaders(config);
   return async (c, next) => {
     c.set('deps', deps);
     const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
     c.set('requestId', requestId);
-    c.set('clientIp', clientIp(c, config.trustProxy));
+    const https = servedOverHttps(c, config);
+    const collected = new AnswerHeaders(security.forData(https));
+    collected.fields['x-request-id'] = requestId;
+    c.set('answerHeaders', collected);
     const started = performance.now();
     await next();
-    const headers = c.res.headers;
-    headers.set('x-request-id', requestId);
-    setSecurityHeaders(headers, servedOverHttps(c, config), c.get('styleNonce'));
-    const status = c.res.status;
+    const res = c.res;
+    if (!isWhole(res)) {
+      finishAnswer(
+        res.headers,
+        collected,
+        security.forAnswer(https, res.headers.get('content-type'), c.get('styleNonce')),
+      );
+    }
+    const status = res.status;
     logger[status >= 500 ? 'error' : 'info']({
       requestId,
       method: c.req.method,

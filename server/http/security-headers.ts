@@ -120,9 +120,10 @@ export function newStyleNonce(): string {
 const DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /**
- * Sets the security headers on an answer. `https`: whether the caller reached the site over
- * HTTPS (then HSTS tells the browser never to use plain HTTP for it again; over HTTP browsers
- * ignore it anyway). `styleNonce`: the nonce of the page's inline styles, for a page.
+ * The security headers of an answer. `https`: whether the caller reached the site over HTTPS
+ * (then HSTS tells the browser never to use plain HTTP for it again; over HTTP browsers ignore it
+ * anyway). `contentType`: the answer's. `styleNonce`: the nonce of the page's inline styles, for a
+ * page. A JSON answer's are the same every time, made once.
  */
 export function securityHeaders(config: Config) {
   const csp = contentSecurityPolicy(config);
@@ -130,20 +131,31 @@ export function securityHeaders(config: Config) {
   // Stripe's wallets and some payment methods open a window of their own that must keep its
   // opener; without Stripe no page opens one.
   const openerPolicy = config.stripe ? 'same-origin-allow-popups' : 'same-origin';
-  return (headers: Headers, https: boolean, styleNonce: string | undefined) => {
-    // A year; not includeSubDomains: the site may live beside other hosts of its domain that it
-    // does not speak for.
-    if (https) headers.set('strict-transport-security', 'max-age=31536000');
-    headers.set('x-content-type-options', 'nosniff');
-    if (headers.get('content-type')?.startsWith('application/json')) {
-      headers.set('content-security-policy', DATA_POLICY);
-      return;
-    }
-    headers.set('content-security-policy', csp(styleNonce));
-    headers.set('permissions-policy', permissions);
-    headers.set('cross-origin-opener-policy', openerPolicy);
-    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+  // A year; not includeSubDomains: the site may live beside other hosts of its domain that it
+  // does not speak for.
+  const transport = (https: boolean): Record<string, string> =>
+    https ? { 'strict-transport-security': 'max-age=31536000' } : {};
+  const data = (https: boolean): Readonly<Record<string, string>> => ({
+    ...transport(https),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': DATA_POLICY,
+  });
+  const dataOverHttps = data(true);
+  const dataOverHttp = data(false);
+  const forData = (https: boolean): Readonly<Record<string, string>> => (https ? dataOverHttps : dataOverHttp);
+  const forDocument = (https: boolean, styleNonce: string | undefined): Record<string, string> => ({
+    ...transport(https),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': csp(styleNonce),
+    'permissions-policy': permissions,
+    'cross-origin-opener-policy': openerPolicy,
+    'referrer-policy': 'strict-origin-when-cross-origin',
     // frame-ancestors 'none' says the same to browsers that know CSP 2; this to those that do not.
-    headers.set('x-frame-options', 'DENY');
+    'x-frame-options': 'DENY',
+  });
+  return {
+    forData,
+    forAnswer: (https: boolean, contentType: string | null, styleNonce: string | undefined) =>
+      contentType?.startsWith('application/json') ? forData(https) : forDocument(https, styleNonce),
   };
 }

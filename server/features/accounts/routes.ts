@@ -1,3 +1,4 @@
+import { clientIpOf } from '../../http/request-context';
 import { Hono } from 'hono';
 import { serverMessages } from '../../../shared/api';
 import { okSchema } from '../../../shared/answers/api';
@@ -30,7 +31,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .post('/login', async (c) => {
     const input = await formBody(c, loginSchema);
-    const user = await accounts.login(c.get('deps'), input, c.get('clientIp'));
+    const user = await accounts.login(c.get('deps'), input, clientIpOf(c));
     startSession(c, user.id);
     return c.json(accounts.toPublicUser(user));
   })
@@ -40,7 +41,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .post('/register', async (c) => {
     const input = await jsonBody(c, registerSchema);
-    const user = await accounts.register(c.get('deps'), input, c.get('clientIp'));
+    const user = await accounts.register(c.get('deps'), input, clientIpOf(c));
     startSession(c, user.id);
     return c.json(accounts.toPublicUser(user), 201);
   })
@@ -58,7 +59,7 @@ export const accountRoutes = new Hono<AppEnv>()
   .post('/password-reset-email', async (c) => {
     const { email } = await jsonBody(c, passwordResetEmailSchema);
     const deps = c.get('deps');
-    accounts.requestPasswordReset(deps, email, c.get('clientIp'), siteUrlForEmails(c));
+    accounts.requestPasswordReset(deps, email, clientIpOf(c), siteUrlForEmails(c));
     return c.json(ok);
   })
   .post('/password-reset', async (c) => {

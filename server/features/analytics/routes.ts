@@ -1,3 +1,4 @@
+import { clientIpOf } from '../../http/request-context';
 import { Hono } from 'hono';
 import { analyticsEventSchema, pageViewSchema } from '../../../shared/schemas/site';
 import type { AppEnv } from '../../http/context';
@@ -8,11 +9,11 @@ import { countHit, routeShape } from './service';
 export const analyticsRoutes = new Hono<AppEnv>()
   .post('/analytics/pageview', async (c) => {
     const { path } = await jsonBody(c, pageViewSchema);
-    countHit(c.get('deps').db, 'pageview', routeShape(path), c.get('clientIp'));
+    countHit(c.get('deps').db, 'pageview', routeShape(path), clientIpOf(c));
     return c.body(null, 204);
   })
   .post('/analytics/event', async (c) => {
     const { name } = await jsonBody(c, analyticsEventSchema);
-    countHit(c.get('deps').db, 'event', name, c.get('clientIp'));
+    countHit(c.get('deps').db, 'event', name, clientIpOf(c));
     return c.body(null, 204);
   });

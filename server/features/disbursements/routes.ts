@@ -30,8 +30,7 @@ function einParam(raw: string) {
 
 export const disbursementRoutes = new Hono<AppEnv>()
   .get('/ledger', (c) => {
-    c.header('cache-control', 'no-cache');
-    return c.json(disbursements.ledger(c.get('deps')));
+    return c.json(disbursements.ledger(c.get('deps')), 200, { 'cache-control': 'no-cache' });
   })
   .get('/admin/disbursements', (c) => {
     requireAdminSession(c);

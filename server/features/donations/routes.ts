@@ -1,3 +1,4 @@
+import { clientIpOf } from '../../http/request-context';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { serverMessages } from '../../../shared/api';
@@ -33,19 +34,19 @@ export const donationRoutes = new Hono<AppEnv>()
   // email first (throttles.ts).
   .post('/transactions/create-payment-intent', async (c) => {
     const input = await jsonBody(c, paymentIntentRequestSchema);
-    throttles.admitPaymentIntent(c.get('deps'), c.get('clientIp'), input.email);
+    throttles.admitPaymentIntent(c.get('deps'), clientIpOf(c), input.email);
     return c.json(await donations.createPaymentIntent(c.get('deps'), c.get('session'), input));
   })
   .get('/transactions/query', async (c) => {
     const { paymentIntentId } = parseWith(intentIdQuery, c.req.query());
-    throttles.admitPaymentLookup(c.get('deps'), c.get('clientIp'), paymentIntentId);
+    throttles.admitPaymentLookup(c.get('deps'), clientIpOf(c), paymentIntentId);
     return c.json(await donations.transactionSummary(c.get('deps'), paymentIntentId, siteUrlForEmails(c)));
   })
   .post('/test-payments/confirm', async (c) => {
     const { clientSecret, ...card } = await jsonBody(c, testCardSchema);
     const deps = c.get('deps');
     return c.json(
-      await throttles.confirmWithinLimits(deps, c.get('clientIp'), clientSecret, () =>
+      await throttles.confirmWithinLimits(deps, clientIpOf(c), clientSecret, () =>
         donations.confirmTestPayment(deps, clientSecret, card, siteUrlForEmails(c)),
       ),
     );
@@ -95,8 +96,9 @@ export const donationRoutes = new Hono<AppEnv>()
   /** All of them as CSV, streamed a page at a time whatever the count. */
   .get('/admin/transactions/download', (c) => {
     requireAdminSession(c);
-    c.header('content-type', 'text/csv; charset=utf-8');
-    c.header('content-disposition', csvAttachment('transactions'));
-    c.header('cache-control', 'no-store');
-    return c.body(adminTransactions.transactionsCsv(c.get('deps')));
+    return c.body(adminTransactions.transactionsCsv(c.get('deps')), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': csvAttachment('transactions'),
+      'cache-control': 'no-store',
+    });
   });

@@ -19,8 +19,9 @@ export const journalRoutes = new Hono<AppEnv>()
     requireAdminSession(c);
     const period = parseWith(reconciliationParamsSchema, c.req.query());
     const body = await reconciliationCsv(c.get('deps'), period);
-    c.header('content-type', 'text/csv; charset=utf-8');
-    c.header('content-disposition', csvAttachment(`reconciliation-${period.from}-to-${period.to}`));
-    c.header('cache-control', 'no-store');
-    return c.body(body);
+    return c.body(body, 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': csvAttachment(`reconciliation-${period.from}-to-${period.to}`),
+      'cache-control': 'no-store',
+    });
   });

@@ -1,3 +1,4 @@
+import { clientIpOf } from '../../http/request-context';
 import { Hono } from 'hono';
 import { okSchema } from '../../../shared/answers/api';
 import { mailingListSignupSchema } from '../../../shared/schemas/accounts';
@@ -9,12 +10,13 @@ import * as mailingList from './service';
 export const mailingListRoutes = new Hono<AppEnv>()
   .post('/mailing-list', async (c) => {
     const { email } = await jsonBody(c, mailingListSignupSchema);
-    await mailingList.subscribe(c.get('deps'), email, c.get('clientIp'));
+    await mailingList.subscribe(c.get('deps'), email, clientIpOf(c));
     return c.json(okSchema.parse({ ok: true }));
   })
   .get('/admin/mailing-list.csv', (c) => {
     requireAdminSession(c);
-    c.header('content-type', 'text/csv; charset=utf-8');
-    c.header('content-disposition', 'attachment; filename="mailing-list.csv"');
-    return c.body(mailingList.subscribersCsv(c.get('deps')));
+    return c.body(mailingList.subscribersCsv(c.get('deps')), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': 'attachment; filename="mailing-list.csv"',
+    });
   });
