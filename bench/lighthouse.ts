@@ -64,7 +64,8 @@ async function launchChromium(port: number) {
     const exited = new Promise((resolve) => chromium.once('exit', resolve));
     chromium.kill();
     await exited;
-    fs.rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes may still be writing into the profile as the browser exits.
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
 }
 

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { Providers } from './app/providers';
@@ -32,15 +32,22 @@ meetContentSecurityPolicy();
 
 const router = createRouter();
 
-void applyDeferredStyles().then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <Providers>
-        <RouterProvider router={router} />
-      </Providers>
-    </StrictMode>,
-  ),
-);
+// The first render as a transition: React then draws the page in slices of a few milliseconds,
+// each its own task, instead of one task as long as the whole page (a default update is not
+// sliced), so a tap or a key is answered while it draws, and Lighthouse's Total Blocking Time on
+// `/` fell by about a third (issue 24).
+void applyDeferredStyles().then(() => {
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Providers>
+          <RouterProvider router={router} />
+        </Providers>
+      </StrictMode>,
+    ),
+  );
+});
 
 // The answers' schemas are not needed to draw the first page (its answers came with it); they are
 // fetched once it has settled, ready for the next page's requests (issue 13).

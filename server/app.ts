@@ -27,6 +27,7 @@ import type { AppEnv } from './http/context';
 import type { Deps } from './deps';
 import { notFound } from './errors';
 import { requestContextMiddleware } from './http/request-context';
+import { RememberingRouter } from './http/remembering-router';
 import { sameOriginMiddleware } from './http/same-origin';
 import { sessionMiddleware } from './http/session';
 
@@ -104,7 +105,7 @@ export function createApp(deps: Deps) {
       throw notFound(serverMessages.notFound);
     });
 
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ router: new RememberingRouter() });
   app.use(requestContextMiddleware(deps));
   app.use(compressResponses);
   app.route('/api', api);

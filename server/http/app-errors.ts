@@ -19,6 +19,14 @@ const statusOf = {
   unavailable: 503,
 } as const satisfies Record<ErrorKind, ContentfulStatusCode>;
 
+/**
+ * A body refused as too large is answered before the client has finished sending it; what is left
+ * is read and thrown away for a moment, then the connection is dropped (@hono/node-server). Said
+ * up front, so no client sends its next request on a connection about to close (which it would
+ * see fail with ECONNRESET).
+ */
+const REFUSED_UNREAD = { connection: 'close' };
+
 /** The one place errors become HTTP answers: `{ code, message }` or `{ formErrors }` (DESIGN.md s3). */
 export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof FormError) {
@@ -27,13 +35,15 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof AppError) {
     const body = { ...error.details, code: error.code, message: error.message } satisfies ApiErrorBody;
     // RFC 9110 section 10.2.3: whole seconds, rounded up so a client that waits that long is let in.
-    const retryAfter =
-      error.retryAfterMs === undefined ? undefined : { 'retry-after': String(Math.ceil(error.retryAfterMs / 1000)) };
-    return c.json(body, statusOf[error.kind], retryAfter);
+    const headers: Record<string, string> = {};
+    if (error.retryAfterMs !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterMs / 1000));
+    if (error.kind === 'too-large') Object.assign(headers, REFUSED_UNREAD);
+    return c.json(body, statusOf[error.kind], headers);
   }
   if (error instanceof HTTPException && error.status < 500) {
     const message = error.status === 413 ? 'The request body is too large.' : error.message || 'Bad request.';
-    return c.json({ code: 'OTHER', message } satisfies ApiErrorBody, error.status as ContentfulStatusCode);
+    const headers = error.status === 413 ? REFUSED_UNREAD : undefined;
+    return c.json({ code: 'OTHER', message } satisfies ApiErrorBody, error.status as ContentfulStatusCode, headers);
   }
   c.get('deps').logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
   return c.json({ code: 'OTHER', message: messages.generic } satisfies ApiErrorBody, 500);

@@ -657,6 +657,8 @@ describe('POST /api/uploads/track', () => {
     });
     expect(response.status).toBe(413);
     expect(response.json).toEqual({ code: 'OTHER', message: 'File must be less than 150 MB' });
+    // The rest of the body is not read: no next request may go on this connection.
+    expect(response.headers.get('connection')).toBe('close');
   });
 });
 
