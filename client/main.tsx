@@ -50,5 +50,5 @@ void applyDeferredStyles().then(() => {
 });
 
 // The answers' schemas are not needed to draw the first page (its answers came with it); they are
-// fetched once it has settled, ready for the next page's requests (issue 13).
+// fetched once the visitor acts on it, ready for the next page's requests (issues 13 and 24).
 loadInIdleTurns(preloadAnswerSchemas);

@@ -12,7 +12,7 @@ import { primaryLinks } from './nav-links';
 // the first page's path); the buttons themselves are plain and drawn at once.
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
-/** The parts a tap on the header may need next, fetched once the page is idle. */
+/** The parts a tap on the header may need next, fetched once the visitor acts on the page (lib/page-settled.ts). */
 const prefetchMenus = () =>
   loadInIdleTurns(
     () => import('./account-menu'),

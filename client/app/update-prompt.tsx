@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Workbox } from 'workbox-window';
-import { usePlayerStore } from '../player/player-store';
+import { usePlayingHere } from '../player/playing-here';
 
 /**
  * Registers the service worker and, when a new version has been deployed and is waiting, offers
@@ -25,7 +25,7 @@ export function UpdatePrompt() {
   }, []);
 
   // A reload would cut off the music: an accepted update waits until this tab is not playing.
-  const playingHere = usePlayerStore((state) => state.playing && state.playsHere);
+  const playingHere = usePlayingHere();
   const [accepted, setAccepted] = useState(false);
   useEffect(() => {
     if (!accepted || playingHere) return;

@@ -2,10 +2,16 @@ import { useEffect, useSyncExternalStore } from 'react';
 
 // When the first page has settled: the window has loaded, the app has drawn its first page, and
 // the browser then had a quiet moment. What only matters later waits for it (the service worker
-// and its update prompt, the offline store's sync, the answers' schemas, menus a visitor may open
-// soon, the footer's form), so none of it competes with the first page for a phone's CPU or
-// bandwidth (issue 13). The window's load event alone comes too early: the app draws after it,
-// once its deferred stylesheets apply.
+// and its update prompt, the offline store's sync), so none of it competes with the first page for
+// a phone's CPU or bandwidth (issue 13). The window's load event alone comes too early: the app
+// draws after it, once its deferred stylesheets apply.
+//
+// What the visitor may use next (the answers' schemas, the header's menus and login, the footer's
+// form) waits, beyond that, for the visitor to act: a touch, a click or a key. Loaded on a timer,
+// each load's module ran as a long task while the visitor was still reading or starting to
+// scroll, and together they were a third of the landing page's blocking time (issue 24); a touch
+// comes a few hundred milliseconds before the tap it starts, and a page opened and only read
+// never loads them.
 
 let loaded = false;
 let drawn = false;
@@ -45,16 +51,39 @@ export function whenPageSettled(task: () => void): () => void {
   return () => waiting.delete(task);
 }
 
+/** The events that say the visitor is acting on the page, not just looking at it. */
+const ACTS = ['pointerdown', 'touchstart', 'keydown'] as const;
+
+let acted = false;
+const waitingForAct = new Set<() => void>();
+
+if (typeof window !== 'undefined') {
+  const onAct = () => {
+    for (const type of ACTS) window.removeEventListener(type, onAct, { capture: true });
+    acted = true;
+    for (const task of waitingForAct) task();
+    waitingForAct.clear();
+  };
+  for (const type of ACTS) window.addEventListener(type, onAct, { capture: true, passive: true });
+}
+
+/** Runs `task` once the visitor first touches, clicks or presses a key on the page (at once if they have). */
+export function whenVisitorActs(task: () => void): void {
+  if (acted) task();
+  else waitingForAct.add(task);
+}
+
 /** The loads queued by loadInIdleTurns, one after the other. */
 let turns: Promise<unknown> | undefined;
 
 /**
- * Loads code the visitor may need soon, once the first page has settled, one load at a time,
- * each in a quiet moment of its own: loaded together, their modules would run in one long task
- * just as the visitor starts to scroll or tap (Lighthouse's Total Blocking Time).
+ * Loads code the visitor may need soon, once the first page has settled and the visitor has
+ * acted on it (above), one load at a time, each in a quiet moment of its own: loaded together,
+ * their modules would run in one long task just as the visitor starts to scroll or tap
+ * (Lighthouse's Total Blocking Time).
  */
 export function loadInIdleTurns(...loads: (() => Promise<unknown>)[]): void {
-  turns ??= new Promise<void>((resolve) => whenPageSettled(resolve));
+  turns ??= new Promise<void>((resolve) => whenPageSettled(() => whenVisitorActs(resolve)));
   for (const load of loads) {
     turns = turns.then(() => new Promise((resolve) => whenIdle(() => void load().then(resolve, resolve))));
   }

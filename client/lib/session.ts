@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { apiPaths } from '../../shared/api-paths';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
@@ -8,6 +8,7 @@ import { forgetFirstAnswers, takeFirstAnswer } from '../api/first-answers';
 import { apiRequest, setLoggedOutListener } from '../api/http';
 import { ApiError } from '../api/errors';
 import { queryClient } from './query-client';
+import { sharedValue, useSharedValue } from './shared-value';
 
 // Who is logged in (spec part 1 section 4). The user lives in one place: react-query's cache under
 // sessionKeys.user. A copy in sessionStorage (the spec's) only seeds it, so a reload paints the
@@ -86,20 +87,9 @@ export const rememberUserOnDevice = (user: User | null) => writeUser(() => local
  * once or stands in with no network. Only the server's word may take saved music off the device
  * (client/offline): a session that ended elsewhere must not read as "none of this is yours".
  */
-let confirmedEmail: string | null = null;
-const confirmationListeners = new Set<() => void>();
+const confirmedEmail = sharedValue<string | null>(null);
 
-function confirmUser(user: User | null) {
-  const email = user ? user.email.toLowerCase() : null;
-  if (email === confirmedEmail) return;
-  confirmedEmail = email;
-  for (const listener of confirmationListeners) listener();
-}
-
-function onConfirmation(listener: () => void) {
-  confirmationListeners.add(listener);
-  return () => confirmationListeners.delete(listener);
-}
+const confirmUser = (user: User | null) => confirmedEmail.set(user ? user.email.toLowerCase() : null);
 
 let starting: { user: User | null | undefined; at: number } | undefined;
 
@@ -201,11 +191,7 @@ export function useUser(): User | null {
 /** The logged-in user once the server has confirmed the session in this page load; null until then. */
 export function useConfirmedUser(): User | null {
   const user = useUser();
-  const email = useSyncExternalStore(
-    onConfirmation,
-    () => confirmedEmail,
-    () => null,
-  );
+  const email = useSharedValue(confirmedEmail, null);
   return user && user.email.toLowerCase() === email ? user : null;
 }
 

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { PlayerTrack } from '../../shared/answers/library';
 import { useSessionSettled, useUser } from '../lib/session';
+import { sharedValue, useSharedValue } from '../lib/shared-value';
 import { SAVED_PLAYER_KEY } from './saved-player-key';
 
 // The player is for logged-in users (spec part 1 section 6): its code (the store, the rules, the
@@ -15,19 +16,8 @@ const PlayerSession = lazy(() => import('./player-session').then((m) => ({ defau
 let playerStarted = false;
 
 /** This tab plays a guest's granted tracks. */
-let guestListening = false;
-const guestListeners = new Set<() => void>();
-
-function setGuestListening(value: boolean) {
-  if (guestListening === value) return;
-  guestListening = value;
-  for (const listener of guestListeners) listener();
-}
-
-function onGuestListening(listener: () => void) {
-  guestListeners.add(listener);
-  return () => guestListeners.delete(listener);
-}
+const guestListening = sharedValue(false);
+const setGuestListening = guestListening.set;
 
 function hasSavedPlayer(): boolean {
   try {
@@ -41,11 +31,7 @@ function hasSavedPlayer(): boolean {
 export function PlayerDock() {
   const user = useUser();
   const confirmed = useSessionSettled();
-  const guest = useSyncExternalStore(
-    onGuestListening,
-    () => guestListening,
-    () => false,
-  );
+  const guest = useSharedValue(guestListening, false);
 
   useEffect(() => {
     if (user) {
@@ -80,7 +66,7 @@ export function playGrantedTracks(tracks: PlayerTrack[], index: number, loggedIn
 
 /** Pauses the music player, if this tab runs one (another sound is starting: one sound at a time). */
 export function pauseThePlayer() {
-  if (playerStarted || guestListening) {
+  if (playerStarted || guestListening.get()) {
     void import('./player-store').then((store) => store.playerControls.pause());
   }
 }

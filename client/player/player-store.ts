@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import * as z from 'zod/mini';
 import { type PlayerTrack, playerTrackSchema } from '../../shared/answers/library';
 import { type PlayerLink } from './player-link';
+import { setPlayingHere } from './playing-here';
 import { SAVED_PLAYER_KEY } from './saved-player-key';
 import { currentTrack, emptyPlayer, type PlayerCommand, type PlayerState, type SavedPlayer } from './player-logic';
 
@@ -39,6 +40,9 @@ const view = (state: PlayerState): PlayerView => ({
 });
 
 export const usePlayerStore = create<PlayerView>()(() => view(emptyPlayer));
+
+// For the update prompt, which waits for the music to stop without loading this store (playing-here.ts).
+usePlayerStore.subscribe((state) => setPlayingHere(state.playing && state.playsHere));
 
 // ---------------------------------------------------------------------------------------------
 // Saved for a reload of this tab (spec part 1 section 4: sessionStorage, cleared when logged out).

@@ -6,14 +6,14 @@ type WhenNearProps = {
   children: ReactNode;
   /** The same size and look, drawn until then, so nothing moves when the real thing arrives. */
   placeholder: ReactNode;
-  /** Loads the children's code: run in the idle turns after the first page (lib/page-settled.ts). */
+  /** Loads the children's code: run in the idle turns once the visitor acts on the page (lib/page-settled.ts). */
   load: () => Promise<unknown>;
   className?: string;
 };
 
 /**
  * Renders `children` once its spot is within half a screen's height of the viewport, or once its
- * code has loaded in its turn after the first page settled (lib/page-settled.ts), and
+ * code has loaded in its turn after the visitor first acted on the page (lib/page-settled.ts), and
  * `placeholder` until then: code for what sits below the fold (the footer's form) stays off the
  * first page's path and does not compete with it for a phone's bandwidth (issue 13), yet is ready
  * when someone gets there.
