@@ -7,6 +7,7 @@ import { toPublicUser } from './features/accounts/service';
 import * as artists from './features/artists/service';
 import { featuredCharitiesAnswer } from './features/charities/service';
 import { ledger } from './features/disbursements/service';
+import * as donations from './features/donations/service';
 import * as fundraisers from './features/fundraisers/service';
 import * as library from './features/library/service';
 import { siteAnswer } from './features/site/service';
@@ -34,6 +35,8 @@ export function firstAnswerer(deps: Deps) {
         return fundraisers.listFeatured(deps, session);
       case 'featuredCharities':
         return featuredCharitiesAnswer(deps);
+      case 'paymentConfig':
+        return donations.paymentConfig(deps);
       case 'ledger':
         return ledger(deps);
       case 'fundraiserSearch':

@@ -16,6 +16,7 @@ export const apiPaths = {
   user: '/api/user',
   featuredFundraisers: '/api/fundraisers/featured',
   featuredCharities: '/api/nonprofits/featured',
+  paymentConfig: '/api/payments/config',
   /** A page path's `{projectSlugOrId}`: digits are an id, anything else a slug. */
   fundraiser: (slugOrId: string) =>
     isDigits(slugOrId) ? `/api/fundraisers/${slugOrId}` : `/api/fundraisers/slug/${encodeURIComponent(slugOrId)}`,

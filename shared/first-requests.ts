@@ -9,7 +9,7 @@ import type { PageName } from './routes';
  * own query, which the server reads with the route's schema.
  */
 export type FirstRequest = { path: string } & (
-  | { answer: 'site' | 'user' | 'featuredFundraisers' | 'featuredCharities' | 'ledger' }
+  | { answer: 'site' | 'user' | 'featuredFundraisers' | 'featuredCharities' | 'ledger' | 'paymentConfig' }
   | { answer: 'fundraiser' | 'artist' | 'libraryAlbum'; slugOrId: string }
   | { answer: 'fundraiserSearch' | 'artistSearch'; query: Record<string, string> }
   | { answer: 'libraryList'; tab: LibraryTab; query: Record<string, string> }
@@ -49,6 +49,12 @@ export function firstRequests(
         const slugOrId = params.projectSlugOrId;
         requests.push({ path: apiPaths.fundraiser(slugOrId), answer: 'fundraiser', slugOrId });
       }
+      // The donation form says at once whether the card is a test one: without the answer, that
+      // line arrived later and moved the form down (issue 24).
+      if (page === 'donate') requests.push({ path: apiPaths.paymentConfig, answer: 'paymentConfig' });
+      break;
+    case 'supportDonate':
+      requests.push({ path: apiPaths.paymentConfig, answer: 'paymentConfig' });
       break;
     case 'artist':
       if (params.artistSlugOrId) {

@@ -56,6 +56,20 @@ describe("a page's first answers", () => {
     expect(Object.keys(browse.answers)).toContain(searchPath);
   });
 
+  it('give the donate pages the payment set-up, so the form knows its card at once', async () => {
+    const owner = await verifiedUser(server, 'donate-first@example.org');
+    const fundraiser = await createFundraiser(owner, { publish: true, details: { name: 'Given Config' } });
+    const config = (await server.client().get(apiPaths.paymentConfig)).json;
+    expect(config).toMatchObject({ provider: 'test' });
+    for (const path of [`/projects/${fundraiser.urlSlug!}/donate`, '/support/donate']) {
+      const { answers } = await firstAnswers(server.client(), path);
+      expect(answers[apiPaths.paymentConfig]).toEqual(config);
+    }
+    // The fundraiser page itself takes no payment: it is not given the set-up.
+    const { answers } = await firstAnswers(server.client(), `/projects/${fundraiser.urlSlug!}`);
+    expect(answers[apiPaths.paymentConfig]).toBeUndefined();
+  });
+
   it('leave out what the caller may not see, so the page asks and shows the refusal itself', async () => {
     const owner = await verifiedUser(server, 'drafts@example.org');
     const draft = await createFundraiser(owner, { details: { name: 'Still a Draft' } });

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormProvider, useWatch } from 'react-hook-form';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import {
@@ -11,9 +11,10 @@ import {
 } from '../../../shared/schemas/donations';
 import { errorMessage, formErrorsOf } from '../../api/http';
 import { useSite } from '../../lib/site';
+import { loadInIdleTurns } from '../../lib/page-settled';
+import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { useUser } from '../../lib/session';
 import { Alert } from '../../ui/alert';
-import { ConfirmDialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { NetworkButton } from '../../ui/needs-network';
 import { Spinner } from '../../ui/spinner';
@@ -32,6 +33,11 @@ import { LoadFailure } from '../../ui/offline-notice';
 // rules as the donor types, with the same schema and messages.
 
 const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
+// Asked only before a large tip or a second donation the same day: the dialog's code (Radix, its
+// focus trap and scroll lock) is not part of the donate page's first load (issue 24); it is
+// fetched once the donor starts filling the form in, ready before they press Next.
+const loadDialog = () => import('../../ui/dialog');
+const ConfirmDialog = lazy(() => loadDialog().then((m) => ({ default: m.ConfirmDialog })));
 
 export type DonationTarget = { kind: 'fundraiser'; projectId: number; minimumCents: number } | { kind: 'platform' };
 
@@ -64,6 +70,8 @@ export function DonationForm({ target }: { target: DonationTarget }) {
   const [step, setStep] = useState<0 | 1>(0);
   const [intent, setIntent] = useState<Intent | null>(null);
   const [asking, setAsking] = useState<Question | null>(null);
+  const askedBefore = useHasBeenTrue(asking !== null);
+  useEffect(() => loadInIdleTurns(loadDialog), []);
   // What the donor already said yes to, so 'edit' and Next do not ask again.
   const [keptTipCents, setKeptTipCents] = useState<number | null>(null);
   const [againFor, setAgainFor] = useState<string | null>(null);
@@ -284,43 +292,47 @@ export function DonationForm({ target }: { target: DonationTarget }) {
         )}
       </div>
       <ShoppingSummary donationCents={donationCents} tipCents={tipCents} isPlatform={target.kind === 'platform'} />
-      <ConfirmDialog
-        open={asking?.kind === 'large-tip'}
-        title="Keep this tip?"
-        question={asking?.question ?? ''}
-        cancelLabel="Change tip"
-        confirmLabel="Keep tip"
-        onCancel={() => {
-          changingTip.current = true;
-          setAsking(null);
-        }}
-        onConfirm={() => {
-          if (!asking) return;
-          setKeptTipCents(asking.input.tipCents);
-          setAsking(null);
-          void payUnlessDonatedToday(asking.input);
-        }}
-        onCloseAutoFocus={(event) => {
-          // Changing it goes back to the custom tip; keeping it goes on to the payment.
-          if (!changingTip.current) return;
-          changingTip.current = false;
-          event.preventDefault();
-          form.setFocus('tipCents', { shouldSelect: true });
-        }}
-      />
-      <ConfirmDialog
-        open={asking?.kind === 'donated-today'}
-        title="Donated today"
-        question={asking?.question ?? ''}
-        cancelLabel="Cancel"
-        confirmLabel="Donate again"
-        onCancel={() => setAsking(null)}
-        onConfirm={() => {
-          if (!asking) return;
-          setAgainFor(asking.input.email);
-          pay(asking.input);
-        }}
-      />
+      {askedBefore && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open={asking?.kind === 'large-tip'}
+            title="Keep this tip?"
+            question={asking?.question ?? ''}
+            cancelLabel="Change tip"
+            confirmLabel="Keep tip"
+            onCancel={() => {
+              changingTip.current = true;
+              setAsking(null);
+            }}
+            onConfirm={() => {
+              if (!asking) return;
+              setKeptTipCents(asking.input.tipCents);
+              setAsking(null);
+              void payUnlessDonatedToday(asking.input);
+            }}
+            onCloseAutoFocus={(event) => {
+              // Changing it goes back to the custom tip; keeping it goes on to the payment.
+              if (!changingTip.current) return;
+              changingTip.current = false;
+              event.preventDefault();
+              form.setFocus('tipCents', { shouldSelect: true });
+            }}
+          />
+          <ConfirmDialog
+            open={asking?.kind === 'donated-today'}
+            title="Donated today"
+            question={asking?.question ?? ''}
+            cancelLabel="Cancel"
+            confirmLabel="Donate again"
+            onCancel={() => setAsking(null)}
+            onConfirm={() => {
+              if (!asking) return;
+              setAgainFor(asking.input.email);
+              pay(asking.input);
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

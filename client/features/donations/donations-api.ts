@@ -1,6 +1,8 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { type PaymentIntentRequest } from '../../../shared/schemas/donations';
 import { type PaymentConfig } from '../../../shared/answers/donations';
+import { apiPaths } from '../../../shared/api-paths';
+import { startFromFirstAnswer } from '../../api/first-answers';
 import { apiRequest, retryUnlessRefused } from '../../api/http';
 import { ApiError } from '../../api/errors';
 
@@ -15,8 +17,9 @@ export const donationKeys = {
 
 export const paymentConfigQueryOptions = queryOptions({
   queryKey: donationKeys.config,
-  queryFn: () => apiRequest('/api/payments/config', 'paymentConfig'),
-  staleTime: Infinity,
+  queryFn: () => apiRequest(apiPaths.paymentConfig, 'paymentConfig'),
+  // Given with the donate pages (shared/first-requests.ts).
+  ...startFromFirstAnswer<PaymentConfig>(apiPaths.paymentConfig, Infinity),
 });
 
 export function useCreatePaymentIntent() {
