@@ -21,6 +21,8 @@ const LANDING_PAGES = {
   ledger: 'features/ledger/ledger-page.tsx',
   login: 'features/accounts/login-page.tsx',
   signup: 'features/accounts/signup-page.tsx',
+  // An album in Your music: where a donor's receipt and every "Listen" link lead.
+  album: 'features/music/album-page.tsx',
   // The artist landing page, at both of its addresses: shared with artists as a link.
   forArtists: 'features/pages/for-artists-page.tsx',
   artistsJoin: 'features/pages/for-artists-page.tsx',

@@ -6,25 +6,38 @@ import { chromiumPath } from '../tests/fixtures/browser';
 
 // Where a page's main thread goes while it loads (issue 24: profile before optimising). Loads the
 // page in Chromium at a phone's size with the CPU slowed 4× as Lighthouse's simulation assumes,
-// takes a CPU profile until the network is idle and three seconds more, and prints the time spent
+// takes a CPU profile until the page has loaded and five seconds more (a signed-in page may keep a request open), and prints the time spent
 // per source file (node_modules per package) and per function, mapped back through the build's
-// source maps. Against a running server with a built client:
+// source maps. Against a running server with a built client (PROFILE_COOKIE, if set, as a Cookie
+// header's "name=value; name=value", goes in the browser's jar: a signed-in page such as an album
+// in Your music):
 //   npx tsx bench/profile-page.ts http://127.0.0.1:3000/
 
 const url = process.argv[2] ?? 'http://127.0.0.1:3000/';
 const dist = path.resolve('dist');
+const cookie = process.env.PROFILE_COOKIE;
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox'] });
 const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+if (cookie) {
+  await context.addCookies(
+    cookie.split(';').map((pair) => {
+      const [name = '', ...value] = pair.trim().split('=');
+      return { name, value: value.join('='), url };
+    }),
+  );
+}
 const page = await context.newPage();
 const cdp = await context.newCDPSession(page);
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
 await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 await cdp.send('Profiler.start');
-await page.goto(url, { waitUntil: 'networkidle' });
-await page.waitForTimeout(3000);
+await page.goto(url, { waitUntil: 'load' });
+await page.waitForTimeout(5000);
 const { profile } = await cdp.send('Profiler.stop');
+// PROFILE_OUT=file.cpuprofile keeps the whole profile, to open in DevTools' Performance panel.
+if (process.env.PROFILE_OUT) fs.writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
 await browser.close();
 
 const selfTime = new Map<number, number>();

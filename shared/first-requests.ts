@@ -81,7 +81,8 @@ export function firstRequests(
   return requests;
 }
 
-type Picture = { uploadId: string; sizes: string };
+/** An uploaded picture in the renditions the page chooses from, or one file (Your music's covers). */
+type Picture = { uploadId: string; sizes: string } | { href: string };
 
 function pictureOf(value: unknown, key: 'albumCover' | 'profileImage', sizes: string): Picture | undefined {
   const uploadId = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
@@ -130,6 +131,12 @@ export function leadPicture(
       return params.artistSlugOrId
         ? pictureOf(answers.get(apiPaths.artist(params.artistSlugOrId)), 'profileImage', pictureSizes.artistPicture)
         : undefined;
+    case 'album': {
+      // Your music's answers name the cover's file itself (one size, drawn as it is).
+      const album = params.projectSlug ? answers.get(apiPaths.libraryAlbum(params.projectSlug)) : undefined;
+      const image = typeof album === 'object' && album !== null ? (album as { image?: unknown }).image : undefined;
+      return typeof image === 'string' && image.startsWith('/') ? { href: image } : undefined;
+    }
     default:
       return undefined;
   }

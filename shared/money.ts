@@ -1,16 +1,25 @@
 // Money is integer cents everywhere (DESIGN.md section 3); these turn it into what people read
 // and type.
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+// Written out rather than asked of Intl.NumberFormat, which reads the same: the first Intl format
+// of a page loads the browser's locale data, 30 ms of a phone's first second on the donate page
+// (issue 24). tests/unit/money-format.test.ts holds them to Intl's output.
+
+/** 1234567 → "1,234,567": digits grouped in threes, as en-US writes them. */
+const grouped = (whole: number) => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** 1234 → "$12.34" (spec: USD with two decimals). */
 export function formatCents(cents: number): string {
-  return usd.format(cents / 100);
+  const whole = Math.round(Math.abs(cents));
+  return `${cents < 0 ? '-' : ''}$${grouped(Math.floor(whole / 100))}.${String(whole % 100).padStart(2, '0')}`;
 }
 
-/** 200000 → "2,000": whole dollars for limits in messages and hints. */
+/** 200000 → "2,000": whole dollars for limits in messages and hints (cents only when there are some). */
 export function formatWholeDollars(cents: number): string {
-  return (cents / 100).toLocaleString('en-US', { maximumFractionDigits: 2 });
+  const whole = Math.round(Math.abs(cents));
+  const fraction = whole % 100;
+  const decimals = fraction === 0 ? '' : `.${String(fraction).padStart(2, '0').replace(/0$/, '')}`;
+  return `${cents < 0 ? '-' : ''}${grouped(Math.floor(whole / 100))}${decimals}`;
 }
 
 /**

@@ -13,10 +13,33 @@ import { useEffect, useSyncExternalStore } from 'react';
 // comes a few hundred milliseconds before the tap it starts, and a page opened and only read
 // never loads them.
 
+/** A moment that comes once in a page's life: tasks wait for it, or run at once once it has come. */
+function moment() {
+  let come = false;
+  const waiting = new Set<() => void>();
+  return {
+    hasCome: () => come,
+    come() {
+      if (come) return;
+      come = true;
+      for (const task of waiting) task();
+      waiting.clear();
+    },
+    /** Runs `task` when the moment comes (at once if it has); returns a cancel. */
+    run(task: () => void): () => void {
+      if (come) {
+        task();
+        return () => {};
+      }
+      waiting.add(task);
+      return () => waiting.delete(task);
+    },
+  };
+}
+
 let loaded = false;
 let drawn = false;
-let settled = false;
-const waiting = new Set<() => void>();
+const settled = moment();
 
 function whenIdle(task: () => void) {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 2000 });
@@ -24,12 +47,8 @@ function whenIdle(task: () => void) {
 }
 
 function settleWhenReady() {
-  if (settled || !loaded || !drawn) return;
-  whenIdle(() => {
-    settled = true;
-    for (const task of waiting) task();
-    waiting.clear();
-  });
+  if (settled.hasCome() || !loaded || !drawn) return;
+  whenIdle(settled.come);
 }
 
 if (typeof window !== 'undefined') {
@@ -42,36 +61,26 @@ if (typeof window !== 'undefined') {
 }
 
 /** Runs `task` once the first page has settled (at once if it has); returns a cancel. */
-export function whenPageSettled(task: () => void): () => void {
-  if (settled) {
-    task();
-    return () => {};
-  }
-  waiting.add(task);
-  return () => waiting.delete(task);
-}
+export const whenPageSettled = settled.run;
 
 /** The events that say the visitor is acting on the page, not just looking at it. */
 const ACTS = ['pointerdown', 'touchstart', 'keydown'] as const;
 
-let acted = false;
-const waitingForAct = new Set<() => void>();
+const acted = moment();
 
 if (typeof window !== 'undefined') {
   const onAct = () => {
     for (const type of ACTS) window.removeEventListener(type, onAct, { capture: true });
-    acted = true;
-    for (const task of waitingForAct) task();
-    waitingForAct.clear();
+    acted.come();
   };
   for (const type of ACTS) window.addEventListener(type, onAct, { capture: true, passive: true });
 }
 
-/** Runs `task` once the visitor first touches, clicks or presses a key on the page (at once if they have). */
-export function whenVisitorActs(task: () => void): void {
-  if (acted) task();
-  else waitingForAct.add(task);
-}
+/**
+ * Runs `task` once the visitor first touches, clicks or presses a key on the page (at once if
+ * they have); returns a cancel.
+ */
+export const whenVisitorActs = acted.run;
 
 /** The loads queued by loadInIdleTurns, one after the other. */
 let turns: Promise<unknown> | undefined;
@@ -99,9 +108,10 @@ export function useFirstPageDrawn(): void {
 
 /** True once the first page has settled (see above). */
 export function usePageSettled(): boolean {
-  return useSyncExternalStore(
-    whenPageSettled,
-    () => settled,
-    () => false,
-  );
+  return useSyncExternalStore(whenPageSettled, settled.hasCome, () => false);
+}
+
+/** True once the visitor has touched, clicked or pressed a key on the page (see above). */
+export function useVisitorActed(): boolean {
+  return useSyncExternalStore(whenVisitorActs, acted.hasCome, () => false);
 }

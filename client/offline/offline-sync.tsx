@@ -3,7 +3,8 @@ import { rememberUserOnDevice, reloadUser, useConfirmedUser, useUser } from '../
 import { deviceOwner, setDeviceUser } from './offline-db';
 import { resumeSaves, syncSavedAlbums } from './save-album';
 import { useOnline } from '../lib/use-online';
-import { useSavedAlbums } from './use-offline';
+import { rememberDeviceHoldsMusic } from './holds-music';
+import { useSavedAlbumCount, useSavedAlbums } from './use-offline';
 
 /**
  * Keeps the saved music in step (issue 12): once the server has confirmed the session, and
@@ -21,6 +22,12 @@ export function OfflineSync() {
   const confirmedOwner = confirmed ? deviceOwner(confirmed) : undefined;
   const saved = useSavedAlbums(owner);
   const hasSavedMusic = (saved?.length ?? 0) > 0;
+  const albumsOnDevice = useSavedAlbumCount();
+
+  // Whether the next page load runs this at once (client/app/layout.tsx).
+  useEffect(() => {
+    if (albumsOnDevice !== undefined) rememberDeviceHoldsMusic(albumsOnDevice > 0);
+  }, [albumsOnDevice]);
 
   // The service worker serves saved music to this account only.
   useEffect(() => {

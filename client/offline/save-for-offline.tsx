@@ -7,6 +7,7 @@ import { useOnline } from '../lib/use-online';
 import { NetworkButton, offlineReason } from '../ui/needs-network';
 import { RemoveSavedDialog } from './remove-saved-dialog';
 import { formatBytes } from '../lib/format-bytes';
+import { isTrackSaved } from './saved-track';
 import { useSavedAlbum, useStorageFigures } from './use-offline';
 import './offline.css';
 
@@ -15,10 +16,6 @@ import './offline.css';
 
 const percent = (received: number, total: number) =>
   total > 0 ? Math.min(100, Math.floor((received / total) * 100)) : 0;
-
-/** Whether a saved track has every byte. */
-export const isTrackSaved = (track: SavedTrack | undefined) =>
-  Boolean(track && track.size > 0 && track.received >= track.size);
 
 /** The tracks of the album that can be saved: those with a stream. */
 const streamable = (album: LibraryAlbumDetail) => album.tracks.filter((track) => track.src);

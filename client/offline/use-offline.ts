@@ -46,6 +46,11 @@ export function useSavedAlbums(owner: string | undefined): SavedAlbum[] | undefi
   );
 }
 
+/** How many albums this device holds, whoever saved them. */
+export function useSavedAlbumCount(): number | undefined {
+  return useLiveQuery(() => offlineDb.albums.count(), []);
+}
+
 export type StorageFigures = { savedBytes: number; usageBytes?: number; quotaBytes?: number };
 
 /** What `owner`'s saved music takes, and what the browser says is used and left, kept current. */

@@ -72,7 +72,9 @@ export function firstLoadFor(distDir: string, answerFirst: FirstAnswerer) {
 
     const values = new Map([...answers].map(([apiPath, answer]) => [apiPath, valueOf(answer)]));
     const picture = leadPicture(page.name, params, search, values);
-    if (picture) {
+    if (picture && 'href' in picture) {
+      tags.push(`<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(picture.href)}">`);
+    } else if (picture) {
       tags.push(
         `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${escapeAttribute(
           imageSrcSet(picture.uploadId, 'webp'),

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '../../shared/answers/api';
 import { paymentIntentSchema } from '../../shared/answers/donations';
-import { TEST_CARDS } from '../../shared/schemas/donations';
+import { TEST_CARDS } from '../../shared/donation-rules';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { testCard } from '../fixtures/test-cards';

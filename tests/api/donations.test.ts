@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { donations, jobs, purchases } from '../../server/db/schema';
 import { formatEin } from '../../shared/ein';
 import { fundraiserSchema } from '../../shared/answers/fundraisers';
-import { TEST_CARDS } from '../../shared/schemas/donations';
+import { TEST_CARDS } from '../../shared/donation-rules';
 import {
   paymentConfigSchema,
   purchaseLinkSchema,

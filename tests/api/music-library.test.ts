@@ -12,7 +12,7 @@ import { cleanupUnusedUploads } from '../../server/features/uploads/service';
 import { createArtist, createFundraiser, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
 import { adminClient, registerUser, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
-import { TEST_CARDS } from '../../shared/schemas/donations';
+import { TEST_CARDS } from '../../shared/donation-rules';
 import { useTestServer } from '../fixtures/use-test-server';
 
 // Your music (spec part 1 sections 2 and 7; DESIGN.md section 4, 'library album'): the user's own

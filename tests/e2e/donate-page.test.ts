@@ -5,7 +5,7 @@ import { fillForm, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser } from '../fixtures/fundraisers';
 import { futureExpiry } from '../fixtures/test-cards';
 import { type TestServer, verifiedUser } from '../fixtures/test-server';
-import { TEST_CARDS } from '../../shared/schemas/donations';
+import { TEST_CARDS } from '../../shared/donation-rules';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 
 // The donate page in Chromium (issue 22): amounts with a decimal comma, a tip above the donation
@@ -105,6 +105,33 @@ describe('the donate page', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('heading', { name: 'Payment' }).waitFor();
     expect(await summaryOf(page).innerText()).toMatch(/Total\s+\$12\.35/);
+  });
+
+  it('draws the form without the schema library, and checks it with the shared schema at the first Next', async () => {
+    const { page } = await newPage(browser, mobileViewport);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    // zod's chunks by name: the schemas and its parser (issue 24: a fifth of the page's first load).
+    const zod = /\/assets\/(schemas|parse)-/;
+    await openDonatePage(page);
+    await donation(page).waitFor();
+    await page.waitForTimeout(1500);
+    expect(scripts.filter((script) => zod.test(script))).toEqual([]);
+
+    // Next at once: the check loads what it needs, then says what the server would.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Name is required.').waitFor();
+    await page.getByText('Email is required.').waitFor();
+    await page.getByText('Please choose a tip amount (can be zero)').waitFor();
+    expect(scripts.some((script) => zod.test(script))).toBe(true);
+    await fillForm(page, { Name: 'June Carter', Email: 'first-next@example.org', Donation: '7' });
+    await page.getByRole('button', { name: 'No tip' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Payment' }).waitFor();
+    await page.getByLabel('Card number').waitFor();
+    expect(await summaryOf(page).innerText()).toMatch(/Total\s+\$7\.00/);
   });
 
   it('asks before paying a custom tip above the donation: Change goes back to the tip, Keep goes on', async () => {

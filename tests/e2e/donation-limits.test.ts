@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CARDS } from '../../shared/schemas/donations';
+import { TEST_CARDS } from '../../shared/donation-rules';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { allowConsoleErrors } from '../fixtures/console-errors';
 import { payWithTestCard, startDonation } from '../fixtures/donations';

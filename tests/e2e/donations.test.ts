@@ -11,7 +11,7 @@ import { futureExpiry } from '../fixtures/test-cards';
 import { fillForm, logIn, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
 import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
 import { type TestServer, strongPassword, verifiedUser } from '../fixtures/test-server';
-import { TEST_CARDS } from '../../shared/schemas/donations';
+import { TEST_CARDS } from '../../shared/donation-rules';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 
 // Donating in Chromium with the built-in test provider (issue 10): a guest gives with a tip preset,

@@ -147,6 +147,46 @@ describe('Your music in Chromium', () => {
     await main.getByRole('link', { name: 'Harbor Songs' }).waitFor();
   });
 
+  it('draws an album before the offline store loads, and syncs a device with nothing saved once the user acts', async () => {
+    const email = 'album-first-load@example.org';
+    const owner = await verifiedUser(server, email);
+    const artist = await createArtist(owner, { name: 'Quiet Rooms' });
+    const album = await createFundraiser(owner, {
+      artistId: artist.id,
+      details: { name: 'Rooms' },
+      uploads: {
+        cover: await uploadImage(owner),
+        preview: await uploadTrack(owner, wav({ seconds: 1, frequency: 550 }), 'preview.wav'),
+        tracks: [await uploadTrack(owner, wav({ seconds: 1, frequency: 770 }), 'hall.wav')],
+      },
+    });
+    await server.jobs.drain();
+    const { page } = await newPage(browser, mobileViewport);
+    await logIn(page, server.baseUrl, email);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+
+    // A new page load, untouched: the album's page comes with its cover and its code named in the
+    // HTML, draws its tracks, then reads the offline store for its save controls; the store's
+    // sync (nothing is saved on this device) waits.
+    await page.goto(`${server.baseUrl}/music/album/${album.urlSlug}`);
+    const main = page.locator('main');
+    await main.getByRole('heading', { level: 1, name: 'Rooms' }).waitFor();
+    const head = await page.locator('head').innerHTML();
+    expect(head).toMatch(/<link rel="modulepreload" crossorigin="" href="\/assets\/album-page-[^"]+\.js">/);
+    expect(head).toMatch(/<link rel="preload" as="image" fetchpriority="high" href="\/media\/images\/[^"]+">/);
+    await main.getByRole('button', { name: 'Save for offline' }).waitFor();
+    await main.getByRole('button', { name: 'Save Track 1 for offline' }).waitFor();
+    expect(scripts.some((script) => /\/assets\/album-offline-/.test(script))).toBe(true);
+    await page.waitForTimeout(2000);
+    expect(scripts.filter((script) => /\/assets\/offline-sync-/.test(script))).toEqual([]);
+
+    await main.getByRole('heading', { level: 1 }).click();
+    await expect.poll(() => scripts.some((script) => /\/assets\/offline-sync-/.test(script))).toBe(true);
+  });
+
   it('fits a phone, explains a legacy album and a track that failed, and hides albums from others', async () => {
     const owner = await verifiedUser(server, 'legacy-owner@example.org');
     const artist = await createArtist(owner, { name: 'Old Timers' });

@@ -8,7 +8,8 @@ import {
 } from '../../server/features/journal/money';
 import { estimatedFeeCents } from '../../server/infra/payments/provider';
 import { formatDollars, taxDeductibleCents, tipForPreset } from '../../shared/money';
-import { donationLimits, donationMessages, paymentIntentRequestSchema } from '../../shared/schemas/donations';
+import { donationLimits, donationMessages, donationOf, tipOf } from '../../shared/donation-rules';
+import { donationFormSchema, paymentIntentRequestSchema } from '../../shared/schemas/donations';
 
 // The money rules of donations (issues 10 and 23), in integer cents: what a payment's journal
 // rows must add up to (server/features/journal/money.ts).
@@ -49,6 +50,45 @@ describe('tip presets', () => {
         expect(Math.abs(tip - (donation * percent) / 100)).toBeLessThanOrEqual(0.5);
       }),
     );
+  });
+});
+
+describe('the tip as chosen (the donate page reads it before zod loads)', () => {
+  it('is none, a preset share of the donation, or a custom amount in dollars', () => {
+    expect(tipOf(null, '', 2500)).toEqual({ error: donationMessages.tipRequired });
+    expect(tipOf('none', '12', 2500)).toEqual({ cents: 0 });
+    expect(tipOf('20', '', 1999)).toEqual({ cents: 400 });
+    expect(tipOf('custom', '12.50', 2500)).toEqual({ cents: 1250 });
+    expect(tipOf('custom', '$7', 2500)).toEqual({ cents: 700 });
+  });
+
+  it("says what is wrong with a custom amount, in the form schema's words", () => {
+    expect(tipOf('custom', 'ten', 2500)).toEqual({ error: donationMessages.amount('Tip') });
+    expect(tipOf('custom', '100000.01', 2500)).toEqual({ error: donationMessages.tipMax });
+    expect(tipOf('custom', '100000', 2500)).toEqual({ cents: donationLimits.maxCents });
+  });
+
+  it('is what the form schema pays, and the schema refuses what it refuses', () => {
+    const schema = donationFormSchema(500);
+    const form = { name: 'Ada', email: 'ada@example.org', donationCents: '25' };
+    expect(schema.parse({ ...form, tipChoice: '20', tipCents: '' })).toEqual({
+      name: 'Ada',
+      email: 'ada@example.org',
+      donationCents: donationOf('25'),
+      tipCents: 500,
+    });
+    for (const [tipChoice, tipCents] of [
+      [null, ''],
+      ['custom', 'ten'],
+      ['custom', '100000.01'],
+    ] as const) {
+      const tip = tipOf(tipChoice, tipCents, 2500);
+      const read = schema.safeParse({ ...form, tipChoice, tipCents });
+      expect(read.success).toBe(false);
+      expect(read.error?.issues.find((issue) => issue.path[0] === 'tipCents')?.message).toBe(
+        'error' in tip ? tip.error : undefined,
+      );
+    }
   });
 });
 

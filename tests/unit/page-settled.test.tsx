@@ -50,6 +50,26 @@ describe('whenVisitorActs', () => {
   });
 });
 
+describe('useVisitorActed', () => {
+  it('draws again once the visitor acts, and a cancelled wait runs nothing', async () => {
+    const cancelled = vi.fn();
+    pageSettled.whenVisitorActs(cancelled)();
+    const seen: boolean[] = [];
+    function Page() {
+      seen.push(pageSettled.useVisitorActed());
+      return null;
+    }
+    const root = createRoot(document.body.appendChild(document.createElement('div')));
+    await act(async () => root.render(<Page />));
+    expect(seen.at(-1)).toBe(false);
+
+    await act(async () => void window.dispatchEvent(new Event('keydown')));
+    expect(seen.at(-1)).toBe(true);
+    expect(cancelled).not.toHaveBeenCalled();
+    act(() => root.unmount());
+  });
+});
+
 describe('loadInIdleTurns', () => {
   it('loads nothing on a settled page nobody acts on, and everything in order once they do', async () => {
     const loaded: string[] = [];

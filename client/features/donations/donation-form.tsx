@@ -1,14 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { FormProvider, useWatch } from 'react-hook-form';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import {
-  donationFormSchema,
-  donationMessages,
-  donationOf,
-  type PaymentIntentRequest,
-  tipOf,
-} from '../../../shared/schemas/donations';
+import { donationMessages, donationOf, tipOf } from '../../../shared/donation-rules';
+import type { PaymentIntentRequest } from '../../../shared/schemas/donations';
 import { errorMessage, formErrorsOf } from '../../api/http';
 import { useSite } from '../../lib/site';
 import { loadInIdleTurns } from '../../lib/page-settled';
@@ -18,11 +13,11 @@ import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { NetworkButton } from '../../ui/needs-network';
 import { Spinner } from '../../ui/spinner';
-import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
+import { useLazyZodForm } from '../../ui/use-lazy-zod-form';
+import { applyServerFormErrors } from '../../ui/use-zod-form';
 import { paymentConfigQueryOptions, returningPaymentQueryOptions, useCreatePaymentIntent } from './donations-api';
 import { donatedToday, type DonationMemo } from './recent-donations';
 import { ShoppingSummary } from './shopping-summary';
-import { TestCardForm } from './test-card-form';
 import { TestModeBanner } from './test-mode-banner';
 import { TipChoices } from './tip-choices';
 import { LoadFailure } from '../../ui/offline-notice';
@@ -33,10 +28,15 @@ import { LoadFailure } from '../../ui/offline-notice';
 // rules as the donor types, with the same schema and messages.
 
 const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
-// Asked only before a large tip or a second donation the same day: the dialog's code (Radix, its
-// focus trap and scroll lock) is not part of the donate page's first load (issue 24); it is
-// fetched once the donor starts filling the form in, ready before they press Next.
+// Not part of the donate page's first load (issue 24), each fetched once the donor starts filling
+// the form in, ready before they press Next: the form's schema (and zod with it), the test card's
+// form, and the dialog asked only before a large tip or a second donation the same day (Radix, its
+// focus trap and scroll lock). The page draws and sums up the donation with the rules alone
+// (shared/donation-rules.ts).
+const loadSchemas = () => import('../../../shared/schemas/donations');
+const loadTestCardForm = () => import('./test-card-form');
 const loadDialog = () => import('../../ui/dialog');
+const TestCardForm = lazy(() => loadTestCardForm().then((m) => ({ default: m.TestCardForm })));
 const ConfirmDialog = lazy(() => loadDialog().then((m) => ({ default: m.ConfirmDialog })));
 
 export type DonationTarget = { kind: 'fundraiser'; projectId: number; minimumCents: number } | { kind: 'platform' };
@@ -59,8 +59,11 @@ export function DonationForm({ target }: { target: DonationTarget }) {
   const id = useId();
   const fundraiserId = target.kind === 'fundraiser' ? target.projectId : null;
   const minimumCents = target.kind === 'fundraiser' ? target.minimumCents : null;
-  const schema = useMemo(() => donationFormSchema(minimumCents), [minimumCents]);
-  const form = useZodForm(schema, {
+  const loadSchema = useCallback(
+    () => loadSchemas().then((schemas) => schemas.donationFormSchema(minimumCents)),
+    [minimumCents],
+  );
+  const form = useLazyZodForm(loadSchema, {
     name: user ? [user.firstName, user.lastName].filter(Boolean).join(' ') : '',
     email: user?.email ?? '',
     donationCents: '',
@@ -71,7 +74,10 @@ export function DonationForm({ target }: { target: DonationTarget }) {
   const [intent, setIntent] = useState<Intent | null>(null);
   const [asking, setAsking] = useState<Question | null>(null);
   const askedBefore = useHasBeenTrue(asking !== null);
-  useEffect(() => loadInIdleTurns(loadDialog), []);
+  useEffect(
+    () => loadInIdleTurns(loadSchemas, () => import('@hookform/resolvers/zod'), loadTestCardForm, loadDialog),
+    [],
+  );
   // What the donor already said yes to, so 'edit' and Next do not ask again.
   const [keptTipCents, setKeptTipCents] = useState<number | null>(null);
   const [againFor, setAgainFor] = useState<string | null>(null);
@@ -271,12 +277,14 @@ export function DonationForm({ target }: { target: DonationTarget }) {
                 <Alert tone="error">{donationMessages.paymentFormFailed}</Alert>
               </LoadFailure>
             ) : config.data.provider === 'test' ? (
-              <TestCardForm
-                clientSecret={intent.clientSecret}
-                successPath={successPath}
-                totalCents={intent.totalCents}
-                memo={intent.memo}
-              />
+              <Suspense fallback={<Spinner label="Loading the payment form" />}>
+                <TestCardForm
+                  clientSecret={intent.clientSecret}
+                  successPath={successPath}
+                  totalCents={intent.totalCents}
+                  memo={intent.memo}
+                />
+              </Suspense>
             ) : (
               <Suspense fallback={<Spinner label="Loading the payment form" />}>
                 <StripePaymentForm

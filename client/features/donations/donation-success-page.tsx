@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import type { TransactionSummary } from '../../../shared/answers/donations';
 import { formatCents } from '../../../shared/money';
-import { donationMessages } from '../../../shared/schemas/donations';
+import { donationMessages } from '../../../shared/donation-rules';
 import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
 import { usePageTitle, useSite } from '../../lib/site';

@@ -1,6 +1,6 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { useState } from 'react';
-import { donationMessages } from '../../../shared/schemas/donations';
+import { donationMessages } from '../../../shared/donation-rules';
 import { Alert } from '../../ui/alert';
 import { stripeFor } from './stripe-loader';
 import { PayButton } from './pay-button';

@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import { cardFieldOf } from '../../../shared/card-checks';
-import { donationMessages, TEST_CARDS, testCardFormSchema } from '../../../shared/schemas/donations';
+import { donationMessages, TEST_CARDS } from '../../../shared/donation-rules';
+import { testCardFormSchema } from '../../../shared/schemas/donations';
 import { formErrorsOf } from '../../api/http';
 import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/alert';

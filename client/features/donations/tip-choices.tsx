@@ -1,6 +1,7 @@
 import { useFormContext, useWatch } from 'react-hook-form';
 import { TIP_PRESETS } from '../../../shared/money';
-import type { DonationFormValues, TipChoice } from '../../../shared/schemas/donations';
+import type { TipChoice } from '../../../shared/donation-rules';
+import type { DonationFormValues } from '../../../shared/schemas/donations';
 import { FormField } from '../../ui/form-field';
 
 // The tip of a donation (spec part 2 section 4, Tip selection): No tip, 10 %, 20 %, 30 % or a

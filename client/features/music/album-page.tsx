@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useId } from 'react';
+import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import type { LibraryAlbumDetail, LibraryTrack, PlayerTrack } from '../../../shared/answers/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
@@ -7,9 +7,9 @@ import { ApiError } from '../../api/errors';
 import { libraryAlbumQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
 import type { SavedTrack } from '../../offline/offline-db';
-import { isTrackSaved, SaveAlbumControl, TrackSaveButton } from '../../offline/save-for-offline';
+import { isTrackSaved } from '../../offline/saved-track';
+import { usePageSettled } from '../../lib/page-settled';
 import { useOnline } from '../../lib/use-online';
-import { useSavedTracks } from '../../offline/use-offline';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
@@ -21,6 +21,14 @@ import { albumTitle, isMusicTab, musicListPath } from './album-links';
 import { NetworkLink } from '../../ui/needs-network';
 import './music.css';
 import { LoadFailure } from '../../ui/offline-notice';
+
+// The offline store (Dexie), the save controls and their dialog load once the page has settled:
+// the cover, the names and the tracks are drawn first, without them (issue 24). Until the store
+// is read the page knows of nothing saved, and shows no save controls.
+const loadOffline = () => import('../../offline/album-offline');
+const SavedTracksReader = lazy(() => loadOffline().then((m) => ({ default: m.SavedTracksReader })));
+const SaveAlbumControl = lazy(() => loadOffline().then((m) => ({ default: m.SaveAlbumControl })));
+const TrackSaveButton = lazy(() => loadOffline().then((m) => ({ default: m.TrackSaveButton })));
 
 /** While a track is being processed the page looks again this often, so it turns playable by itself. */
 const PROCESSING_REFRESH_MS = 5000;
@@ -62,7 +70,8 @@ export function AlbumPage() {
       </div>
     );
   }
-  return <AlbumDetail album={query.data} backPath={backPath} />;
+  // Keyed: another album's page starts from nothing read of the store, not this one's tracks.
+  return <AlbumDetail key={query.data.projectId} album={query.data} backPath={backPath} />;
 }
 
 function AlbumNotFound({ backPath }: { backPath: string }) {
@@ -86,9 +95,15 @@ function BackLink({ to }: { to: string }) {
 
 function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath: string }) {
   const title = albumTitle(album);
-  const savedTracks = useSavedTracks(album.projectId);
+  const settled = usePageSettled();
+  const [savedTracks, setSavedTracks] = useState<Map<number, SavedTrack>>();
   return (
     <div className="page stack album-page">
+      {settled && (
+        <Suspense fallback={null}>
+          <SavedTracksReader projectId={album.projectId} onRead={setSavedTracks} />
+        </Suspense>
+      )}
       <BackLink to={backPath} />
       <div className="album-hero">
         <AlbumCover className="album-page-cover" src={album.image} alt={`Album cover of ${title}`} eager />
@@ -122,7 +137,11 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
               </NetworkLink>
             )}
           </div>
-          {!album.hasV1Tracks && <SaveAlbumControl album={album} savedTracks={savedTracks} />}
+          {!album.hasV1Tracks && savedTracks && (
+            <Suspense fallback={null}>
+              <SaveAlbumControl album={album} savedTracks={savedTracks} />
+            </Suspense>
+          )}
         </div>
       </div>
       {album.hasV1Tracks ? <LegacyTracks album={album} /> : <TrackTable album={album} savedTracks={savedTracks} />}
@@ -231,7 +250,13 @@ function TrackTable({ album, savedTracks }: TrackTableProps) {
                   isPlaying={isCurrent && playing}
                   failedToPlay={isCurrent && status === 'error'}
                   notOnDevice={!online && !isSaved(track)}
-                  saveButton={<TrackSaveButton album={album} track={track} saved={savedTracks?.get(track.id)} />}
+                  saveButton={
+                    savedTracks && (
+                      <Suspense fallback={null}>
+                        <TrackSaveButton album={album} track={track} saved={savedTracks.get(track.id)} />
+                      </Suspense>
+                    )
+                  }
                   onPlay={
                     playerIndex < 0
                       ? undefined

@@ -1,4 +1,5 @@
-import { type PaymentIntentRequest, donationMessages } from '../../../shared/schemas/donations';
+import { donationMessages } from '../../../shared/donation-rules';
+import type { PaymentIntentRequest } from '../../../shared/schemas/donations';
 import type { CardDetails } from '../../../shared/card-checks';
 import { taxDeductibleCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
