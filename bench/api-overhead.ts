@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  bareHonoServer,
   bareServer,
   compiledServer,
   cpuMicros,
@@ -149,6 +150,25 @@ export async function benchApiOverhead() {
         ` (rounds ${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}×, target ≤ 1.5×)`,
     );
   }
+  // The floor under every row: the same bytes as the first through Hono alone, one route.
+  const first = cases[0]!;
+  const answer = await get(`${server.baseUrl}${first.path}`, first.headers);
+  const [bare, hono] = [await bareServer(answer), await bareHonoServer(answer)];
+  const {
+    app: framework,
+    baseline,
+    ratios,
+  } = await measurePair(
+    { pid: hono.pid, url: `${hono.baseUrl}/` },
+    { pid: bare.pid, url: `${bare.baseUrl}/` },
+    first.headers,
+  );
+  await Promise.all([bare.stop(), hono.stop()]);
+  console.log(
+    `${'the framework alone (Hono, one route, same bytes)'.padEnd(44)} ${framework.cpuPerRequest.toFixed(0).padStart(5)} µs/req (${framework.perSecond.toFixed(0)} req/s)` +
+      `  bare node:http: ${baseline.cpuPerRequest.toFixed(0)} µs/req  ${(framework.cpuPerRequest / baseline.cpuPerRequest).toFixed(2)}×` +
+      ` (rounds ${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}×)`,
+  );
   await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

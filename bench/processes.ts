@@ -223,13 +223,39 @@ export function get(url: string, headers: Record<string, string>, agent: http.Ag
   });
 }
 
-/** A bare node:http process answering `answer`'s body and content headers, as they came. */
-export async function bareServer(answer: Answer): Promise<RunningServer> {
+/** The content headers of `answer`, as a bare server sends them again. */
+function contentHeaders(answer: Answer): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of ['content-type', 'content-encoding', 'vary']) {
     const value = answer.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
+  return headers;
+}
+
+/**
+ * The app's framework alone: one Hono route on @hono/node-server answering `answer`'s body and
+ * content headers, as they came. What any route of the app costs at least (issue 24).
+ */
+export async function bareHonoServer(answer: Answer): Promise<RunningServer> {
+  const script = `
+    import { serve } from '@hono/node-server';
+    import { Hono } from 'hono';
+    const body = Buffer.from(process.env.BODY, 'base64');
+    const headers = JSON.parse(process.env.HEADERS);
+    const app = new Hono().get('/', (c) => c.body(body, 200, headers));
+    serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: '127.0.0.1' }, () =>
+      console.log('running at http://127.0.0.1:' + process.env.PORT));`;
+  return startProcess(process.execPath, ['--input-type=module', '-e', script], {
+    BODY: answer.body.toString('base64'),
+    HEADERS: JSON.stringify(contentHeaders(answer)),
+    PORT: String(await freePort()),
+  });
+}
+
+/** A bare node:http process answering `answer`'s body and content headers, as they came. */
+export async function bareServer(answer: Answer): Promise<RunningServer> {
+  const headers = contentHeaders(answer);
   const script = `
     const http = require('node:http');
     const body = Buffer.from(process.env.BODY, 'base64');

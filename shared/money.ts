@@ -1,17 +1,15 @@
+import { formatCount } from './format-count';
+
 // Money is integer cents everywhere (DESIGN.md section 3); these turn it into what people read
 // and type.
 
-// Written out rather than asked of Intl.NumberFormat, which reads the same: the first Intl format
-// of a page loads the browser's locale data, 30 ms of a phone's first second on the donate page
-// (issue 24). tests/unit/money-format.test.ts holds them to Intl's output.
-
-/** 1234567 → "1,234,567": digits grouped in threes, as en-US writes them. */
-const grouped = (whole: number) => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+// Amounts are written out rather than asked of Intl.NumberFormat, which reads them the same: the
+// first Intl format of a page loads the browser's locale data (shared/format-count.ts).
 
 /** 1234 → "$12.34" (spec: USD with two decimals). */
 export function formatCents(cents: number): string {
   const whole = Math.round(Math.abs(cents));
-  return `${cents < 0 ? '-' : ''}$${grouped(Math.floor(whole / 100))}.${String(whole % 100).padStart(2, '0')}`;
+  return `${cents < 0 ? '-' : ''}$${formatCount(Math.floor(whole / 100))}.${String(whole % 100).padStart(2, '0')}`;
 }
 
 /** 200000 → "2,000": whole dollars for limits in messages and hints (cents only when there are some). */
@@ -19,7 +17,7 @@ export function formatWholeDollars(cents: number): string {
   const whole = Math.round(Math.abs(cents));
   const fraction = whole % 100;
   const decimals = fraction === 0 ? '' : `.${String(fraction).padStart(2, '0').replace(/0$/, '')}`;
-  return `${cents < 0 ? '-' : ''}${grouped(Math.floor(whole / 100))}${decimals}`;
+  return `${cents < 0 ? '-' : ''}${formatCount(Math.floor(whole / 100))}${decimals}`;
 }
 
 /**

@@ -5,11 +5,13 @@ import { useHasBeenTrue } from '../lib/use-has-been-true';
 import { loadInIdleTurns } from '../lib/page-settled';
 import { useLogout, userInitials, useUser } from '../lib/session';
 import { useSite } from '../lib/site';
+import { useIsDesktop } from '../lib/use-is-desktop';
 import { Logo } from '../ui/logo';
 import { primaryLinks } from './nav-links';
 
 // The menus and dialogs behind the header's buttons load on first use (issue 13: Radix stays off
-// the first page's path); the buttons themselves are plain and drawn at once.
+// the first page's path); the buttons themselves are plain and drawn at once. The account menu is
+// drawn at desktop widths only (a phone has it in the drawer), so a phone does not load it at all.
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
 /** The parts a tap on the header may need next, fetched once the visitor acts on the page (lib/page-settled.ts). */
@@ -32,6 +34,7 @@ export function Header() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const drawerWanted = useHasBeenTrue(drawerOpen);
   const hamburger = useRef<HTMLButtonElement>(null);
+  const isDesktop = useIsDesktop();
 
   const [askingAboutSavedMusic, setAskingAboutSavedMusic] = useState(false);
   useEffect(prefetchMenus, []);
@@ -61,18 +64,20 @@ export function Header() {
         </nav>
         <div className="header-actions">
           {user ? (
-            <div className="desktop-only">
-              <Suspense
-                fallback={
-                  // The badge as it will look, for the moment the menu's code takes to arrive.
-                  <span className="account-badge" aria-hidden="true">
-                    {userInitials(user)}
-                  </span>
-                }
-              >
-                <AccountMenu user={user} onLogout={() => void logOut()} />
-              </Suspense>
-            </div>
+            isDesktop && (
+              <div className="desktop-only">
+                <Suspense
+                  fallback={
+                    // The badge as it will look, for the moment the menu's code takes to arrive.
+                    <span className="account-badge" aria-hidden="true">
+                      {userInitials(user)}
+                    </span>
+                  }
+                >
+                  <AccountMenu user={user} onLogout={() => void logOut()} />
+                </Suspense>
+              </div>
+            )
           ) : (
             <button type="button" className="button button-primary desktop-only" onClick={showLogin}>
               Log in

@@ -1,8 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { usePageViews } from '../lib/analytics';
-import { useFirstPageDrawn, usePageSettled, useVisitorActed } from '../lib/page-settled';
+import { loadInIdleTurns, useFirstPageDrawn, usePageSettled } from '../lib/page-settled';
 import { useHasBeenTrue } from '../lib/use-has-been-true';
 import { useUser } from '../lib/session';
 import { deviceHoldsSavedMusic } from '../offline/holds-music';
@@ -18,8 +18,10 @@ import { TopLoader } from './top-loader';
 // is first opened; the service worker's update prompt once the first page has settled, and the
 // offline store's sync (Dexie) then too for a logged-in user on a device that holds saved music.
 // With nothing saved here there is nothing to keep in step until they act (a save starts with a
-// click); the sync's reads of the store were a fifth of Your music's blocking time (issue 24).
-const OfflineSync = lazy(() => import('../offline/offline-sync').then((m) => ({ default: m.OfflineSync })));
+// click), and then in a quiet moment after it, not against what the act started (a Play): the
+// sync's reads of the store were a fifth of Your music's blocking time (issue 24).
+const loadOfflineSync = () => import('../offline/offline-sync');
+const OfflineSync = lazy(() => loadOfflineSync().then((m) => ({ default: m.OfflineSync })));
 const UpdatePrompt = lazy(() => import('./update-prompt').then((m) => ({ default: m.UpdatePrompt })));
 const LoginDialog = lazy(() => import('../features/accounts/login-dialog').then((m) => ({ default: m.LoginDialog })));
 
@@ -28,9 +30,10 @@ export function Layout() {
   const loginWanted = useHasBeenTrue(useLoginDialog((state) => state.open));
   useFirstPageDrawn();
   const settled = usePageSettled();
-  const acted = useVisitorActed();
+  const [syncLoaded, setSyncLoaded] = useState(false);
+  useEffect(() => loadInIdleTurns(() => loadOfflineSync().then(() => setSyncLoaded(true))), []);
   const user = useUser();
-  const syncOffline = user !== null && (acted || deviceHoldsSavedMusic());
+  const syncOffline = user !== null && (syncLoaded || deviceHoldsSavedMusic());
   return (
     <div className="app">
       <a className="skip-link" href="#main">

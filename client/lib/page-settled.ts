@@ -110,8 +110,3 @@ export function useFirstPageDrawn(): void {
 export function usePageSettled(): boolean {
   return useSyncExternalStore(whenPageSettled, settled.hasCome, () => false);
 }
-
-/** True once the visitor has touched, clicked or pressed a key on the page (see above). */
-export function useVisitorActed(): boolean {
-  return useSyncExternalStore(whenVisitorActs, acted.hasCome, () => false);
-}

@@ -1,7 +1,8 @@
 // Whether the offline store holds anyone's music, remembered outside it (localStorage), so a page
 // can know without loading the store (Dexie) whether there is saved music to keep in step
-// (client/app/layout.tsx). Kept by the store's sync (offline-sync.tsx), which runs whenever it
-// says yes and whenever someone acts on the page: a save or a removal is itself an act.
+// (client/app/layout.tsx). Set by a save as it starts (save-album.ts), and kept by the store's
+// sync (offline-sync.tsx), which runs whenever it says yes and, in a quiet moment, once someone
+// acts on the page.
 
 const KEY = 'soundcause-offline-holds-music';
 

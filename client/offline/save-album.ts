@@ -1,6 +1,7 @@
 import { Dexie } from 'dexie';
 import type { LibraryAlbumDetail } from '../../shared/answers/library';
 import { type SavedAlbum, type SavedTrack, offlineDb, removeSavedAlbum, trackChunks } from './offline-db';
+import { rememberDeviceHoldsMusic } from './holds-music';
 import { chunksComplete } from './ranged-blob';
 
 // Saving albums for offline listening (issue 12). A save runs in one tab at a time (a Web Lock per
@@ -95,6 +96,8 @@ export async function saveForOffline(album: LibraryAlbumDetail, owner: string, t
       });
     }
   });
+  // The next page load keeps the store in step at once (client/app/layout.tsx).
+  rememberDeviceHoldsMusic(true);
   await recount(album.projectId);
   void runSave(album.projectId);
 }

@@ -1,6 +1,5 @@
 import { create } from 'zustand';
-import * as z from 'zod/mini';
-import { type PlayerTrack, playerTrackSchema } from '../../shared/answers/library';
+import type { PlayerTrack } from '../../shared/answers/library';
 import { type PlayerLink } from './player-link';
 import { setPlayingHere } from './playing-here';
 import { SAVED_PLAYER_KEY } from './saved-player-key';
@@ -45,23 +44,8 @@ export const usePlayerStore = create<PlayerView>()(() => view(emptyPlayer));
 usePlayerStore.subscribe((state) => setPlayingHere(state.playing && state.playsHere));
 
 // ---------------------------------------------------------------------------------------------
-// Saved for a reload of this tab (spec part 1 section 4: sessionStorage, cleared when logged out).
-
-const savedSchema = z.object({
-  tracklist: z.array(playerTrackSchema),
-  index: z.int().check(z.nonnegative()),
-  position: z.number().check(z.nonnegative()),
-});
-
-export function readSavedPlayer(): SavedPlayer | undefined {
-  try {
-    const raw = sessionStorage.getItem(SAVED_PLAYER_KEY);
-    const parsed = raw ? savedSchema.safeParse(JSON.parse(raw)) : undefined;
-    return parsed?.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+// Saved for a reload of this tab (spec part 1 section 4: sessionStorage, cleared when logged out);
+// read back by saved-player.ts.
 
 /**
  * Whose player this tab runs: nobody's yet; a logged-in account's (shared with the other tabs and
@@ -140,10 +124,13 @@ export function receiveState(state: PlayerState) {
   save(state);
 }
 
-/** What this tab offers a shared player that has no tracklist: its copy, or what it saved before a reload. */
-export function offerSaved(): SavedPlayer | undefined {
+/**
+ * What this tab offers a shared player that has no tracklist: its copy, or what it saved before a
+ * reload (read by `readSaved`: saved-player.ts, loaded with the link).
+ */
+export function offerSaved(readSaved: () => SavedPlayer | undefined): SavedPlayer | undefined {
   const state = usePlayerStore.getState();
-  return state.tracklist.length ? state : readSavedPlayer();
+  return state.tracklist.length ? state : readSaved();
 }
 
 /** The page is going away: a reload must find where the sound was this instant, not at the last report. */

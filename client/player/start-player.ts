@@ -61,12 +61,16 @@ function connectFor(owner: Owner): Promise<void> {
 }
 
 async function connect(owner: Owner, asked: number) {
-  const [{ connectPlayer, connectLocalPlayer }] = await Promise.all([import('./player-link'), startEngine()]);
+  const [{ connectPlayer, connectLocalPlayer }, { readSavedPlayer }] = await Promise.all([
+    import('./player-link'),
+    import('./saved-player'),
+    startEngine(),
+  ]);
   if (asked !== generation) return;
   const tab = usePlayerStore.getState().tab;
   link =
     owner === 'account'
-      ? connectPlayer({ tab, saved: offerSaved, onState: receiveState })
+      ? connectPlayer({ tab, saved: () => offerSaved(readSavedPlayer), onState: receiveState })
       : // A guest's player starts empty: what this tab saved was an account's.
         connectLocalPlayer({ tab, saved: () => undefined, onState: receiveState });
   attachLink(link);

@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { SEARCH_RESULT_CAP } from '../../shared/constants';
 import './pagination.css';
+import { formatCount } from '../../shared/format-count';
 
 type PaginationProps = {
   /** Zero-based, as in the URL. */
@@ -51,7 +52,7 @@ export function Pagination({ page, totalPages, label, capped = false }: Paginati
       </nav>
       {capped && page >= last && (
         <p className="pagination-note">
-          Only the first {SEARCH_RESULT_CAP.toLocaleString('en-US')} results are shown. Add words to narrow the search.
+          Only the first {formatCount(SEARCH_RESULT_CAP)} results are shown. Add words to narrow the search.
         </p>
       )}
     </>

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useLocation } from 'react-router';
 import { fundraiserQueryOptions } from '../api/fundraisers';
 import { reservedArtistSlugs } from '../../shared/routes';
 import { siteQueryOptions } from '../lib/site';
+import { useIsDesktop } from '../lib/use-is-desktop';
 import { fundraiserPath } from './fundraiser-tile';
 import './promo-aside.css';
 
@@ -36,19 +37,6 @@ export function isPromoPage(pathname: string): boolean {
   if (artist) return !reservedArtistSlugs.has(artist[1]!);
   // The fundraiser page itself, not its donate and success steps.
   return /^\/projects\/[^/]+$/.test(path);
-}
-
-const desktopQuery = '(min-width: 1024px)';
-
-function subscribeToDesktop(onChange: () => void) {
-  const list = window.matchMedia(desktopQuery);
-  list.addEventListener('change', onChange);
-  return () => list.removeEventListener('change', onChange);
-}
-
-/** Whether the window is desktop-wide (spec part 1 section 9: 1024px), following resizes. */
-function useIsDesktop(): boolean {
-  return useSyncExternalStore(subscribeToDesktop, () => window.matchMedia(desktopQuery).matches);
 }
 
 /**

@@ -147,7 +147,7 @@ describe('Your music in Chromium', () => {
     await main.getByRole('link', { name: 'Harbor Songs' }).waitFor();
   });
 
-  it('draws an album before the offline store loads, and syncs a device with nothing saved once the user acts', async () => {
+  it('draws an album before the offline store loads, and syncs a device with nothing saved once the user acts (390 px)', async () => {
     const email = 'album-first-load@example.org';
     const owner = await verifiedUser(server, email);
     const artist = await createArtist(owner, { name: 'Quiet Rooms' });
@@ -182,6 +182,8 @@ describe('Your music in Chromium', () => {
     expect(scripts.some((script) => /\/assets\/album-offline-/.test(script))).toBe(true);
     await page.waitForTimeout(2000);
     expect(scripts.filter((script) => /\/assets\/offline-sync-/.test(script))).toEqual([]);
+    // Nor does a phone load the header's account menu: it is drawn at desktop widths only.
+    expect(scripts.filter((script) => /\/assets\/account-menu-/.test(script))).toEqual([]);
 
     await main.getByRole('heading', { level: 1 }).click();
     await expect.poll(() => scripts.some((script) => /\/assets\/offline-sync-/.test(script))).toBe(true);

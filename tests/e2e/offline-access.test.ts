@@ -42,10 +42,19 @@ beforeAll(async () => {
 
 const SAVED = /^\s*Saved for offline\b/;
 
+/**
+ * Saves `album` on the device, and waits for the store's sync (which starts in a quiet moment
+ * after the click) to have checked it with the server, so no check of this page's is still on its
+ * way when the test goes on.
+ */
 async function saveAlbum(page: Page, album: Album) {
   await page.goto(`${server.baseUrl}/music/album/${album.slug}`);
+  const checked = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === `/api/music-library/album/${album.id}`,
+  );
   await page.getByRole('button', { name: 'Save for offline' }).click();
   await page.getByText(SAVED).waitFor({ timeout: 30_000 });
+  await checked;
 }
 
 async function logOutFromMenu(page: Page) {

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatCount } from '../../shared/format-count';
 import { formatCents, formatDollars, formatWholeDollars } from '../../shared/money';
 
-// Amounts are written out by hand (shared/money.ts: the first Intl format of a page loads the
-// browser's locale data); they must read exactly as Intl's en-US formats would.
+// Amounts and counts are written out by hand (shared/format-count.ts: the first Intl format of a
+// page loads the browser's locale data); they must read exactly as Intl's en-US formats would.
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 // `+ 0`: no -0 (Intl writes "-$0.00"); cents are never negative zero.
@@ -29,6 +30,16 @@ describe('amounts as people read them', () => {
     fc.assert(
       fc.property(anyCents, (cents) => {
         expect(formatWholeDollars(cents)).toBe((cents / 100).toLocaleString('en-US', { maximumFractionDigits: 2 }));
+      }),
+    );
+  });
+
+  it('formatCount groups a whole number as toLocaleString does', () => {
+    expect(formatCount(10_000)).toBe('10,000');
+    expect(formatCount(999)).toBe('999');
+    fc.assert(
+      fc.property(anyCents, (count) => {
+        expect(formatCount(count)).toBe(count.toLocaleString('en-US'));
       }),
     );
   });

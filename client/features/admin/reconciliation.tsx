@@ -15,6 +15,7 @@ import { Spinner } from '../../ui/spinner';
 import { reconciliationQueryOptions } from './admin-money-api';
 import '../../ui/table-cards.css';
 import './admin-money.css';
+import { formatCount } from '../../../shared/format-count';
 
 // The Reconciliation tab (issue 23; DESIGN.md "Contract details for wave 3", reconciliation): the
 // money journal against the payment processor's own record of its balance for a period of the
@@ -118,7 +119,7 @@ export function ReconciliationAdmin() {
 
 function ReconciliationResult({ result, headingId }: { result: Reconciliation; headingId: string }) {
   const processor = result.provider === 'stripe' ? 'Stripe' : "the test provider's records";
-  const matched = `${result.matched.toLocaleString('en-US')} ${result.matched === 1 ? 'movement' : 'movements'}`;
+  const matched = `${formatCount(result.matched)} ${result.matched === 1 ? 'movement' : 'movements'}`;
   if (result.differences.length === 0) {
     return (
       <Alert tone="success" title="Everything matches">

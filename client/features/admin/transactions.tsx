@@ -20,8 +20,9 @@ import { NetworkButton, NetworkLink } from '../../ui/needs-network';
 import '../../ui/table-cards.css';
 import './admin-money.css';
 import { LoadFailure } from '../../ui/offline-notice';
+import { formatCount } from '../../../shared/format-count';
 
-const payments = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'payment' : 'payments'}`;
+const payments = (count: number) => `${formatCount(count)} ${count === 1 ? 'payment' : 'payments'}`;
 
 /**
  * The Transactions tab (spec part 2 sections 2 and 3, Admin transaction row; issue 23): every

@@ -22,6 +22,7 @@ import { TabLinks } from '../../ui/tab-links';
 import { usePageTitle } from '../../lib/site';
 import './browse.css';
 import { LoadFailure } from '../../ui/offline-notice';
+import { formatCount } from '../../../shared/format-count';
 
 type Tab = 'projects' | 'artists';
 
@@ -137,7 +138,7 @@ type SearchResult<T> = { results: T[]; totalCount: number; totalCountCapped?: bo
  */
 function countText(result: SearchResult<unknown>, one: string, many: string): string {
   const count = result.totalCount;
-  return `${count.toLocaleString('en-US')}${result.totalCountCapped ? '+' : ''} ${count === 1 ? one : many}`;
+  return `${formatCount(count)}${result.totalCountCapped ? '+' : ''} ${count === 1 ? one : many}`;
 }
 
 function FundraiserResults({ search, hasFilter }: { search: FundraiserSearch; hasFilter: boolean }) {

@@ -20,6 +20,7 @@ import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import './fundraisers.css';
 import { isNotFound } from '../../api/http';
 import { LoadFailure } from '../../ui/offline-notice';
+import { formatCount } from '../../../shared/format-count';
 
 // What only owners and admins use loads when they use it, and the not-found page when it is needed
 // (issue 13): a visitor's page carries no menu or dialog library.
@@ -257,7 +258,7 @@ function DonationStats({ fundraiser }: { fundraiser: Fundraiser }) {
       <dl className="fundraiser-stats-list">
         <div>
           <dt>Donations</dt>
-          <dd>{donations.toLocaleString('en-US')}</dd>
+          <dd>{formatCount(donations)}</dd>
         </div>
         <div>
           <dt>Minimum donation</dt>

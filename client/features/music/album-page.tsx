@@ -96,10 +96,12 @@ function BackLink({ to }: { to: string }) {
 function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath: string }) {
   const title = albumTitle(album);
   const settled = usePageSettled();
+  // With no network the store says which tracks play at all: read at once.
+  const online = useOnline();
   const [savedTracks, setSavedTracks] = useState<Map<number, SavedTrack>>();
   return (
     <div className="page stack album-page">
-      {settled && (
+      {(settled || !online) && (
         <Suspense fallback={null}>
           <SavedTracksReader projectId={album.projectId} onRead={setSavedTracks} />
         </Suspense>
