@@ -216,8 +216,10 @@ describe('player', () => {
       /status of 404 .*\/api\/tracks\/\d+\/stream/,
       // Offline, requests fail in the service worker's hands (ERR_FAILED) or before it.
       /(ERR_INTERNET_DISCONNECTED|ERR_FAILED) .*\/api\/tracks\//,
-      // While offline, the cover in the bar may be fetched for the next track.
+      // While offline, the cover in the bar may be fetched for the next track, and the browser
+      // may ask for the page's icon then (its own request: no code of the app's asks for it).
       /(ERR_INTERNET_DISCONNECTED|ERR_FAILED) .*\/media\/images\//,
+      /ERR_INTERNET_DISCONNECTED .*\/favicon\.svg/,
     );
     await page.route(/\/api\/tracks\/\d+\/stream/, async (route) => {
       const isFirst = (await sounds(page)).length <= 1 && route.request().url().includes(firstTrackId);
