@@ -92,14 +92,15 @@ export default tseslint.config(
   },
   {
     // Services, queries and infrastructure know nothing of HTTP: only the HTTP layer, the app's
-    // assembly (with the pages' first answers, read from addresses as the routes read them) and
-    // each feature's routes import server/http/ or Hono.
+    // assembly (with the pages' first answers, read from addresses as the routes read them), the
+    // start-up that listens and each feature's routes import server/http/ or Hono.
     files: ['server/**/*.ts'],
     ignores: [
       'server/http/**',
       'server/app.ts',
       'server/first-answers.ts',
       'server/main.ts',
+      'server/start/serve.ts',
       'server/features/*/routes.ts',
     ],
     rules: { 'no-restricted-imports': ['error', { patterns: [otherFeaturesQueries, httpLayer, hono] }] },

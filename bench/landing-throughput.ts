@@ -86,12 +86,13 @@ export async function benchLandingThroughput() {
   const dataDir = tempDataDir();
   let server: RunningServer | undefined;
   try {
-    const start = async () =>
+    const start = async (processes = 1) =>
       startProcess(process.execPath, serverArgs, {
         DATA_DIR: dataDir,
         HOST: '127.0.0.1',
         PORT: String(await freePort()),
         CLIENT_DIST_DIR: dist,
+        WEB_CONCURRENCY: String(processes),
       });
     // The first start seeds the demo and transcodes its tracks; the site then runs as it does
     // from any later start, which is what is measured (the first start's figure is printed too).
@@ -116,6 +117,8 @@ export async function benchLandingThroughput() {
 
     for (const route of routes) await get(`${base}${route}`, BROWSER);
     const idleMb = await idleRssMb(server.pid);
+    /** One process's median at 100 connections and its run at 200 (`<route> peak`), by route. */
+    const oneProcess = new Map<string, Run>();
 
     console.log(
       `\nWhere visitors land: requests per second at 100 connections (autocannon, its own process), ${ROUNDS} rounds of ${SECONDS} s,` +
@@ -139,6 +142,8 @@ export async function benchLandingThroughput() {
       }
       const peak = await autocannon(`${base}${route}`, 200);
       const app = medianOf(apps);
+      oneProcess.set(route, app);
+      oneProcess.set(`${route} peak`, peak);
       const baseline = medianOf(bares);
       const [worst, best] = [byRate(apps)[0]!, byRate(apps).at(-1)!];
       const failed = [...apps, peak].reduce((sum, run) => sum + run.failed, 0);
@@ -153,6 +158,37 @@ export async function benchLandingThroughput() {
     console.log(
       `  RSS of the server: ${idleMb.toFixed(0)} MB idle after serving each of these once, ${loadedMb.toFixed(0)} MB idle after the load` +
         ` (on its first start, once the demo was seeded and transcoded: ${firstStartMb.toFixed(0)} MB)`,
+    );
+    await server.stop();
+
+    // The same routes from two server processes (WEB_CONCURRENCY=2) on this machine's two cores,
+    // which the load generator shares: what a second process buys at 100 connections, and what
+    // it does for the slowest request at 200.
+    server = await start(2);
+    const twoBase = server.baseUrl;
+    console.log(
+      `  Two server processes (WEB_CONCURRENCY=2), ${ROUNDS} rounds of ${SECONDS} s at 100 connections, then 200: ` +
+        `the median beside one process's above`,
+    );
+    for (const route of routes) await get(`${twoBase}${route}`, BROWSER);
+    for (const route of routes) {
+      await autocannon(`${twoBase}${route}`, 100, 1);
+      const runs: Run[] = [];
+      for (let round = 0; round < ROUNDS; round++) runs.push(await autocannon(`${twoBase}${route}`, 100));
+      const peak = await autocannon(`${twoBase}${route}`, 200);
+      const two = medianOf(runs);
+      const one = oneProcess.get(route)!;
+      const [worst, best] = [byRate(runs)[0]!, byRate(runs).at(-1)!];
+      const failed = [...runs, peak].reduce((sum, run) => sum + run.failed, 0);
+      console.log(
+        `  ${route.padEnd(28).slice(0, 60)} ${two.perSecond.toFixed(0).padStart(6)} req/s (${worst.perSecond.toFixed(0)}–${best.perSecond.toFixed(0)})` +
+          `  p50 ${two.p50} ms  p99 ${two.p99} ms  |  ${(two.perSecond / one.perSecond).toFixed(2)}× one process` +
+          `  |  200 connections: slowest ${peak.max} ms (one process: ${oneProcess.get(`${route} peak`)!.max} ms)` +
+          (failed ? `  ${failed} FAILED` : ''),
+      );
+    }
+    console.log(
+      `  RSS of the two servers and the process that started them: ${treeRssMb(server.pid).toFixed(0)} MB after the load`,
     );
   } finally {
     await server?.stop();

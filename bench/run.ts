@@ -6,6 +6,7 @@ import { benchFootprint } from './footprint';
 import { benchFundraiserSearch } from './fundraiser-search';
 import { benchLandingThroughput } from './landing-throughput';
 import { benchLighthouse } from './lighthouse';
+import { benchListenersLoad } from './listeners-load';
 import { benchOfflinePlayback } from './offline-playback';
 import { benchRangeThroughput } from './range-throughput';
 import { benchSearchAtScale } from './search-at-scale';
@@ -18,6 +19,7 @@ import { benchZipMemory } from './zip-memory';
 console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
 await benchApiOverhead();
 await benchLandingThroughput();
+await benchListenersLoad();
 // Memory first, while this process (which serves them) is small: the search benchmarks leave a
 // large heap behind whose collection would blur a growth of a few megabytes.
 await benchUploadMemory();

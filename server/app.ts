@@ -15,7 +15,7 @@ import { donationRoutes } from './features/donations/routes';
 import { journalRoutes } from './features/journal/routes';
 import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
-import { siteRoutes } from './features/site/routes';
+import { metricsRoutes, siteRoutes } from './features/site/routes';
 import { mediaRoutes, uploadRoutes } from './features/uploads/routes';
 import { answerHeadersOf } from './http/answer-headers';
 import { handleError } from './http/app-errors';
@@ -110,6 +110,7 @@ export function createApp(deps: Deps) {
   app.use(compressResponses);
   app.route('/api', api);
   app.route('/', mediaRoutes(deps.media));
+  app.route('/', metricsRoutes);
   app.route(
     '/',
     clientAppRoutes({

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { streamGrants } from './access/stream-grants';
+import { sharedRevocations, streamGrants } from './access/stream-grants';
 import { urlGrants } from './access/url-grants';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
@@ -11,7 +11,9 @@ import { chooseFfmpeg, ffmpegRunner } from './infra/audio/ffmpeg';
 import { everyOrgClient } from './infra/charity-directory/every-org';
 import { outboxMailer, smtpMailer } from './infra/email/mailer';
 import { createJobRunner } from './infra/jobs/runner';
+import { jobQueueDepth } from './infra/jobs/queue';
 import { createLogger } from './infra/logger';
+import { createMetrics } from './infra/metrics';
 import { stripeProvider } from './infra/payments/stripe-provider';
 import { testProvider } from './infra/payments/test-provider';
 import { processRegistry, type ProcessRegistry } from './infra/processes/registry';
@@ -24,10 +26,20 @@ import { uploadReservations } from './infra/storage/upload-reservations';
  * migrations applied, media on disk, the mailer (SMTP or the outbox), the charity directory. The
  * server's start-up and the tests' servers build the same thing here.
  */
-export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'afterResponse'>> = {}) {
+export function composeDeps(
+  config: Config,
+  overrides: Partial<Pick<Deps, 'afterResponse'>> = {},
+  options: { migrate?: boolean } = {},
+) {
   const logger = createLogger(config.logLevel);
+  const metrics = createMetrics(config.metricsToken !== undefined);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const { db, sqlite } = openDatabase(config.databasePath);
+  const { db, sqlite } = openDatabase(config.databasePath, {
+    sharedByServers: config.webConcurrency > 1,
+    migrate: options.migrate,
+    onWriteLockWait: config.metricsToken === undefined ? undefined : metrics.writeLockWaited,
+  });
+  metrics.watchJobQueue(() => jobQueueDepth(db));
   seedBundledCharities({ db });
   const ffmpeg = chooseFfmpeg(config.ffmpegPath);
   const processes = processRegistry(db, { root: config.dataDir, logger });
@@ -35,9 +47,10 @@ export function composeDeps(config: Config, overrides: Partial<Pick<Deps, 'after
     config,
     db,
     logger,
+    metrics,
     media: mediaStore(config.dataDir),
     uploadsInFlight: uploadReservations(),
-    streamGrants: streamGrants(),
+    streamGrants: streamGrants({ revocations: sharedRevocations(db) }),
     urlGrants: urlGrants(loadOrCreateKey(config.urlGrantKeyFile)),
     mailer: config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
@@ -77,5 +90,6 @@ export function composeJobs(deps: Deps, processes: ProcessRegistry, options: { p
     lanes: [{ kinds: Object.keys(money), workers: MONEY_JOB_WORKERS }, { workers: deps.config.jobWorkers }],
     processes,
     pollMs: options.pollMs,
+    metrics: deps.metrics,
   });
 }

@@ -49,7 +49,17 @@ const envSchema = z
     SEED_DEMO: optionalString,
     TRUST_PROXY: flag(false),
     PROMO_PROJECT_ID: z.coerce.number().int().positive().default(DEFAULT_PROMO_PROJECT_ID),
-    /** Track-processing jobs run at once; each ffmpeg takes about a core (the VM has two). */
+    /**
+     * Server processes sharing the port and the SQLite file (node:cluster). 1: the server runs in
+     * the process started, as on the small VM; more use more cores (DESIGN.md, several processes).
+     */
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    /** GET /metrics answers with `Authorization: Bearer <this>`; unset, it is a 404 and nothing is counted. */
+    METRICS_TOKEN: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(16, 'METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 24).').optional(),
+    ),
+    /** Track-processing jobs run at once by each server process; each ffmpeg takes about a core. */
     JOB_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
     /** An ffmpeg to use instead of looking one up (issue 9: a maintained system build first). */
     FFMPEG_PATH: optionalString,
@@ -144,6 +154,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     promoProjectId: e.PROMO_PROJECT_ID,
     logLevel: e.LOG_LEVEL,
+    webConcurrency: e.WEB_CONCURRENCY,
+    metricsToken: e.METRICS_TOKEN,
     jobWorkers: e.JOB_WORKERS,
     ffmpegPath: e.FFMPEG_PATH,
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,

@@ -5,6 +5,7 @@ import type { Db } from './db/client';
 import type { FfmpegRunner } from './infra/audio/ffmpeg';
 import type { EveryOrgClient } from './infra/charity-directory/every-org';
 import type { Mailer } from './infra/email/mailer';
+import type { Metrics } from './infra/metrics';
 import type { Logger } from './infra/logger';
 import type { SessionUser } from './infra/security/session-store';
 import type { StripeProvider } from './infra/payments/stripe-provider';
@@ -37,6 +38,8 @@ export type Deps = {
   urlGrants: UrlGrants;
   /** The charity directory's remote source; null without EVERY_ORG_API_KEY. */
   everyOrg: EveryOrgClient | null;
+  /** What GET /metrics reports (requests, jobs, fulfilments, SQLite's lock); records nothing without METRICS_TOKEN. */
+  metrics: Metrics;
   /**
    * Runs work after the answer has gone (e.g. a password reset's email), so how long the answer
    * took tells nothing about that work. setImmediate in the app; tests may hold the tasks.

@@ -27,4 +27,6 @@ export const messages = {
   maxHint: (n: number) => `Maximum ${n} characters`,
   unexpectedData: 'Unexpected data returned from the server. Please contact the provider if the problem persists.',
   generic: 'Sorry, something went wrong. Please try again later.',
+  /** Ours (issue 25): SQLite stayed locked past its busy timeout; the request changed nothing. */
+  busy: 'The site is busy just now. Please try again in a moment.',
 } as const;

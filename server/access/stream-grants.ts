@@ -1,3 +1,4 @@
+import { changeTracker, type Db } from '../db/client';
 import type { SessionUser } from '../infra/security/session-store';
 
 // A short memory of canStream's "yes" for one session and one track, with the rendition it
@@ -12,7 +13,9 @@ import type { SessionUser } from '../infra/security/session-store';
 //   no longer verified, misses the grant and is asked again at once.
 // - What the grant rests on that is not the user's (a refund revoking a purchase, a deleted
 //   fundraiser, changed tracks) clears the grants where it is written (`clear`): such writes are
-//   rare next to the requests of players, so a clear costs nothing worth measuring.
+//   rare next to the requests of players, so a clear costs nothing worth measuring. With several
+//   server processes a clear is counted in the database (`revocations`), and every process
+//   forgets its grants once it sees the count move.
 // - Anything not covered above expires after `ttlMs` (30 s): the longest a missed case can last.
 
 export type StreamGrants = ReturnType<typeof streamGrants>;
@@ -23,18 +26,43 @@ const userKey = (user: SessionUser) =>
 
 type Grant = { user: string; expiresAt: number; file: string };
 
+/** Clears shared by every server process on the database: a count each one compares with its own. */
+export type Revocations = { count(): number; add(): void };
+
+/** Clears counted in `db` (the 'grants' scope of server/db/changes.ts), seen by every process on it. */
+export function sharedRevocations(db: Db): Revocations {
+  const tracker = changeTracker(db);
+  if (!tracker) throw new Error('stream grants need a database opened by openDatabase');
+  return {
+    count: () => {
+      const [local, others] = tracker.version('grants');
+      return local + others;
+    },
+    add: () => tracker.bump('grants'),
+  };
+}
+
 export function streamGrants({
   ttlMs = 30_000,
   maxEntries = 10_000,
   now = Date.now,
-}: { ttlMs?: number; maxEntries?: number; now?: () => number } = {}) {
+  revocations,
+}: { ttlMs?: number; maxEntries?: number; now?: () => number; revocations?: Revocations } = {}) {
   // Insertion order is age order: the first key is the oldest grant.
   const grants = new Map<string, Grant>();
   const keyOf = (idHash: string, trackId: number) => `${idHash}:${trackId}`;
+  let revocationsSeen = revocations?.count();
 
   return {
     /** The rendition file this session was allowed to stream for this track a moment ago, if any. */
     get(idHash: string, user: SessionUser, trackId: number): string | undefined {
+      if (revocations) {
+        const count = revocations.count();
+        if (count !== revocationsSeen) {
+          grants.clear();
+          revocationsSeen = count;
+        }
+      }
       const key = keyOf(idHash, trackId);
       const grant = grants.get(key);
       if (!grant) return undefined;
@@ -68,6 +96,8 @@ export function streamGrants({
     /** Forgets every grant: something they may rest on has changed (a refund, a deletion, tracks). */
     clear() {
       grants.clear();
+      revocations?.add();
+      revocationsSeen = revocations?.count();
     },
 
     get size() {

@@ -629,3 +629,14 @@ export const childProcesses = sqliteTable('child_processes', {
   outputs: text('outputs').notNull(),
   startedAt: defaultNow('started_at'),
 });
+
+/**
+ * How often each kind of cached data has changed, shared by every process on the file
+ * (server/db/changes.ts): 'public' and 'sessions' are counted by triggers each connection sets on
+ * the tables of that scope, 'grants' by whoever revokes access to music. A process compares
+ * these with what it saw when it filled its caches.
+ */
+export const changeVersions = sqliteTable('change_versions', {
+  scope: text('scope').primaryKey(),
+  version: integer('version').notNull().default(0),
+});

@@ -45,6 +45,14 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
     const headers = error.status === 413 ? REFUSED_UNREAD : undefined;
     return c.json({ code: 'OTHER', message } satisfies ApiErrorBody, error.status as ContentfulStatusCode, headers);
   }
+  if ((error as { code?: unknown }).code === 'SQLITE_BUSY') {
+    // Another writer held the database past busy_timeout (a backup's copy, a burst of writes from
+    // several processes): nothing was changed, and the same request a moment later goes through.
+    const deps = c.get('deps');
+    deps.metrics.sqliteBusy();
+    deps.logger.warn({ requestId: c.get('requestId') }, 'the database stayed busy: answered 503');
+    return c.json({ code: 'OTHER', message: messages.busy } satisfies ApiErrorBody, 503, { 'retry-after': '2' });
+  }
   c.get('deps').logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
   return c.json({ code: 'OTHER', message: messages.generic } satisfies ApiErrorBody, 500);
 }

@@ -85,13 +85,16 @@ export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> 
       );
     }
     const status = res.status;
+    const ms = performance.now() - started;
     logger[status >= 500 ? 'error' : 'info']({
       requestId,
       method: c.req.method,
       // Secrets that travel in addresses never reach the log (log-redaction.ts).
       path: loggedPath(c.req.path, queryOf(c.req.url)),
       status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      ms: Math.round(ms * 10) / 10,
     });
+    // The route as declared (`/api/fundraisers/slug/:slug`), never the address: a bounded set.
+    if (deps.metrics.enabled) deps.metrics.request(c.req.method, c.req.routePath, status, ms / 1000);
   };
 }

@@ -1,8 +1,11 @@
+import cluster from 'node:cluster';
+
 // Structured JSON logs on stdout, one line per event (journald and docker collect them as-is), in
 // pino's shape ({"level":30,"time":"…",…,"msg":"…"}) so log tools read them the same. Lines
 // written during one turn of the event loop go out in one write after it: an access line per
 // request then costs no system call of its own (issue 13), and nothing waits longer than that
-// turn. What is left is written before the process exits.
+// turn. What is left is written before the process exits. Each line names its process (pid, as
+// pino does): with WEB_CONCURRENCY several servers write to the same journal.
 
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
 
@@ -34,12 +37,34 @@ function withErrors(fields: Record<string, unknown>): Record<string, unknown> {
 let pending = '';
 let scheduled = false;
 
+/**
+ * A pipe takes a write of up to PIPE_BUF bytes whole, but a longer one may be interleaved with
+ * another process's: servers sharing one stdout (several processes) write in pieces that size,
+ * cut between lines, so no line is ever mixed with another's.
+ */
+const PIPE_BUF = 4096;
+const sharesOutput = cluster.isWorker;
+const NEWLINE = 0x0a;
+
 function flush() {
   scheduled = false;
   if (pending === '') return;
   const lines = pending;
   pending = '';
-  process.stdout.write(lines);
+  // Up to PIPE_BUF / 4 characters are at most PIPE_BUF bytes of UTF-8: no need to cut.
+  if (!sharesOutput || lines.length <= PIPE_BUF / 4) {
+    process.stdout.write(lines);
+    return;
+  }
+  const bytes = Buffer.from(lines);
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.lastIndexOf(NEWLINE, start + PIPE_BUF - 1) + 1;
+    // A line longer than PIPE_BUF goes alone.
+    if (end <= start) end = bytes.indexOf(NEWLINE, start) + 1 || bytes.length;
+    process.stdout.write(bytes.subarray(start, end));
+    start = end;
+  }
 }
 // stdout to a file or a pipe is written synchronously on Linux, so this lands before the exit.
 process.on('exit', flush);
@@ -66,7 +91,7 @@ export function createLogger(level: LevelWithSilent): Logger {
             } catch (error) {
               body = JSON.stringify({ logError: String(error) });
             }
-            const head = `{"level":${value},"time":"${new Date().toISOString()}"`;
+            const head = `{"level":${value},"time":"${new Date().toISOString()}","pid":${process.pid}`;
             const rest = body.length > 2 ? `,${body.slice(1, -1)}` : '';
             write(`${head}${rest}${msg === undefined ? '' : `,"msg":${JSON.stringify(msg)}`}}\n`);
           };

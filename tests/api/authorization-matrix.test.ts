@@ -648,9 +648,11 @@ const matrix: Record<string, Case | Case[]> = {
   },
 };
 
-/** Outside the API, served the same to everyone: the client's pages and the image renditions. */
+/** Outside the API, served the same to everyone: the client's pages, the image renditions, metrics. */
 const notInTheMatrix: Record<string, string> = {
   ...middlewareAndCatchAlls,
+  'GET /metrics':
+    'Prometheus figures: 404 for everyone unless METRICS_TOKEN is set, then only with that token, no session (tests/api/metrics.test.ts)',
   'GET /media/images/*': 'image renditions: public files, named by unguessable upload ids',
   'GET /media/*': 'anything else under /media: 404 for everyone',
   'GET /*': "the client's pages: the same HTML for everyone, whose data comes from the API above",

@@ -97,6 +97,7 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
     throw error;
   }
   queries.assignIntent(deps.db, donation.id, intent.id);
+  deps.metrics.donationStarted();
   return { clientSecret: intent.clientSecret, paymentIntentId: intent.id };
 }
 
@@ -125,9 +126,11 @@ export async function fulfilPayment(
   }
   const state = await deps.payments.retrieveIntent(paymentIntentId);
   if (state.status !== 'succeeded') return donation;
-  return deps.db.transaction((tx) => recordFulfilment(deps, tx, donation, state.fee, siteUrl, event), {
+  const recorded = deps.db.transaction((tx) => recordFulfilment(deps, tx, donation, state.fee, siteUrl, event), {
     behavior: 'immediate',
   });
+  if (recorded.fulfilledNow) deps.metrics.fulfilled();
+  return recorded.donation;
 }
 
 /**
@@ -144,17 +147,18 @@ function recordFulfilment(
   fee: ReportedFee | null,
   siteUrl: string,
   event?: PaymentEvent,
-): DonationRow | undefined {
+): { donation: DonationRow | undefined; fulfilledNow: boolean } {
+  const asItStands = (row: DonationRow | undefined) => ({ donation: row, fulfilledNow: false });
   // The statements prepared for the database run on its connection: in this transaction.
   const db = deps.db;
   const statements = queries.fulfilmentQueries(db);
   const paymentIntentId = donation.paymentIntentId;
-  if (event && !queries.recordEvent(tx, event.id, event.type)) return queries.findDonation(tx, donation.id);
+  if (event && !queries.recordEvent(tx, event.id, event.type)) return asItStands(queries.findDonation(tx, donation.id));
   const now = new Date();
   const facts = journal.recordCharge(db, journalPayment(donation), fee, now);
   const succeeded = statements.markSucceeded.get({ id: donation.id, at: now.getTime() });
   // Someone else fulfilled it meanwhile (or a refund came first): theirs is the row.
-  if (!succeeded) return statements.byIntent.get({ paymentIntentId });
+  if (!succeeded) return asItStands(statements.byIntent.get({ paymentIntentId }));
   if (fee === null) enqueue(db, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
   if (donation.fundraiserId !== null) {
     statements.insertPurchase.run({
@@ -167,9 +171,9 @@ function recordFulfilment(
   enqueue(db, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
   // Money that went back before the success was heard of (events come in any order).
   if (facts && facts.takenBackCents > 0 && settleAlbum(db, succeeded, now)) {
-    return statements.byIntent.get({ paymentIntentId });
+    return { donation: statements.byIntent.get({ paymentIntentId }), fulfilledNow: true };
   }
-  return succeeded;
+  return { donation: succeeded, fulfilledNow: true };
 }
 
 /**
@@ -240,13 +244,15 @@ export async function confirmTestPayment(deps: Deps, clientSecret: string, card:
   if (payments.kind !== 'test') throw notFound('Test payments are off: Stripe takes the payments here.');
   // Paying and fulfilling commit together: a crash between the two would leave a paid intent
   // with a pending donation that only the donor's return to the success page could fulfil.
+  let fulfilledNow = false;
   const result = deps.db.transaction((tx) => {
     const outcome = payments.confirm(clientSecret, card);
     if (outcome.outcome !== 'succeeded') return outcome;
     const donation = queries.fulfilmentQueries(deps.db).byIntent.get({ paymentIntentId: outcome.paymentIntentId });
-    if (donation) recordFulfilment(deps, tx, donation, outcome.fee, siteUrl);
+    if (donation) fulfilledNow = recordFulfilment(deps, tx, donation, outcome.fee, siteUrl).fulfilledNow;
     return outcome;
   });
+  if (fulfilledNow) deps.metrics.fulfilled();
   if (result.outcome === 'unknown') throw notFound(say.paymentNotFound);
   if (result.outcome === 'already-paid') throw conflict('This payment has already been made.');
   if (result.outcome === 'declined') throw paymentRefused(result.message);

@@ -6,7 +6,7 @@ import { uploadMessages } from '../../../shared/schemas/uploads';
 import { AppError, invalid, rateLimited, unavailable } from '../../errors';
 import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import type { Deps, Session } from '../../deps';
-import { type MediaStore, newUploadId } from '../../infra/storage/media';
+import { type MediaStore, newUploadId, writerHasEnded } from '../../infra/storage/media';
 import { audioFormat } from '../../infra/storage/file-types';
 import { isJpegOrPng, renderImage } from './images';
 import { type MultipartBody, type ReceivedFile, receiveSingleFile } from '../../infra/storage/multipart';
@@ -228,6 +228,22 @@ export async function removeCrashLeftovers(deps: Pick<Deps, 'db' | 'logger' | 'm
   const count = await removeStrayFiles(deps, () => true);
   if (count > 0) deps.logger.warn({ count }, 'removed files an earlier run left half-made');
   return count;
+}
+
+/**
+ * A server process has died while others run on (WEB_CONCURRENCY): its partial uploads go now,
+ * the others' stay, whatever their age. What else it may have left (a rendition it made but had
+ * not recorded) goes with the hourly sweep or at the next start. Answers how many files went.
+ */
+export async function removePartialsOfEndedWriters(deps: Pick<Deps, 'logger' | 'media'>) {
+  let removed = 0;
+  for (const name of await fs.readdir(deps.media.dirs.tmp)) {
+    if (!writerHasEnded(name)) continue;
+    await fs.rm(path.join(deps.media.dirs.tmp, name), { force: true });
+    removed++;
+  }
+  if (removed > 0) deps.logger.warn({ count: removed }, 'removed the partial uploads of a server process that ended');
+  return removed;
 }
 
 /**

@@ -191,6 +191,16 @@ export function recoverAbandoned(db: Db, now: number): JobRow[] {
   );
 }
 
+/** Jobs waiting and running now, by kind (GET /metrics). */
+export function jobQueueDepth(db: Db): { kind: string; status: string; count: number }[] {
+  return db
+    .select({ kind: jobs.kind, status: jobs.status, count: sql<number>`count(*)` })
+    .from(jobs)
+    .where(inArray(jobs.status, ['queued', 'running']))
+    .groupBy(jobs.kind, jobs.status)
+    .all();
+}
+
 /** Finished jobs older than `before` are only history: removed. */
 export function pruneFinishedJobs(db: Db, before: Date) {
   db.delete(jobs)

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import { formatIdentity, thisProcess } from '../processes/identity';
 import type { ProcessRegistry } from '../processes/registry';
 import {
@@ -43,6 +44,8 @@ export type JobRunnerOptions = {
   processes?: ProcessRegistry;
   /** How often an idle runner looks for due jobs. */
   pollMs?: number;
+  /** Counts each job's end (GET /metrics). */
+  metrics?: Pick<Metrics, 'jobEnded'>;
   /** The clock, injectable for tests of the backoff. */
   now?: () => number;
   backoffMs?: (attempt: number) => number;
@@ -101,15 +104,18 @@ export function createJobRunner(options: JobRunnerOptions) {
       if (!handler) throw new PermanentJobError(`no handler for job kind '${job.kind}'`);
       await handler.run(parsePayload(job), job);
       completeJob(db, job.id, now());
+      options.metrics?.jobEnded(job.kind, 'done');
     } catch (error) {
       if (interrupted) {
         const outcome = requeueInterrupted(db, job, now());
         logger.info({ jobId: job.id, kind: job.kind, outcome }, 'job interrupted by shutdown');
+        options.metrics?.jobEnded(job.kind, outcome === 'failed' ? 'failed' : 'interrupted');
         if (outcome === 'failed') await giveUp(job, error);
         return;
       }
       const retry = !(error instanceof PermanentJobError || error instanceof SyntaxError);
       const outcome = failJob(db, job, describe(error), now(), { retry, backoffMs });
+      options.metrics?.jobEnded(job.kind, outcome);
       logger.warn({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts, outcome }, 'job failed');
       if (outcome === 'failed') await giveUp(job, error);
     }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { IMAGE_WIDTHS } from '../../../shared/constants';
+import { currentBootId, isRunning, thisProcess } from '../processes/identity';
 
 // Files on local disk under DATA_DIR/media. Every name is generated here; nothing a client sends
 // ever becomes part of a path.
@@ -13,7 +14,22 @@ export type StoredUpload = { id: string; kind: string; format: string | null };
 
 export type MediaStore = ReturnType<typeof mediaStore>;
 
+/**
+ * A partial file's name says which process writes it (`<random>.<pid>-<start ticks>.part`): with
+ * several server processes, what one that died left half-written goes at once, while the others'
+ * uploads stream on beside it (writerHasEnded).
+ */
+const PARTIAL_NAME = /^[0-9a-f]{32}\.(\d+)-(\d+)\.part$/;
+
+/** Whether the process that wrote the partial file `name` has ended; false when the name does not say. */
+export function writerHasEnded(name: string): boolean {
+  const match = PARTIAL_NAME.exec(name);
+  if (!match) return false;
+  return !isRunning({ bootId: currentBootId(), pid: Number(match[1]), startTicks: Number(match[2]) });
+}
+
 export function mediaStore(dataDir: string) {
+  const writer = thisProcess();
   const root = path.join(dataDir, 'media');
   const dirs = {
     tmp: path.join(root, 'tmp'),
@@ -36,7 +52,7 @@ export function mediaStore(dataDir: string) {
     root,
     dirs,
     /** A fresh path for an upload in progress. */
-    tempFile: () => path.join(dirs.tmp, `${randomBytes(16).toString('hex')}.part`),
+    tempFile: () => path.join(dirs.tmp, `${randomBytes(16).toString('hex')}.${writer.pid}-${writer.startTicks}.part`),
     imageFile,
     trackFile,
     zipFile,

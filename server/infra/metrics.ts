@@ -1,0 +1,166 @@
+import cluster from 'node:cluster';
+import { randomUUID } from 'node:crypto';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+// GET /metrics (DESIGN.md, metrics): Prometheus's text format through prom-client, behind
+// METRICS_TOKEN. Without the token nothing is recorded (the recorder does nothing), so a site
+// nobody scrapes pays nothing per request. With several server processes (WEB_CONCURRENCY) each
+// keeps its own figures; a scrape answered by any of them asks the primary, which gathers every
+// process's and sums them (prom-client's AggregatorRegistry), so a counter is the site's.
+
+/** What the site counts; each call is a few additions, on the request's own path. */
+export type Metrics = {
+  /** Whether anything is counted (METRICS_TOKEN is set): callers skip working out what to count. */
+  readonly enabled: boolean;
+  /** A request answered: its method, the route it matched (a pattern, never an id) and status. */
+  request(method: string, route: string, status: number, seconds: number): void;
+  /** A job ended: done, failed for now (retrying) or for good, or cut short by a stop. */
+  jobEnded(kind: string, outcome: 'done' | 'retrying' | 'failed' | 'interrupted'): void;
+  /** A payment intent made for a donation. */
+  donationStarted(): void;
+  /** A payment fulfilled (the album given, the receipt queued): once per payment, whoever reports it. */
+  fulfilled(): void;
+  /** How long a write transaction waited for SQLite's write lock (another writer had it). */
+  writeLockWaited(seconds: number): void;
+  /** SQLite stayed busy past busy_timeout: the request was refused with a 503. */
+  sqliteBusy(): void;
+  /** Reads the job queue's depth for each scrape. */
+  watchJobQueue(depth: () => { kind: string; status: string; count: number }[]): void;
+  /** The text of a scrape, every process's figures included; undefined when metrics are off. */
+  scrape(): Promise<string | undefined>;
+};
+
+const noMetrics: Metrics = {
+  enabled: false,
+  request: () => undefined,
+  jobEnded: () => undefined,
+  donationStarted: () => undefined,
+  fulfilled: () => undefined,
+  writeLockWaited: () => undefined,
+  sqliteBusy: () => undefined,
+  watchJobQueue: () => undefined,
+  scrape: () => Promise.resolve(undefined),
+};
+
+/** Latency buckets, in seconds: from a cached answer (a millisecond) to a long upload's reply. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createMetrics(enabled: boolean): Metrics {
+  if (!enabled) return noMetrics;
+  const register = new Registry();
+  // Process memory and CPU, the event loop's delay, garbage collection.
+  collectDefaultMetrics({ register });
+  const requests = new Counter({
+    name: 'soundcause_http_requests_total',
+    help: 'Requests answered, by method, route and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [register],
+  });
+  const latency = new Histogram({
+    name: 'soundcause_http_request_duration_seconds',
+    help: 'Time from a request to its answer, by method and route.',
+    labelNames: ['method', 'route'],
+    buckets: LATENCY_BUCKETS,
+    registers: [register],
+  });
+  const jobs = new Counter({
+    name: 'soundcause_jobs_ended_total',
+    help: 'Background jobs ended, by kind and outcome (done, retrying, failed, interrupted).',
+    labelNames: ['kind', 'outcome'],
+    registers: [register],
+  });
+  let queueDepth: (() => { kind: string; status: string; count: number }[]) | undefined;
+  new Gauge({
+    name: 'soundcause_jobs',
+    help: 'Jobs in the queue now, by kind and status (queued, running).',
+    labelNames: ['kind', 'status'],
+    registers: [register],
+    // Read from the shared database: every process reads the same figure, so not summed.
+    aggregator: 'first',
+    collect() {
+      this.reset();
+      for (const row of queueDepth?.() ?? []) this.set({ kind: row.kind, status: row.status }, row.count);
+    },
+  });
+  const donations = new Counter({
+    name: 'soundcause_donations_started_total',
+    help: 'Payment intents made for donations.',
+    registers: [register],
+  });
+  const fulfilments = new Counter({
+    name: 'soundcause_fulfilments_total',
+    help: 'Payments fulfilled (each once, whoever reported it).',
+    registers: [register],
+  });
+  const lockWait = new Histogram({
+    name: 'soundcause_sqlite_write_lock_wait_seconds',
+    help: 'How long write transactions waited for SQLite’s write lock.',
+    buckets: [0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [register],
+  });
+  const busy = new Counter({
+    name: 'soundcause_sqlite_busy_total',
+    help: 'Requests refused because SQLite stayed locked past busy_timeout.',
+    registers: [register],
+  });
+
+  if (cluster.isWorker) {
+    // What the primary's scrape gathers from this process: this registry. Making an aggregator
+    // here is what sets prom-client's listener that answers the primary.
+    AggregatorRegistry.setRegistries([register]);
+    new AggregatorRegistry();
+  }
+
+  return {
+    enabled: true,
+    request: (method, route, status, seconds) => {
+      requests.inc({ method, route, status });
+      latency.observe({ method, route }, seconds);
+    },
+    jobEnded: (kind, outcome) => jobs.inc({ kind, outcome }),
+    donationStarted: () => donations.inc(),
+    fulfilled: () => fulfilments.inc(),
+    writeLockWaited: (seconds) => lockWait.observe(seconds),
+    sqliteBusy: () => busy.inc(),
+    watchJobQueue: (depth) => (queueDepth = depth),
+    scrape: () => (cluster.isWorker ? askPrimary() : register.metrics()),
+  };
+}
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+type ScrapeRequest = { type: 'soundcause:metrics'; id: string };
+type ScrapeAnswer = { type: 'soundcause:metrics-answer'; id: string; text?: string; error?: string };
+
+/** A worker's scrape: the primary gathers every process's figures (answerScrapes). */
+function askPrimary(): Promise<string> {
+  const id = randomUUID();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      process.off('message', onAnswer);
+      reject(new Error('the primary did not answer the metrics scrape'));
+    }, 10_000);
+    function onAnswer(message: ScrapeAnswer) {
+      if (message?.type !== 'soundcause:metrics-answer' || message.id !== id) return;
+      clearTimeout(timer);
+      process.off('message', onAnswer);
+      if (message.text !== undefined) resolve(message.text);
+      else reject(new Error(message.error ?? 'no metrics'));
+    }
+    process.on('message', onAnswer);
+    process.send!({ type: 'soundcause:metrics', id } satisfies ScrapeRequest);
+  });
+}
+
+/** In the primary: answers each server process's scrape with the sum of every process's figures. */
+export function answerScrapes() {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker, message: ScrapeRequest) => {
+    if (message?.type !== 'soundcause:metrics') return;
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ type: 'soundcause:metrics-answer', id: message.id, text } satisfies ScrapeAnswer),
+      (error: unknown) =>
+        worker.send({ type: 'soundcause:metrics-answer', id: message.id, error: String(error) } satisfies ScrapeAnswer),
+    );
+  });
+}

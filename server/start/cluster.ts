@@ -1,0 +1,87 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from '../config';
+import { removePartialsOfEndedWriters } from '../features/uploads/service';
+import { answerScrapes } from '../infra/metrics';
+import { serverEntry } from '../paths';
+import { keepTidy, prepareSite, startBanner } from './prepare';
+
+// WEB_CONCURRENCY=N (DESIGN.md, several processes): this process prepares the site once (the
+// migrations, crash leftovers, the admin, the demo), then starts N server processes that share
+// its port (node:cluster hands each new connection to the next one) and the SQLite file. It
+// serves nothing itself; it keeps the house (keepTidy), starts a process again when one dies,
+// after taking up what the dead one left (its ffmpeg ended, its jobs queued again), and stops
+// them all on SIGINT or SIGTERM.
+
+/** A process that keeps dying waits longer each time before the next: 1 s, 2 s, 4 s … 1 min. */
+const restartDelayMs = (recentDeaths: number) =>
+  recentDeaths <= 1 ? 0 : Math.min(1000 * 2 ** (recentDeaths - 2), 60_000);
+
+/** How long the servers get to finish what they are doing when stopped, before they are killed. */
+const STOP_GRACE_MS = 10_000;
+
+export async function runPrimary(config: Config) {
+  const site = await prepareSite(config);
+  const { logger } = site.deps;
+  keepTidy(site.deps);
+  if (site.deps.metrics.enabled) answerScrapes();
+
+  // The servers run the server's own entry (not `npm start`'s launcher) with this process's flags.
+  cluster.setupPrimary({ exec: serverEntry('main', 'server/main.ts').file });
+  const workers = new Set<Worker>();
+  const deaths: number[] = [];
+  let listening = 0;
+  let stopping = false;
+
+  const startOne = () => {
+    if (stopping) return;
+    const worker = cluster.fork();
+    workers.add(worker);
+    worker.once('listening', (address) => {
+      listening++;
+      if (listening === config.webConcurrency) console.log(startBanner(config, address.port, site.demoAdmin));
+    });
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    workers.delete(worker);
+    if (stopping) return;
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths[0]! < now - 60_000) deaths.shift();
+    const delay = restartDelayMs(deaths.length);
+    logger.error(
+      { serverPid: worker.process.pid, code, signal, restartInMs: delay },
+      'a server process ended; starting another',
+    );
+    // What it left is taken up before anything runs in its place: its ffmpeg ended, its half-written
+    // files removed, its jobs queued again (they are taken by whichever server claims them next).
+    site.jobs
+      .recover()
+      .then(() => removePartialsOfEndedWriters(site.deps))
+      .catch((error: unknown) => logger.error({ err: error }, 'taking up what a server process left failed'))
+      .finally(() => setTimeout(startOne, delay).unref());
+  });
+
+  for (let i = 0; i < config.webConcurrency; i++) startOne();
+
+  function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, processes: workers.size }, 'shutting down the server processes');
+    const allEnded = new Promise<void>((resolve) => {
+      if (workers.size === 0) resolve();
+      cluster.on('exit', () => workers.size === 0 && resolve());
+    });
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    const killTimer = setTimeout(() => {
+      for (const worker of workers) worker.process.kill('SIGKILL');
+    }, STOP_GRACE_MS);
+    void allEnded.then(() => {
+      clearTimeout(killTimer);
+      site.sqlite.close();
+      process.exit(0);
+    });
+  }
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
