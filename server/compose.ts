@@ -49,7 +49,7 @@ export function composeDeps(
     logger,
     metrics,
     media: mediaStore(config.dataDir),
-    uploadsInFlight: uploadReservations(),
+    uploadsInFlight: uploadReservations(db),
     streamGrants: streamGrants({ revocations: sharedRevocations(db) }),
     urlGrants: urlGrants(loadOrCreateKey(config.urlGrantKeyFile)),
     mailer: config.smtpUrl

@@ -25,6 +25,7 @@ const NEVER_PUBLIC = new Set([
   'payment_events',
   'test_payment_intents',
   'change_versions',
+  'upload_reservations',
 ]);
 
 /** What a session lookup reads: the session and its user (whose deletion takes its sessions). */

@@ -640,3 +640,17 @@ export const changeVersions = sqliteTable('change_versions', {
   scope: text('scope').primaryKey(),
   version: integer('version').notNull().default(0),
 });
+
+/**
+ * Bytes promised to uploads still streaming (server/infra/storage/upload-reservations.ts), here so
+ * that every server process counts every other's: the pending-upload quota and the free-disk guard
+ * see all of them. A row belongs to the process writing the upload and goes with it.
+ */
+export const uploadReservations = sqliteTable('upload_reservations', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: integer('user_id').notNull(),
+  bytes: integer('bytes').notNull(),
+  /** The server process receiving the upload (server/infra/processes/identity.ts). */
+  owner: text('owner').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config';
-import { removePartialsOfEndedWriters } from '../features/uploads/service';
+import { clearUploadsOfEndedServers } from '../features/uploads/service';
 import { answerScrapes } from '../infra/metrics';
 import { serverEntry } from '../paths';
 import { keepTidy, prepareSite, startBanner } from './prepare';
@@ -57,7 +57,7 @@ export async function runPrimary(config: Config) {
     // files removed, its jobs queued again (they are taken by whichever server claims them next).
     site.jobs
       .recover()
-      .then(() => removePartialsOfEndedWriters(site.deps))
+      .then(() => clearUploadsOfEndedServers(site.deps))
       .catch((error: unknown) => logger.error({ err: error }, 'taking up what a server process left failed'))
       .finally(() => setTimeout(startOne, delay).unref());
   });

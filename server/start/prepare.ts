@@ -21,7 +21,7 @@ import type { Deps } from '../deps';
 export async function prepareSite(config: Config) {
   const composed = composeDeps(config);
   const { deps, ffmpeg, processes } = composed;
-  const { db, logger, media } = deps;
+  const { db, logger } = deps;
   logger.info(
     {
       ffmpeg: ffmpeg.path,
@@ -44,7 +44,7 @@ export async function prepareSite(config: Config) {
   }
   const demoAdmin = config.seedDemo ? await seedDemo() : undefined;
   // Before any job runs or any request comes: what a crash left half-written can only be debris.
-  await removeCrashLeftovers({ db, logger, media });
+  await removeCrashLeftovers(deps);
   return { ...composed, jobs, demoAdmin };
 }
 

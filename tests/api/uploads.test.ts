@@ -293,7 +293,7 @@ describe('cleaning up unused uploads', () => {
     // While the server runs they may be writes in progress: the hourly cleanup leaves them.
     await cleanupUnusedUploads(server);
     expect(everything()).toEqual([...kept, ...leftovers].sort());
-    expect(await removeCrashLeftovers(server)).toBe(leftovers.length);
+    expect(await removeCrashLeftovers(server.deps)).toBe(leftovers.length);
     expect(everything()).toEqual(kept);
   });
 });

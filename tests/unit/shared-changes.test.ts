@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,10 +8,13 @@ import { sharedRevocations, streamGrants } from '../../server/access/stream-gran
 import { changeAwareCache } from '../../server/db/cache';
 import { OTHERS_CHECK_MS } from '../../server/db/changes';
 import { openDatabase } from '../../server/db/client';
+import { formatIdentity, identify } from '../../server/infra/processes/identity';
 import type { SessionUser } from '../../server/infra/security/session-store';
+import { uploadReservations } from '../../server/infra/storage/upload-reservations';
 
 // Several server processes on one SQLite file (WEB_CONCURRENCY, issue 25): what one writes must
-// empty the others' caches at once, and only what can change a cache must. Each "process" here is
+// empty the others' caches at once, and only what can change a cache must; uploads in flight
+// count in every process. Each "process" here is
 // a connection of its own, opened as a server opens it; a write from another is real SQLite.
 
 let dir: string;
@@ -155,5 +159,47 @@ describe('stream grants shared by several server processes', () => {
     grantsHere.put('session', fan, 1, 'track-1.m4a');
     await nextTurn();
     expect(grantsHere.get('session', fan, 1)).toBe('track-1.m4a');
+  });
+});
+
+describe('uploads in flight, counted across server processes', () => {
+  /** The identity of a process that has ended (a server that crashed mid-upload). */
+  async function endedProcess(): Promise<string> {
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    await expect.poll(() => child.pid !== undefined && identify(child.pid)).toBeTruthy();
+    const identity = formatIdentity(identify(child.pid!)!);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    return identity;
+  }
+
+  it("sees the other process's reservations, releases its own, and clears a dead process's", async () => {
+    const one = server();
+    const two = server();
+    const here = uploadReservations(one.db);
+    const dead = await endedProcess();
+    const there = uploadReservations(two.db, dead);
+
+    const mine = here.reserve(7, 1_000);
+    const theirs = there.reserve(7, 5_000);
+    there.reserve(8, 2_000);
+    expect(here.reservedBy(7)).toBe(6_000);
+    expect(here.reservedTotal()).toBe(8_000);
+
+    mine.release();
+    mine.release();
+    expect(there.reservedBy(7)).toBe(5_000);
+
+    // The process behind `there` has ended: its uploads ended with it.
+    expect(here.releaseAbandoned()).toBe(2);
+    expect(here.reservedTotal()).toBe(0);
+    theirs.release();
+    expect(here.reservedTotal()).toBe(0);
+
+    // A live process's reservations stay.
+    here.reserve(9, 300);
+    expect(there.releaseAbandoned()).toBe(0);
+    expect(there.reservedTotal()).toBe(300);
   });
 });

@@ -50,16 +50,20 @@ export async function withRoomForUpload<T>(
   const userId = session.user.id;
   const verified = session.user.isEmailVerified;
   const quota = verified ? PENDING_UPLOAD_QUOTA_BYTES.verified : PENDING_UPLOAD_QUOTA_BYTES.unverified;
-  // Checked and reserved in one synchronous step: no other request runs in between.
-  const pending = queries.pendingUploadBytes(deps.db, userId) + deps.uploadsInFlight.reservedBy(userId);
-  const room = quota - pending;
-  const quotaMessage = verified ? uploadMessages.quota(Math.ceil(pending / MB)) : uploadMessages.quotaUnverified;
-  if (room <= 0 || (declaredBytes !== undefined && declaredBytes > room + 64 * 1024)) {
-    throw new AppError('too-large', 'OTHER', quotaMessage);
-  }
-  const limit = room < maxBytes ? { maxBytes: room, tooLargeMessage: quotaMessage } : { maxBytes, tooLargeMessage };
-  // A declared length bounds the body (the HTTP parser reads no further); otherwise the cap does.
-  const reservation = deps.uploadsInFlight.reserve(userId, declaredBytes ?? limit.maxBytes);
+  // Checked and reserved in one transaction: no other upload, in this server process or another,
+  // comes between.
+  const { limit, reservation } = deps.db.transaction(() => {
+    const pending = queries.pendingUploadBytes(deps.db, userId) + deps.uploadsInFlight.reservedBy(userId);
+    const room = quota - pending;
+    const quotaMessage = verified ? uploadMessages.quota(Math.ceil(pending / MB)) : uploadMessages.quotaUnverified;
+    if (room <= 0 || (declaredBytes !== undefined && declaredBytes > room + 64 * 1024)) {
+      throw new AppError('too-large', 'OTHER', quotaMessage);
+    }
+    const allowed: UploadLimit =
+      room < maxBytes ? { maxBytes: room, tooLargeMessage: quotaMessage } : { maxBytes, tooLargeMessage };
+    // A declared length bounds the body (the HTTP parser reads no further); otherwise the cap does.
+    return { limit: allowed, reservation: deps.uploadsInFlight.reserve(userId, declaredBytes ?? allowed.maxBytes) };
+  });
   try {
     // The disk is shared by everyone's files and the database: uploads stop well before it fills.
     // Every upload in flight counts whole, this one included (what they have written so far is
@@ -224,18 +228,21 @@ export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'm
  * (kill -9, power loss) cut short, and goes now rather than an hour later (issue 14). Answers
  * how many files went.
  */
-export async function removeCrashLeftovers(deps: Pick<Deps, 'db' | 'logger' | 'media'>) {
+export async function removeCrashLeftovers(deps: Pick<Deps, 'db' | 'logger' | 'media' | 'uploadsInFlight'>) {
+  deps.uploadsInFlight.releaseAbandoned();
   const count = await removeStrayFiles(deps, () => true);
   if (count > 0) deps.logger.warn({ count }, 'removed files an earlier run left half-made');
   return count;
 }
 
 /**
- * A server process has died while others run on (WEB_CONCURRENCY): its partial uploads go now,
- * the others' stay, whatever their age. What else it may have left (a rendition it made but had
- * not recorded) goes with the hourly sweep or at the next start. Answers how many files went.
+ * A server process has died while others run on (WEB_CONCURRENCY): its uploads' reservations and
+ * partial files go now, the others' stay, whatever their age. What else it may have left (a
+ * rendition it made but had not recorded) goes with the hourly sweep or at the next start.
+ * Answers how many files went.
  */
-export async function removePartialsOfEndedWriters(deps: Pick<Deps, 'logger' | 'media'>) {
+export async function clearUploadsOfEndedServers(deps: Pick<Deps, 'logger' | 'media' | 'uploadsInFlight'>) {
+  deps.uploadsInFlight.releaseAbandoned();
   let removed = 0;
   for (const name of await fs.readdir(deps.media.dirs.tmp)) {
     if (!writerHasEnded(name)) continue;
