@@ -93,7 +93,11 @@ export function streamGrants({
       for (const key of grants.keys()) if (key.startsWith(prefix)) grants.delete(key);
     },
 
-    /** Forgets every grant: something they may rest on has changed (a refund, a deletion, tracks). */
+    /**
+     * Forgets every grant: something they may rest on has changed (a refund, a deletion, tracks).
+     * Called inside the transaction making that change, so that the count every process reads
+     * commits with it.
+     */
     clear() {
       grants.clear();
       revocations?.add();

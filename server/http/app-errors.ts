@@ -45,9 +45,11 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
     const headers = error.status === 413 ? REFUSED_UNREAD : undefined;
     return c.json({ code: 'OTHER', message } satisfies ApiErrorBody, error.status as ContentfulStatusCode, headers);
   }
-  if ((error as { code?: unknown }).code === 'SQLITE_BUSY') {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
     // Another writer held the database past busy_timeout (a backup's copy, a burst of writes from
-    // several processes): nothing was changed, and the same request a moment later goes through.
+    // several processes). The transaction that met it was rolled back; the same request a moment
+    // later goes through (better-sqlite3 reports extended codes: SQLITE_BUSY_SNAPSHOT and others).
     const deps = c.get('deps');
     deps.metrics.sqliteBusy();
     deps.logger.warn({ requestId: c.get('requestId') }, 'the database stayed busy: answered 503');

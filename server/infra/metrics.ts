@@ -5,8 +5,10 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
 // GET /metrics (DESIGN.md, metrics): Prometheus's text format through prom-client, behind
 // METRICS_TOKEN. Without the token nothing is recorded (the recorder does nothing), so a site
 // nobody scrapes pays nothing per request. With several server processes (WEB_CONCURRENCY) each
-// keeps its own figures; a scrape answered by any of them asks the primary, which gathers every
-// process's and sums them (prom-client's AggregatorRegistry), so a counter is the site's.
+// keeps its own figures, labelled with its slot (`server="0"` … and `server="primary"`); a scrape
+// answered by any of them asks the primary, which gathers every process's (prom-client's
+// AggregatorRegistry.aggregate) and leaves out one that does not answer within two seconds (a
+// server starting or dying), so a scrape never fails for a restart. Sum by route in PromQL.
 
 /** What the site counts; each call is a few additions, on the request's own path. */
 export type Metrics = {
@@ -28,6 +30,8 @@ export type Metrics = {
   watchJobQueue(depth: () => { kind: string; status: string; count: number }[]): void;
   /** The text of a scrape, every process's figures included; undefined when metrics are off. */
   scrape(): Promise<string | undefined>;
+  /** This process's own figures (the primary adds them to the servers'). */
+  registry?: Registry;
 };
 
 const noMetrics: Metrics = {
@@ -105,10 +109,18 @@ export function createMetrics(enabled: boolean): Metrics {
   });
 
   if (cluster.isWorker) {
-    // What the primary's scrape gathers from this process: this registry. Making an aggregator
-    // here is what sets prom-client's listener that answers the primary.
-    AggregatorRegistry.setRegistries([register]);
-    new AggregatorRegistry();
+    // Each server's series carry its slot (SERVER_SLOT, 0 … N-1, kept by its replacement): a
+    // server started again restarts its own counters, which Prometheus reads as that series'
+    // reset, instead of a site-wide sum going backwards.
+    register.setDefaultLabels({ server: process.env.SERVER_SLOT ?? String(cluster.worker?.id ?? 0) });
+    process.on('message', (message: CollectRequest) => {
+      if (message?.type !== 'soundcause:metrics-collect') return;
+      void register
+        .getMetricsAsJSON()
+        .then((metrics) =>
+          process.send?.({ type: 'soundcause:metrics-collected', id: message.id, metrics } satisfies Collected),
+        );
+    });
   }
 
   return {
@@ -122,8 +134,12 @@ export function createMetrics(enabled: boolean): Metrics {
     fulfilled: () => fulfilments.inc(),
     writeLockWaited: (seconds) => lockWait.observe(seconds),
     sqliteBusy: () => busy.inc(),
-    watchJobQueue: (depth) => (queueDepth = depth),
+    // The queue is the same database for every server: read once, by the primary when there is one.
+    watchJobQueue: (depth) => {
+      if (!cluster.isWorker) queueDepth = depth;
+    },
     scrape: () => (cluster.isWorker ? askPrimary() : register.metrics()),
+    registry: register,
   };
 }
 
@@ -131,6 +147,12 @@ export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 type ScrapeRequest = { type: 'soundcause:metrics'; id: string };
 type ScrapeAnswer = { type: 'soundcause:metrics-answer'; id: string; text?: string; error?: string };
+type CollectRequest = { type: 'soundcause:metrics-collect'; id: string };
+type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+type Collected = { type: 'soundcause:metrics-collected'; id: string; metrics: MetricsJson };
+
+/** How long the primary waits for each server's figures: one that is starting or dying is left out. */
+const COLLECT_WAIT_MS = 2000;
 
 /** A worker's scrape: the primary gathers every process's figures (answerScrapes). */
 function askPrimary(): Promise<string> {
@@ -152,15 +174,47 @@ function askPrimary(): Promise<string> {
   });
 }
 
-/** In the primary: answers each server process's scrape with the sum of every process's figures. */
-export function answerScrapes() {
-  const aggregator = new AggregatorRegistry();
+/** Every live server's figures, each within COLLECT_WAIT_MS (a server that does not answer is left out). */
+function collectFromServers(): Promise<MetricsJson[]> {
+  const id = randomUUID();
+  const servers = Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected());
+  return new Promise((resolve) => {
+    const gathered: MetricsJson[] = [];
+    let waiting = servers.length;
+    const done = () => {
+      clearTimeout(timer);
+      cluster.off('message', onCollected);
+      resolve(gathered);
+    };
+    const timer = setTimeout(done, COLLECT_WAIT_MS);
+    function onCollected(_worker: unknown, message: Collected) {
+      if (message?.type !== 'soundcause:metrics-collected' || message.id !== id) return;
+      gathered.push(message.metrics);
+      if (--waiting === 0) done();
+    }
+    cluster.on('message', onCollected);
+    if (waiting === 0) done();
+    for (const worker of servers) worker!.send({ type: 'soundcause:metrics-collect', id } satisfies CollectRequest);
+  });
+}
+
+/**
+ * In the primary: answers a server's scrape with every server's figures and the primary's own
+ * (the job queue, its memory), each series labelled with its server.
+ */
+export function answerScrapes(own: Metrics) {
+  own.registry?.setDefaultLabels({ server: 'primary' });
   cluster.on('message', (worker, message: ScrapeRequest) => {
     if (message?.type !== 'soundcause:metrics') return;
-    aggregator.clusterMetrics().then(
-      (text) => worker.send({ type: 'soundcause:metrics-answer', id: message.id, text } satisfies ScrapeAnswer),
-      (error: unknown) =>
-        worker.send({ type: 'soundcause:metrics-answer', id: message.id, error: String(error) } satisfies ScrapeAnswer),
-    );
+    void (async () => {
+      try {
+        const servers = await collectFromServers();
+        const mine = own.registry ? [await own.registry.getMetricsAsJSON()] : [];
+        const text = await AggregatorRegistry.aggregate([...servers, ...mine]).metrics();
+        worker.send({ type: 'soundcause:metrics-answer', id: message.id, text } satisfies ScrapeAnswer);
+      } catch (error) {
+        worker.send({ type: 'soundcause:metrics-answer', id: message.id, error: String(error) } satisfies ScrapeAnswer);
+      }
+    })();
   });
 }

@@ -23,7 +23,7 @@ export async function runPrimary(config: Config) {
   const site = await prepareSite(config);
   const { logger } = site.deps;
   keepTidy(site.deps);
-  if (site.deps.metrics.enabled) answerScrapes();
+  if (site.deps.metrics.enabled) answerScrapes(site.deps.metrics);
 
   // The servers run the server's own entry (not `npm start`'s launcher) with this process's flags.
   cluster.setupPrimary({ exec: serverEntry('main', 'server/main.ts').file });
@@ -32,9 +32,12 @@ export async function runPrimary(config: Config) {
   let listening = 0;
   let stopping = false;
 
-  const startOne = () => {
+  /** Each server's slot, 0 … N-1, which its replacement takes over (its metrics' `server` label). */
+  const slots = new Map<Worker, number>();
+  const startOne = (slot: number) => {
     if (stopping) return;
-    const worker = cluster.fork();
+    const worker = cluster.fork({ SERVER_SLOT: String(slot) });
+    slots.set(worker, slot);
     workers.add(worker);
     worker.once('listening', (address) => {
       listening++;
@@ -44,7 +47,18 @@ export async function runPrimary(config: Config) {
 
   cluster.on('exit', (worker, code, signal) => {
     workers.delete(worker);
+    const slot = slots.get(worker) ?? 0;
+    slots.delete(worker);
     if (stopping) return;
+    if (listening === 0) {
+      // Not one server has listened yet: the start-up itself fails (a port in use, a bad setting),
+      // and would fail again. The site stops, as one process would, for systemd to report.
+      logger.fatal({ serverPid: worker.process.pid, code, signal }, 'a server process ended before it could listen');
+      stopping = true;
+      for (const other of workers) other.process.kill('SIGKILL');
+      site.sqlite.close();
+      process.exit(1);
+    }
     const now = Date.now();
     deaths.push(now);
     while (deaths[0]! < now - 60_000) deaths.shift();
@@ -55,14 +69,15 @@ export async function runPrimary(config: Config) {
     );
     // What it left is taken up before anything runs in its place: its ffmpeg ended, its half-written
     // files removed, its jobs queued again (they are taken by whichever server claims them next).
-    site.jobs
-      .recover()
-      .then(() => clearUploadsOfEndedServers(site.deps))
-      .catch((error: unknown) => logger.error({ err: error }, 'taking up what a server process left failed'))
-      .finally(() => setTimeout(startOne, delay).unref());
+    const takeUp = (step: () => Promise<unknown>) =>
+      step().catch((error: unknown) => logger.error({ err: error }, 'taking up what a server process left failed'));
+    void takeUp(() => site.jobs.recover())
+      .then(() => takeUp(() => clearUploadsOfEndedServers(site.deps)))
+      // Not unref'd: with every server down, this timer is what keeps the primary alive to start one.
+      .finally(() => setTimeout(() => startOne(slot), delay));
   });
 
-  for (let i = 0; i < config.webConcurrency; i++) startOne();
+  for (let slot = 0; slot < config.webConcurrency; slot++) startOne(slot);
 
   function shutdown(signal: string) {
     if (stopping) return;

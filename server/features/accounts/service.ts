@@ -451,9 +451,9 @@ export async function deleteAccount(deps: Deps, session: Session, password: stri
     removeOwnerContent(tx, user.id, at);
     queries.scrubUser(tx, user.id, unusable, at);
     deleteOtherSessions(tx, user.id);
+    // Their fundraisers are deleted: no grant to stream them as their owner may stay remembered.
+    deps.streamGrants.clear();
   });
-  // Their fundraisers are deleted: no grant to stream them as their owner may stay remembered.
-  deps.streamGrants.clear();
   deps.afterResponse(() =>
     deps.mailer.send(accountDeletedEmail(deps.config, user.email)).catch((error: unknown) => {
       deps.logger.error({ err: error, userId: user.id }, 'could not confirm an account deletion by email');

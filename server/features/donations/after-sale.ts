@@ -34,7 +34,7 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUr
       await fulfilPayment(deps, event.paymentIntentId, siteUrl);
     }
   }
-  const revoked = deps.db.transaction(
+  deps.db.transaction(
     (tx) => {
       if (!queries.recordEvent(tx, event.id, event.type)) return false;
       const donation = queries.findDonationByIntent(tx, event.paymentIntentId);
@@ -53,10 +53,12 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUr
       } else {
         journal.recordDispute(deps.db, payment, event.dispute, now);
       }
-      return settleAlbum(deps.db, donation, now);
+      const revoked = settleAlbum(deps.db, donation, now);
+      // And at once, in every server process: no remembered permission to stream it may outlive
+      // the purchase. Counted in this transaction, so it commits with the revocation or not at all.
+      if (revoked) deps.streamGrants.clear();
+      return revoked;
     },
     { behavior: 'immediate' },
   );
-  // And at once: no remembered permission to stream it may outlive the purchase.
-  if (revoked) deps.streamGrants.clear();
 }

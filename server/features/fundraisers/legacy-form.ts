@@ -127,8 +127,8 @@ export async function updateFundraiserV1(
       input.trackList.map((name) => ({ name, uploadId: null, status: 'ready' as const })),
     );
     if (!updated) throw notFound(say.notFound);
+    deps.streamGrants.clear();
     return toRef(updated);
   });
-  deps.streamGrants.clear();
   return ref;
 }

@@ -368,10 +368,10 @@ export function saveMusic(deps: Deps, session: Session, input: FundraiserMusicIn
     checkMusicUploads(tx, session, row, input);
     const updated = writeMusic(tx, row.id, editorOf(session), musicValues(input), streamingTracks(input));
     if (!updated) throw notFound(say.notFound);
+    // Removed tracks are not to be streamed from a remembered grant (counted with the change).
+    deps.streamGrants.clear();
     return toRef(updated);
   });
-  // Removed tracks are not to be streamed from a remembered grant.
-  deps.streamGrants.clear();
   return ref;
 }
 
@@ -416,9 +416,9 @@ export function updateFundraiser(deps: Deps, session: Session, id: number, input
       streamingTracks(input),
     );
     if (!updated) throw notFound(say.notFound);
+    deps.streamGrants.clear();
     return toRef(updated);
   });
-  deps.streamGrants.clear();
   return ref;
 }
 
@@ -455,10 +455,12 @@ export function publishFundraiser(deps: Deps, session: Session, id: number, publ
 /** Soft delete: no more donations, gone from every list; the donations made stay on record. */
 export function deleteFundraiser(deps: Deps, session: Session, id: number) {
   const row = manageable(deps, session, id);
-  const deleted = queries.updateOwnFundraiser(deps.db, row.id, ownerOf(session), { deletedAt: new Date() });
-  if (!deleted) throw notFound(say.notFound);
-  // Its owner may no longer stream it (server/access/can-stream.ts): nothing remembered says otherwise.
-  deps.streamGrants.clear();
+  deps.db.transaction(() => {
+    const deleted = queries.updateOwnFundraiser(deps.db, row.id, ownerOf(session), { deletedAt: new Date() });
+    if (!deleted) throw notFound(say.notFound);
+    // Its owner may no longer stream it (server/access/can-stream.ts): nothing remembered says otherwise.
+    deps.streamGrants.clear();
+  });
 }
 
 /**
@@ -472,8 +474,8 @@ export function deleteArtistWithFundraisers(deps: Deps, session: Session, artist
     const at = new Date();
     if (!removeArtist(tx, artist.id, at)) throw notFound('Artist not found.');
     queries.softDeleteArtistFundraisers(tx, artist.id, at);
+    deps.streamGrants.clear();
   });
-  deps.streamGrants.clear();
 }
 
 /**

@@ -130,14 +130,14 @@ function trackHandler(deps: ProcessingDeps): JobHandler {
           })
           .where(eq(fundraiserTracks.id, trackId))
           .run();
+        // A grant remembering the rendition this one replaces would name a file about to go.
+        if (current.streamFile) deps.streamGrants.clear();
         return current;
       });
       if (!previous) {
         await removeRenditions(deps, { streams: [names.stream], previews: [names.preview] });
         return;
       }
-      // A grant remembering the rendition this one replaces would name a file about to go.
-      if (previous.streamFile) deps.streamGrants.clear();
       await removeRenditions(deps, toRenditions(previous.streamFile, previous.previewFile));
     },
     giveUp(payload, error) {

@@ -39,8 +39,9 @@ export function uploadReservations(db: Db, owner = formatIdentity(thisProcess())
         bytes,
         release: () => {
           if (released) return;
-          released = true;
           db.delete(reservations).where(eq(reservations.id, id)).run();
+          // Only once the row is gone: a release that failed (the database busy) may be tried again.
+          released = true;
         },
       };
     },
