@@ -12,7 +12,9 @@ import { CatalogueFileError } from './catalogue/legacy-csv';
 import { seedBundledCharities } from './features/charities/service';
 import { BackupError, createBackup, restoreBackup } from './infra/backup';
 import { createLogger } from './infra/logger';
-import { mediaStore } from './infra/storage/media';
+import { configuredMediaStore } from './infra/storage/media';
+import { MigrationError, migrateMediaToBucket } from './infra/storage/media-migrate';
+import { s3Client, s3Objects } from './infra/storage/s3-objects';
 import { randomToken } from './infra/security/tokens';
 
 // Operator commands: `npm run cli -- create-admin --email you@example.org [--password '...']`,
@@ -34,6 +36,11 @@ const usage = `Usage:
   npm run cli -- backup <dir>
       Backs the site in DATA_DIR up into <dir> (new or empty) while it runs: the database through
       SQLite's online backup API, the media files it refers to, and manifest.json with their hashes.
+  npm run cli -- media-migrate --to s3
+      Copies the media files the database refers to from DATA_DIR to the bucket of S3_BUCKET
+      (S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE), each
+      read back and checked against its SHA-256. Safe to run again: what is there and whole is
+      skipped. Then set MEDIA_STORE=s3 and restart; the local files stay until you remove them.
   npm run cli -- restore <dir> [--force]
       Checks the backup in <dir>, then restores it into DATA_DIR and checks it again there. Refuses
       while the site runs on DATA_DIR (stop it first) unless --force.`;
@@ -45,11 +52,12 @@ async function main() {
       email: { type: 'string' },
       password: { type: 'string' },
       force: { type: 'boolean' },
+      to: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   const [command, ...files] = positionals;
-  const commands = ['create-admin', 'import-irs-bmf', 'import-legacy', 'backup', 'restore'];
+  const commands = ['create-admin', 'import-irs-bmf', 'import-legacy', 'backup', 'restore', 'media-migrate'];
   if (values.help || command === undefined || !commands.includes(command)) {
     console.log(usage);
     process.exit(values.help ? 0 : 1);
@@ -61,6 +69,14 @@ async function main() {
       process.exit(1);
     }
     await backupCommand(command, path.resolve(dir), values.force ?? false);
+    return;
+  }
+  if (command === 'media-migrate') {
+    if (values.to !== 's3' || files.length > 0) {
+      console.error('Say where to: npm run cli -- media-migrate --to s3');
+      process.exit(1);
+    }
+    await mediaMigrateCommand();
     return;
   }
   if (command === 'import-legacy') {
@@ -125,7 +141,7 @@ async function importLegacyCommand(file: string) {
   try {
     // The charities a fresh site knows before it first starts (its start-up seeds them too).
     seedBundledCharities({ db });
-    const deps = { db, media: mediaStore(config.dataDir), logger: createLogger(config.logLevel) };
+    const deps = { db, media: configuredMediaStore(config), logger: createLogger(config.logLevel) };
     const summary = await importLegacyCatalogue(deps, file, { done: console.log, problem: console.error });
     const created = [
       summary.artistsCreated ? `${summary.artistsCreated} new artist${summary.artistsCreated === 1 ? '' : 's'}` : '',
@@ -153,13 +169,48 @@ async function importLegacyCommand(file: string) {
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+async function mediaMigrateCommand() {
+  const config = loadConfig();
+  const bucketName = config.s3.bucket;
+  if (!bucketName) {
+    console.error(
+      'Set S3_BUCKET (and S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) to the bucket to copy into.',
+    );
+    process.exit(1);
+  }
+  const { db, sqlite } = openDatabase(config.databasePath);
+  const client = s3Client(config.s3);
+  try {
+    const done = await migrateMediaToBucket(db, config.dataDir, s3Objects(client, bucketName), {
+      copied: (key, bytes) => console.log(`copied ${key} (${megabytes(bytes)}), checked`),
+      missing: (key) => console.error(`missing: ${key} is named by the database but is not in ${config.dataDir}/media`),
+    });
+    console.log(
+      `${done.copied} files copied to the bucket ${bucketName} (${megabytes(done.copiedBytes)}), each read back and checked; ${done.alreadyThere} were already there.${done.missing.length ? ` ${done.missing.length} missing from the data folder (see above).` : ''}`,
+    );
+    if (!config.media.bucket)
+      console.log('Now set MEDIA_STORE=s3 and restart the site (run this again first if it ran meanwhile).');
+    if (done.missing.length) process.exitCode = 1;
+  } catch (error) {
+    if (!(error instanceof MigrationError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  } finally {
+    client.destroy();
+    sqlite.close();
+  }
+}
+
 async function backupCommand(command: 'backup' | 'restore', dir: string, force: boolean) {
-  const { dataDir } = loadConfig();
+  const { dataDir, media } = loadConfig();
   try {
     if (command === 'backup') {
-      const done = await createBackup(dataDir, dir);
+      const done = await createBackup(dataDir, dir, { mediaBucket: media.bucket });
+      const mediaPart = media.bucket
+        ? `no media files (they stay in the bucket ${media.bucket})`
+        : `${done.files} media files (${megabytes(done.mediaBytes)})`;
       console.log(
-        `Backed up ${dataDir} to ${dir} in ${(done.ms / 1000).toFixed(1)} s: the database (${megabytes(done.databaseBytes)}, integrity ok) and ${done.files} media files (${megabytes(done.mediaBytes)}).`,
+        `Backed up ${dataDir} to ${dir} in ${(done.ms / 1000).toFixed(1)} s: the database (${megabytes(done.databaseBytes)}, integrity ok) and ${mediaPart}.`,
       );
     } else {
       const done = await restoreBackup(dir, dataDir, { force });

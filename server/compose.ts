@@ -18,7 +18,7 @@ import { stripeProvider } from './infra/payments/stripe-provider';
 import { testProvider } from './infra/payments/test-provider';
 import { processRegistry, type ProcessRegistry } from './infra/processes/registry';
 import { loadOrCreateKey } from './infra/security/secret-key';
-import { mediaStore } from './infra/storage/media';
+import { configuredMediaStore } from './infra/storage/media';
 import { uploadReservations } from './infra/storage/upload-reservations';
 
 /**
@@ -48,7 +48,7 @@ export function composeDeps(
     db,
     logger,
     metrics,
-    media: mediaStore(config.dataDir),
+    media: configuredMediaStore(config),
     uploadsInFlight: uploadReservations(db),
     streamGrants: streamGrants({ revocations: sharedRevocations(db) }),
     urlGrants: urlGrants(loadOrCreateKey(config.urlGrantKeyFile)),

@@ -59,6 +59,19 @@ const envSchema = z
       emptyAsUndefined,
       z.string().min(16, 'METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 24).').optional(),
     ),
+    /** Where media live: the data folder (local) or an S3-compatible bucket (DESIGN.md, wave 3). */
+    MEDIA_STORE: z.enum(['local', 's3']).default('local'),
+    /** The S3-compatible store: the media bucket's, and where off-site backups go whatever MEDIA_STORE is. */
+    S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.url().optional()),
+    S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+    S3_BUCKET: optionalString,
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: flag(false),
+    /** With a bucket: 302 to a presigned GET (true), or the server passes the bytes on itself. */
+    MEDIA_REDIRECTS: flag(true),
+    /** A CDN (or the bucket's public URL) that serves images and previews by key. */
+    MEDIA_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
     /** Track-processing jobs run at once by each server process; each ffmpeg takes about a core. */
     JOB_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
     /** An ffmpeg to use instead of looking one up (issue 9: a maintained system build first). */
@@ -84,6 +97,15 @@ const envSchema = z
       ctx.addIssue({
         code: 'custom',
         message: 'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET must be set together.',
+      });
+    }
+    if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together.' });
+    }
+    if (env.MEDIA_STORE === 's3' && env.S3_BUCKET === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'MEDIA_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT unless the bucket is on AWS).',
       });
     }
     if (env.NODE_ENV === 'production') {
@@ -156,6 +178,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webConcurrency: e.WEB_CONCURRENCY,
     metricsToken: e.METRICS_TOKEN,
+    /** How to reach the S3-compatible store (media with MEDIA_STORE=s3, off-site backups). */
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      /** S3_BUCKET whatever MEDIA_STORE is: where media-migrate copies to. */
+      bucket: e.S3_BUCKET,
+    },
+    media: {
+      bucket: e.MEDIA_STORE === 's3' ? e.S3_BUCKET : undefined,
+      redirects: e.MEDIA_REDIRECTS,
+      publicUrl: e.MEDIA_PUBLIC_URL?.replace(/\/+$/, ''),
+    },
     jobWorkers: e.JOB_WORKERS,
     ffmpegPath: e.FFMPEG_PATH,
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,

@@ -84,7 +84,7 @@ export async function placeFile(media: MediaStore, source: SourceFile): Promise<
     try {
       await renderImage(source.path, id, media);
     } catch {
-      await removeFiles(stored);
+      await removeFiles(media, stored);
       throw refuse('The image could not be read. Please choose another file.');
     }
     const format = start[0] === 0xff ? ('jpeg' as const) : ('png' as const);
@@ -114,6 +114,7 @@ export async function placeFile(media: MediaStore, source: SourceFile): Promise<
     }
     const { crc32, bytes } = await fileChecksum(copy);
     await fs.rename(copy, stored);
+    await media.store(stored);
     return {
       column: source.column,
       upload: { id, kind: source.kind, format, originalName, bytes, crc32 },
@@ -124,6 +125,7 @@ export async function placeFile(media: MediaStore, source: SourceFile): Promise<
   }
 }
 
-export async function removeFiles(files: string[]) {
-  await Promise.all(files.map((file) => fs.rm(file, { force: true })));
+/** Removes placed files from the media store (a row that failed after its files were placed). */
+export async function removeFiles(media: MediaStore, files: string[]) {
+  await Promise.all(files.map((file) => media.remove(file)));
 }

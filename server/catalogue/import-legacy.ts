@@ -210,14 +210,20 @@ async function importRow(
       placed.push(await placeFile(deps.media, source));
     } catch (error) {
       if (!(error instanceof FileProblem)) {
-        await removeFiles(placed.flatMap((file) => file.stored));
+        await removeFiles(
+          deps.media,
+          placed.flatMap((file) => file.stored),
+        );
         throw error;
       }
       problems.push(error.problem);
     }
   }
   if (problems.length) {
-    await removeFiles(placed.flatMap((file) => file.stored));
+    await removeFiles(
+      deps.media,
+      placed.flatMap((file) => file.stored),
+    );
     return failed(problems);
   }
 
@@ -227,7 +233,10 @@ async function importRow(
     const saved = deps.db.transaction((tx) => saveRow(tx, row, charity, placed, passwordHash));
     return { kind: 'imported', row, ...saved };
   } catch (error) {
-    await removeFiles(placed.flatMap((file) => file.stored));
+    await removeFiles(
+      deps.media,
+      placed.flatMap((file) => file.stored),
+    );
     if (error instanceof RowFailure) return failed(error.problems);
     // Another run imported the same row meanwhile: its unique external id refused this copy.
     const other = importedFundraiser(deps.db, row.external_id);

@@ -198,7 +198,9 @@ export async function seedDemoFundraisers(db: Db, media: MediaStore, ownerEmail:
     for (let i = 0; i <= demo.tracks.length; i++) {
       const id = newUploadId();
       const bytes = melodyWav(seed++, i === 0 ? 15 : 24);
-      await fs.writeFile(media.trackFile(id, 'wav'), bytes);
+      const stored = media.trackFile(id, 'wav');
+      await fs.writeFile(stored, bytes);
+      await media.store(stored);
       audio.push({ id, bytes: bytes.length });
     }
     const [preview, ...tracks] = audio;

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
-import { mediaStore } from '../infra/storage/media';
+import { configuredMediaStore } from '../infra/storage/media';
 import { seedDemoContent } from './seed';
 
 // The demo seeding as a process of its own (main.ts starts it, once per start): generating the
@@ -11,7 +11,7 @@ import { seedDemoContent } from './seed';
 const config = loadConfig();
 const { db, sqlite } = openDatabase(config.databasePath);
 try {
-  const admin = await seedDemoContent(db, config, mediaStore(config.dataDir));
+  const admin = await seedDemoContent(db, config, configuredMediaStore(config));
   await new Promise<void>((resolve, reject) =>
     process.send!(admin, (error: Error | null) => (error ? reject(error) : resolve())),
   );

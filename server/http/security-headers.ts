@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CHARITY_LOGO_SOURCE, VIDEO_EMBED_ORIGINS } from '../../shared/constants';
 import type { Config } from '../config';
+import { bucketOrigin } from '../infra/storage/s3-objects';
 
 // The headers that tell the browser what the app's pages may do (issue 14), set on every answer
 // by the one request middleware (request-context.ts). The Content-Security-Policy allows exactly
@@ -20,6 +21,19 @@ const STRIPE_API = ['https://api.stripe.com'];
 const videoPlayers = Object.values(VIDEO_EMBED_ORIGINS);
 
 /**
+ * Where media answers redirect to when they live in a bucket (http/send-media.ts): the bucket's
+ * presigned links and the CDN of MEDIA_PUBLIC_URL. The player, images and the offline save
+ * (a fetch) follow those redirects, and the browser checks the final URL against the policy.
+ */
+function mediaOrigins(config: Config): string[] {
+  const { bucket, publicUrl } = config.media;
+  if (!bucket) return [];
+  const origins = [bucketOrigin(config.s3, bucket)];
+  if (publicUrl) origins.push(new URL(publicUrl).origin);
+  return [...new Set(origins)];
+}
+
+/**
  * The policy for a page whose inline styles carry `nonce`, or for any other answer (no nonce).
  *
  * - Scripts: the app's own files only. No inline script runs: the page's first answers travel in
@@ -36,17 +50,19 @@ const videoPlayers = Object.values(VIDEO_EMBED_ORIGINS);
  *   silence, which stops the download. Saved music and covers come from the service worker at
  *   the same addresses as online, so no blob: is needed.
  * - Workers: the service worker and the player's SharedWorker, both the app's own files.
+ * - With media in a bucket, its origin and the CDN's (mediaOrigins).
  */
 function contentSecurityPolicy(config: Config): (nonce: string | undefined) => string {
   const stripe = config.stripe !== undefined;
+  const media = mediaOrigins(config);
   const directives = (styleSources: string[]): [string, string[]][] => [
     ['default-src', ["'self'"]],
     ['script-src', ["'self'", ...(stripe ? STRIPE_SCRIPTS : [])]],
     ['style-src', ["'self'", ...styleSources]],
-    ['img-src', ["'self'", CHARITY_LOGO_SOURCE]],
-    ['media-src', ["'self'", 'data:']],
+    ['img-src', ["'self'", CHARITY_LOGO_SOURCE, ...media]],
+    ['media-src', ["'self'", 'data:', ...media]],
     ['font-src', ["'self'"]],
-    ['connect-src', ["'self'", ...(stripe ? STRIPE_API : [])]],
+    ['connect-src', ["'self'", ...media, ...(stripe ? STRIPE_API : [])]],
     ['frame-src', [...videoPlayers, ...(stripe ? STRIPE_FRAMES : [])]],
     ['worker-src', ["'self'"]],
     ['manifest-src', ["'self'"]],

@@ -2,10 +2,10 @@ import type { Context } from 'hono';
 import type { Deps } from '../deps';
 import { notFound } from '../errors';
 import type { AlbumDownload } from '../features/fundraisers/album-media';
-import { zipStream, zipStreamSize } from '../infra/storage/zip-stream';
+import { storedEntries, zipStream, zipStreamSize } from '../infra/storage/zip-stream';
 import type { AppEnv } from './context';
 import { withNodeBody } from './node-response';
-import { sendFile } from './send-file';
+import { sendMedia } from './send-media';
 
 /**
  * Answers an album download (the owner's and buyers' 'Download songs', the receipt's link) as a
@@ -17,18 +17,19 @@ import { sendFile } from './send-file';
 export async function sendAlbum(c: Context<AppEnv>, deps: Deps, album: AlbumDownload): Promise<Response> {
   const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(album.fileName)}`;
   if (album.kind === 'zip') {
-    const response = await sendFile(c, {
+    const response = await sendMedia(c, {
       path: album.path,
       contentType: 'application/zip',
       cacheControl: 'private, no-store',
       version: album.version,
+      downloadName: album.fileName,
     });
     if (!response) {
       deps.logger.error({ path: album.path }, 'album download: legacy zip missing on disk');
       throw notFound('The album zip is no longer available.');
     }
     // On the file's answer only: an error page must not be saved as "Album.zip".
-    response.headers.set('content-disposition', disposition);
+    if (response.status !== 302) response.headers.set('content-disposition', disposition);
     return response;
   }
   c.header('content-disposition', disposition);
@@ -38,8 +39,11 @@ export async function sendAlbum(c: Context<AppEnv>, deps: Deps, album: AlbumDown
     c.header('content-length', String(zipStreamSize(album.entries)));
     return c.body(null, 200);
   }
-  const zip = zipStream(album.entries, (error) =>
-    deps.logger.error({ err: error, fileName: album.fileName }, 'album download: zip failed while sending'),
+  const zip = zipStream(
+    album.entries,
+    (error) => deps.logger.error({ err: error, fileName: album.fileName }, 'album download: zip failed while sending'),
+    // Files on local disk are read through their descriptors; a bucket's objects as streams.
+    deps.media.objects.kind === 'local' ? undefined : storedEntries(deps.media.read),
   );
   c.header('content-length', String(zip.size));
   // Under Node the zip is written to the response itself, through two reused buffers (zip-stream.ts).

@@ -72,16 +72,24 @@ export async function sendFile(c: Context, options: SendFileOptions): Promise<Re
   }
 }
 
-type Answer =
+export type Answer =
   | { kind: 'empty'; status: 200 | 304 | 416; headers: Record<string, string> }
   | { kind: 'body'; status: 200 | 206; headers: Record<string, string>; start: number; end: number };
 
-function answerFor(c: Context, options: SendFileOptions, stats: Stats): Answer {
+/**
+ * What to answer for content of `stats.size` bytes last changed at `stats.mtime`: its headers,
+ * and the bytes to send if any (a file here, or an object in the bucket: send-media.ts).
+ */
+export function answerFor(
+  c: Context,
+  options: Omit<SendFileOptions, 'path'>,
+  stats: Pick<Stats, 'size' | 'mtime'>,
+): Answer {
   const size = stats.size;
   const identity =
     options.version && ETAG_SAFE.test(options.version)
       ? options.version
-      : `${size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}`;
+      : `${size.toString(36)}-${Math.floor(stats.mtime.getTime()).toString(36)}`;
   const etag = `"${identity}"`;
   const lastModified = stats.mtime.toUTCString();
   const validators = { etag, 'last-modified': lastModified, 'cache-control': options.cacheControl };

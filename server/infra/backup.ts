@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { knownMigrationCount } from '../db/client';
 import * as schema from '../db/schema';
-import { mediaStore } from './storage/media';
+import { MEDIA_FOLDERS, mediaStore } from './storage/media';
 import { mediaFilesInUse } from './storage/upload-records';
 
 // Backups of a running site (issue 14): the SQLite file through SQLite's online backup API, and
@@ -42,6 +42,8 @@ export type BackupManifest = {
   createdAt: string;
   database: { file: string; bytes: number; sha256: string; migrations: number };
   media: MediaEntry[];
+  /** The site's media were in this bucket (MEDIA_STORE=s3), not in the backup: the bucket keeps them. */
+  mediaBucket?: string;
 };
 
 const databaseFile = (dataDir: string) => path.join(dataDir, DATABASE);
@@ -104,8 +106,12 @@ export function siteIsRunning(dataDir: string): boolean {
   }
 }
 
-/** Backs the site in `dataDir` up into `backupDir` (new or empty), while it runs. */
-export async function createBackup(dataDir: string, backupDir: string) {
+/**
+ * Backs the site in `dataDir` up into `backupDir` (new or empty), while it runs. With its media in
+ * a bucket (`mediaBucket`), only the database: objects are never changed or reused under a key, and
+ * the bucket's own versioning or replication is what keeps them (the README says how).
+ */
+export async function createBackup(dataDir: string, backupDir: string, { mediaBucket }: { mediaBucket?: string } = {}) {
   const started = Date.now();
   const source = databaseFile(dataDir);
   if (!fsSync.existsSync(source)) throw new BackupError(`There is no database at ${source}: is DATA_DIR right?`);
@@ -126,8 +132,10 @@ export async function createBackup(dataDir: string, backupDir: string) {
   };
 
   // 1. Every media file there is now (see the top of this file for the order).
-  for (const dir of ['images', 'tracks', 'zips', 'streams', 'previews']) {
-    for (const name of await fs.readdir(path.join(live.root, dir))) await copy(`${dir}/${name}`);
+  if (!mediaBucket) {
+    for (const dir of MEDIA_FOLDERS) {
+      for (const name of await fs.readdir(path.join(live.root, dir))) await copy(`${dir}/${name}`);
+    }
   }
 
   // 2. The database: one consistent snapshot through the online backup API.
@@ -144,7 +152,7 @@ export async function createBackup(dataDir: string, backupDir: string) {
   try {
     // One self-contained file that opens anywhere, read-only too (no -wal or -shm beside it).
     copyDb.pragma('journal_mode = DELETE');
-    inUse = mediaFilesInUse(drizzle(copyDb, { schema }), live).map((file) => path.relative(live.root, file));
+    inUse = mediaBucket ? [] : mediaFilesInUse(drizzle(copyDb, { schema }), live).map(live.keyOf);
     migrations = (copyDb.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n;
   } finally {
     copyDb.close();
@@ -172,6 +180,7 @@ export async function createBackup(dataDir: string, backupDir: string) {
     createdAt: new Date().toISOString(),
     database: { file: DATABASE, ...(await hashFile(snapshot)), migrations },
     media: [...copied].map(([file, hash]) => ({ path: file, ...hash })).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    ...(mediaBucket ? { mediaBucket } : {}),
   };
   await fs.writeFile(path.join(backupDir, `${MANIFEST}.part`), JSON.stringify(manifest, null, 2));
   await fs.rename(path.join(backupDir, `${MANIFEST}.part`), path.join(backupDir, MANIFEST));

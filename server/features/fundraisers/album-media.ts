@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import { fundraiserMessages as say } from '../../../shared/fundraiser-messages';
 import { canStream } from '../../access/can-stream';
 import { grantedPurchase, requireStandingPurchase } from '../../access/url-grants';
@@ -6,7 +5,7 @@ import type { Db } from '../../db/client';
 import type { CachePolicy, Deps, Session } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import { renditionVersion } from '../../infra/storage/media';
-import { fileChecksum } from '../../infra/storage/checksum';
+import { streamChecksum } from '../../infra/storage/checksum';
 import { findUpload, recordChecksum } from '../../infra/storage/upload-records';
 import type { ZipStreamEntry } from '../../infra/storage/zip-stream';
 import { visibleOrNotFound } from './permissions';
@@ -156,12 +155,10 @@ async function albumFiles(deps: Deps, row: FundraiserRow): Promise<AlbumDownload
     ];
   });
   if (listed.length === 0) throw notFound('This fundraiser has no tracks to download yet.');
-  const checked = await Promise.all(
-    listed.map(async (entry) => ({ entry, stats: await fs.stat(entry.path).catch(() => null) })),
-  );
-  const found = checked.flatMap(({ entry, stats }) => (stats?.isFile() ? [{ ...entry, stats }] : []));
+  const checked = await Promise.all(listed.map(async (entry) => ({ entry, stats: await deps.media.stat(entry.path) })));
+  const found = checked.flatMap(({ entry, stats }) => (stats ? [{ ...entry, stats }] : []));
   if (found.length < listed.length) {
-    const missing = checked.filter(({ stats }) => !stats?.isFile()).map(({ entry }) => entry.path);
+    const missing = checked.filter(({ stats }) => !stats).map(({ entry }) => entry.path);
     deps.logger.error({ fundraiserId: row.id, missing }, 'album download: track originals missing on disk');
     throw notFound(albumFilesMissingMessage);
   }
@@ -170,7 +167,7 @@ async function albumFiles(deps: Deps, row: FundraiserRow): Promise<AlbumDownload
       path,
       name,
       size: stats.size,
-      mtime: stats.mtime,
+      mtime: stats.modified,
       crc32: await checksumOf(deps, upload, path, stats.size),
     })),
   );
@@ -189,7 +186,9 @@ async function checksumOf(
   size: number,
 ): Promise<number> {
   if (upload.crc32 !== null && upload.bytes === size) return upload.crc32;
-  const { crc32, bytes } = await fileChecksum(path);
+  const stored = await deps.media.read(path);
+  if (!stored) throw notFound(albumFilesMissingMessage);
+  const { crc32, bytes } = await streamChecksum(stored);
   recordChecksum(deps.db, upload.id, crc32, bytes);
   deps.logger.info({ uploadId: upload.id, bytes }, 'album download: recorded the checksum of an original');
   return crc32;

@@ -98,7 +98,12 @@ export async function updateFundraiserV1(
   let zipUploadId = row.tracksZipUploadId;
   if (zip) {
     zipUploadId = newUploadId();
-    await fs.rename(zip.tempFile, deps.media.zipFile(zipUploadId));
+    const stored = deps.media.zipFile(zipUploadId);
+    await fs.rename(zip.tempFile, stored);
+    await deps.media.store(stored).catch(async (error: unknown) => {
+      await deps.media.remove(stored);
+      throw error;
+    });
     insertUpload(deps.db, {
       id: zipUploadId,
       userId: session.user.id,

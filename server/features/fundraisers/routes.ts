@@ -16,7 +16,8 @@ import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
 import { sendAlbum } from '../../http/send-album';
-import { cacheControlFor, sendFile } from '../../http/send-file';
+import { cacheControlFor } from '../../http/send-file';
+import { sendMedia } from '../../http/send-media';
 import { requireAdminSession, requireSession, requireVerifiedSession } from '../../http/session';
 import { jsonBody, multipartRequest, parseWith } from '../../http/validation';
 import { receiveForm } from '../../infra/storage/multipart';
@@ -77,7 +78,7 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   .get('/fundraisers/:id/preview', async (c) => {
     const id = fundraiserId(c.req.param('id'));
     const file = albumMedia.previewTrackFile(c.get('deps'), c.get('session'), id, c.req.query('v'));
-    const response = await sendFile(c, {
+    const response = await sendMedia(c, {
       path: file.path,
       contentType: file.format === 'wav' ? 'audio/wav' : 'audio/mpeg',
       cacheControl: cacheControlFor(file),

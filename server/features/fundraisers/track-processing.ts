@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -68,8 +67,8 @@ type ProcessingDeps = Pick<Deps, 'db' | 'media' | 'logger' | 'ffmpeg' | 'streamG
 
 async function removeRenditions(deps: ProcessingDeps, files: Renditions) {
   await Promise.all([
-    ...files.streams.map((name) => fs.rm(deps.media.streamFile(name), { force: true })),
-    ...files.previews.map((name) => fs.rm(deps.media.previewFile(name), { force: true })),
+    ...files.streams.map((name) => deps.media.remove(deps.media.streamFile(name))),
+    ...files.previews.map((name) => deps.media.remove(deps.media.previewFile(name))),
   ]);
 }
 
@@ -81,13 +80,18 @@ async function render(deps: ProcessingDeps, uploadId: string) {
     throw new PermanentJobError(`upload ${uploadId} is not a track`);
   }
   const names = { stream: newRenditionName(), preview: newRenditionName() };
+  const { media } = deps;
+  const outputs = { stream: media.streamFile(names.stream), preview: media.previewFile(names.preview) };
   let audio: RenderedAudio;
   try {
-    audio = await renderTrack(deps.ffmpeg, deps.media.trackFile(upload.id, upload.format), {
-      stream: deps.media.streamFile(names.stream),
-      preview: deps.media.previewFile(names.preview),
-    });
+    const original = media.trackFile(upload.id, upload.format);
+    const rendered = await media.withLocalCopy(original, (input) => renderTrack(deps.ffmpeg, input, outputs));
+    if (!rendered) throw new Error(`the original of upload ${uploadId} is not in the media store`);
+    audio = rendered;
+    await media.store(outputs.stream);
+    await media.store(outputs.preview);
   } catch (error) {
+    await Promise.all([media.remove(outputs.stream), media.remove(outputs.preview)]);
     // Silence will not go away on a second try; an unreadable file is retried, in case the
     // failure was the machine's rather than the file's.
     if (error instanceof AudioProblem && error.reason === 'silent') {

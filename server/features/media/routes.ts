@@ -2,13 +2,14 @@ import { Hono, type Context } from 'hono';
 import { notFound } from '../../errors';
 import { pathId } from '../../http/ids';
 import type { AppEnv } from '../../http/context';
-import { cacheControlFor, sendFile } from '../../http/send-file';
+import { cacheControlFor } from '../../http/send-file';
+import { sendMedia } from '../../http/send-media';
 import { forgetStreamGrant, mediaMessages, type TrackAudio, trackPreview, trackStream } from './service';
 
 const trackId = (raw: string) => pathId(raw, mediaMessages.trackNotFound);
 
 function sendAudio(c: Context<AppEnv>, audio: TrackAudio) {
-  return sendFile(c, {
+  return sendMedia(c, {
     path: audio.path,
     contentType: 'audio/mpeg',
     cacheControl: cacheControlFor(audio),

@@ -33,14 +33,22 @@ async function inRenderQueue<T>(task: () => Promise<T>): Promise<T> {
  * (libvips) runs in a child process that ends when no image has come for a while: libvips' threads
  * leave the memory they used with the process (a server that rendered a dozen images held 200 MB
  * more at idle, glibc arenas it never gives back), and a small VM's server should not (issue 13).
+ * The renditions are then kept in the media store; none is when one fails.
  */
-export function renderImage(source: string, id: string, media: MediaStore): Promise<void> {
+export async function renderImage(source: string, id: string, media: MediaStore): Promise<void> {
   const outputs = IMAGE_WIDTHS.map((width) => ({
     width,
     webp: media.imageFile(id, width, 'webp'),
     jpg: media.imageFile(id, width, 'jpg'),
   }));
-  return inRenderQueue(() => imageWorker.render({ source, outputs }));
+  const files = outputs.flatMap(({ webp, jpg }) => [webp, jpg]);
+  await inRenderQueue(() => imageWorker.render({ source, outputs }));
+  try {
+    await Promise.all(files.map((file) => media.store(file)));
+  } catch (error) {
+    await Promise.all(files.map((file) => media.remove(file)));
+    throw error;
+  }
 }
 
 /** How long the worker waits for another image before it ends. */

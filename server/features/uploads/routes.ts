@@ -3,6 +3,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context';
 import { requireSession } from '../../http/session';
+import { sendMedia } from '../../http/send-media';
 import { multipartRequest } from '../../http/validation';
 import type { MediaStore } from '../../infra/storage/media';
 import { uploadImage, uploadTrack } from './service';
@@ -20,12 +21,15 @@ export const uploadRoutes = new Hono<AppEnv>()
     return c.json(await uploadTrack(c.get('deps'), session, multipartRequest(c)), 201);
   });
 
-const RENDITION = /^\/media\/images\/[A-Za-z0-9_-]{22}-\d{2,4}\.(webp|jpg)$/;
+const RENDITION = /^\/media\/images\/([A-Za-z0-9_-]{22}-\d{2,4}\.(webp|jpg))$/;
 
 /** Image renditions never change under a name, so browsers may keep them for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 export function mediaRoutes(media: MediaStore) {
-  return new Hono<AppEnv>()
-    .get(
+  const routes = new Hono<AppEnv>();
+  if (media.objects.kind === 'local') {
+    routes.get(
       '/media/images/*',
       async (c, next) => {
         if (!RENDITION.test(c.req.path)) return c.text('Not found', 404);
@@ -37,10 +41,24 @@ export function mediaRoutes(media: MediaStore) {
         onFound: (_path, c) => {
           // A file answer, never made whole as JSON is: the header set here goes on it.
           // eslint-disable-next-line no-restricted-syntax
-          c.header('cache-control', 'public, max-age=31536000, immutable');
+          c.header('cache-control', IMMUTABLE);
         },
       }),
       (c) => c.text('Not found', 404),
-    )
-    .get('/media/*', (c) => c.text('Not found', 404));
+    );
+  } else {
+    // In a bucket: the same URLs answer a redirect to the CDN or the store (send-media.ts).
+    routes.get('/media/images/*', async (c) => {
+      const match = RENDITION.exec(c.req.path);
+      if (!match?.[1]) return c.text('Not found', 404);
+      const response = await sendMedia(c, {
+        path: path.join(media.dirs.images, match[1]),
+        contentType: match[2] === 'webp' ? 'image/webp' : 'image/jpeg',
+        cacheControl: IMMUTABLE,
+        version: match[1],
+      });
+      return response ?? c.text('Not found', 404);
+    });
+  }
+  return routes.get('/media/*', (c) => c.text('Not found', 404));
 }

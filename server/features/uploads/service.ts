@@ -161,7 +161,7 @@ async function keepImage(deps: Deps, session: Session, file: ReceivedFile) {
 }
 
 async function removeImageFiles(media: MediaStore, id: string) {
-  await Promise.all(media.imageFiles(id).map((file) => fs.rm(file, { force: true })));
+  await Promise.all(media.imageFiles(id).map((file) => media.remove(file)));
 }
 
 /**
@@ -182,6 +182,10 @@ async function keepTrack(deps: Deps, session: Session, file: ReceivedFile) {
     const id = newUploadId();
     const stored = media.trackFile(id, format);
     await fs.rename(file.tempFile, stored);
+    await media.store(stored).catch(async (error: unknown) => {
+      await media.remove(stored);
+      throw error;
+    });
     try {
       queries.insertUpload(deps.db, {
         id,
@@ -193,7 +197,7 @@ async function keepTrack(deps: Deps, session: Session, file: ReceivedFile) {
         crc32: file.crc32,
       });
     } catch (error) {
-      await fs.rm(stored, { force: true });
+      await media.remove(stored);
       throw error;
     }
     return { id };
@@ -213,11 +217,11 @@ export async function cleanupUnusedUploads(deps: Pick<Deps, 'db' | 'logger' | 'm
     removed++;
     if (upload.kind === 'image') await removeImageFiles(media, upload.id);
     const original = media.storedOriginal(upload);
-    if (original) await fs.rm(original, { force: true });
+    if (original) await media.remove(original);
   }
   // While the server runs, a file without its row may be a write in progress (an upload
   // streaming, a render): only those untouched for an hour go.
-  await removeStrayFiles(deps, (stat) => now - stat.mtimeMs > UNUSED_UPLOAD_TTL_MS);
+  await removeStrayFiles(deps, (file) => now - file.modified.getTime() > UNUSED_UPLOAD_TTL_MS);
   if (removed > 0) deps.logger.info({ count: removed }, 'removed unused uploads');
   return removed;
 }
@@ -260,26 +264,24 @@ export async function clearUploadsOfEndedServers(deps: Pick<Deps, 'logger' | 'me
  */
 async function removeStrayFiles(
   deps: Pick<Deps, 'db' | 'media'>,
-  mayGo: (stat: { mtimeMs: number }) => boolean,
+  mayGo: (file: { modified: Date }) => boolean,
 ): Promise<number> {
   const { media, db } = deps;
   const uploadOf = (idOf: (name: string) => string) => (name: string) => queries.uploadExists(db, idOf(name));
-  const folders: [string, (name: string) => boolean][] = [
-    [media.dirs.images, uploadOf((name) => name.split('-').slice(0, -1).join('-'))],
-    [media.dirs.tracks, uploadOf((name) => name.replace(/\.[a-z0-9]+$/, ''))],
-    [media.dirs.zips, uploadOf((name) => name.replace(/\.zip$/, ''))],
-    [media.dirs.tmp, () => false],
-    [media.dirs.streams, (name) => queries.renditionInUse(db, 'stream', name)],
-    [media.dirs.previews, (name) => queries.renditionInUse(db, 'preview', name)],
+  const folders: [Parameters<MediaStore['files']>[0], (name: string) => boolean][] = [
+    ['images', uploadOf((name) => name.split('-').slice(0, -1).join('-'))],
+    ['tracks', uploadOf((name) => name.replace(/\.[a-z0-9]+$/, ''))],
+    ['zips', uploadOf((name) => name.replace(/\.zip$/, ''))],
+    ['tmp', () => false],
+    ['streams', (name) => queries.renditionInUse(db, 'stream', name)],
+    ['previews', (name) => queries.renditionInUse(db, 'preview', name)],
   ];
   let removed = 0;
-  for (const [dir, isKept] of folders) {
-    for (const name of await fs.readdir(dir)) {
-      const file = path.join(dir, name);
-      const stat = await fs.stat(file).catch(() => undefined);
+  for (const [folder, isKept] of folders) {
+    for await (const found of media.files(folder)) {
       // A file still being written (a long upload, a render) is touched as it grows.
-      if (!stat?.isFile() || !mayGo(stat) || isKept(name)) continue;
-      await fs.rm(file, { force: true });
+      if (!mayGo(found) || isKept(found.name)) continue;
+      await media.remove(found.file);
       removed++;
     }
   }

@@ -1,11 +1,18 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import { IMAGE_WIDTHS } from '../../../shared/constants';
 import { currentBootId, isRunning, thisProcess } from '../processes/identity';
+import type { Config } from '../../config';
+import { keyUnder, localObjects, type MediaObjects, type ObjectInfo } from './objects';
+import { s3Client, s3Objects } from './s3-objects';
 
-// Files on local disk under DATA_DIR/media. Every name is generated here; nothing a client sends
-// ever becomes part of a path.
+// Media files: made on local disk under DATA_DIR/media, kept there or in a bucket (objects.ts).
+// Every name is generated here; nothing a client sends ever becomes part of a path. A file's path
+// here is where it is made and, with local storage, where it stays; its key (the path under the
+// media directory) is what names it in the store either way.
 
 export type AudioFormat = 'wav' | 'mp3';
 
@@ -28,9 +35,13 @@ export function writerHasEnded(name: string): boolean {
   return !isRunning({ bootId: currentBootId(), pid: Number(match[1]), startTicks: Number(match[2]) });
 }
 
-export function mediaStore(dataDir: string) {
+/** The media folders, each a key prefix in the store too. */
+export const MEDIA_FOLDERS = ['images', 'tracks', 'zips', 'streams', 'previews'] as const;
+
+export function mediaStore(dataDir: string, storeIn?: (root: string) => MediaObjects) {
   const writer = thisProcess();
   const root = path.join(dataDir, 'media');
+  const objects = storeIn ? storeIn(root) : localObjects(root);
   const dirs = {
     tmp: path.join(root, 'tmp'),
     images: path.join(root, 'images'),
@@ -48,11 +59,59 @@ export function mediaStore(dataDir: string) {
     path.join(dirs.images, `${id}-${width}.${format}`);
   const trackFile = (id: string, format: AudioFormat) => path.join(dirs.tracks, `${id}.${format}`);
   const zipFile = (id: string) => path.join(dirs.zips, `${id}.zip`);
+  const tempFile = () =>
+    path.join(dirs.tmp, `${randomBytes(16).toString('hex')}.${writer.pid}-${writer.startTicks}.part`);
+  const keyOf = (file: string) => keyUnder(root, file);
   return {
     root,
     dirs,
+    objects,
+    keyOf,
     /** A fresh path for an upload in progress. */
-    tempFile: () => path.join(dirs.tmp, `${randomBytes(16).toString('hex')}.${writer.pid}-${writer.startTicks}.part`),
+    tempFile,
+    /** Keeps the finished file at `file` (one of the paths below) in the store. */
+    store: (file: string) => objects.putFile(keyOf(file), file),
+    /** Removes the file from the store (and any copy still on local disk); nothing happens when it is gone. */
+    async remove(file: string) {
+      await fsp.rm(file, { force: true });
+      if (objects.kind !== 'local') await objects.remove(keyOf(file));
+    },
+    /** The stored file's length and time, or null when it is not there. */
+    stat: (file: string): Promise<ObjectInfo | null> => objects.stat(keyOf(file)),
+    /** The stored file's bytes (start..end inclusive), or null when it is not there. */
+    read: (file: string, range?: { start: number; end: number }) => objects.read(keyOf(file), range),
+    /**
+     * Runs `use` with the stored file on local disk (ffmpeg reads files): the file itself when the
+     * store is local, else a copy fetched for the time `use` takes. Null when it is not stored.
+     */
+    async withLocalCopy<T>(file: string, use: (local: string) => Promise<T>): Promise<T | null> {
+      if (objects.kind === 'local') return (await objects.stat(keyOf(file))) ? use(file) : null;
+      const body = await objects.read(keyOf(file));
+      if (!body) return null;
+      const copy = tempFile();
+      try {
+        await pipeline(body, fs.createWriteStream(copy, { flags: 'wx' }));
+        return await use(copy);
+      } finally {
+        await fsp.rm(copy, { force: true });
+      }
+    },
+    /**
+     * Every file of one media folder there is: stored ones and, with a bucket, those being made on
+     * local disk. `file` is its path here (what remove takes).
+     */
+    async *files(
+      folder: (typeof MEDIA_FOLDERS)[number] | 'tmp',
+    ): AsyncIterable<{ file: string; name: string; modified: Date }> {
+      const listings: AsyncIterable<{ key: string; modified: Date }>[] = [localObjects(root).list(`${folder}/`)];
+      if (objects.kind !== 'local' && folder !== 'tmp') listings.push(objects.list(`${folder}/`));
+      for (const listing of listings) {
+        for await (const { key, modified } of listing) {
+          const name = key.slice(folder.length + 1);
+          yield { file: path.join(dirs[folder], name), name, modified };
+        }
+      }
+    },
     imageFile,
     trackFile,
     zipFile,
@@ -71,6 +130,12 @@ export function mediaStore(dataDir: string) {
     streamFile: (name: string) => path.join(dirs.streams, name),
     previewFile: (name: string) => path.join(dirs.previews, name),
   };
+}
+
+/** The media store the configuration names: the data folder, or the bucket of MEDIA_STORE=s3. */
+export function configuredMediaStore(config: Pick<Config, 'dataDir' | 's3' | 'media'>) {
+  const { bucket } = config.media;
+  return mediaStore(config.dataDir, bucket ? () => s3Objects(s3Client(config.s3), bucket) : undefined);
 }
 
 /** 16 random bytes, base64url: 22 characters, well under the spec's 200 for upload ids. */

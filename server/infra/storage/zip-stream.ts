@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 // A zip of files on disk, written while it is sent (issue 5, the album download): memory stays
 // flat and the first bytes leave at once. Entries are stored, not compressed (audio does not
@@ -187,6 +187,12 @@ export function zipStreamSize(entries: ZipStreamEntry[]): number {
   return zipLayout(entries).size;
 }
 
+/** An entry's bytes being read in order: `read` fills `into` with up to `length` of the next ones (0: none left). */
+export type EntryReader = { size: number; read(into: Buffer, length: number): Promise<number>; close(): void };
+
+/** Opens an entry's file for reading (files on local disk, or objects in a bucket: storedEntries). */
+export type OpenEntry = (entry: ZipStreamEntry) => Promise<EntryReader>;
+
 const open = (path: string) =>
   new Promise<{ fd: number; size: number }>((resolve, reject) =>
     fs.open(path, 'r', (error, fd) => {
@@ -205,6 +211,49 @@ const readAt = (fd: number, buffer: Buffer, length: number, position: number) =>
     fs.read(fd, buffer, 0, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
   );
 
+/** A file on local disk, read through its descriptor (issue 13: the fastest way node:fs has). */
+const openLocalFile: OpenEntry = async (entry) => {
+  const { fd, size } = await open(entry.path);
+  let position = 0;
+  return {
+    size,
+    async read(into, length) {
+      const bytesRead = await readAt(fd, into, length, position);
+      position += bytesRead;
+      return bytesRead;
+    },
+    close: () => fs.close(fd, () => undefined),
+  };
+};
+
+/**
+ * Entries read from a stream each (an object in a bucket): `read` hands on what the stream gave,
+ * a chunk at a time. `readStored` answers null for an entry that is not there.
+ */
+export function storedEntries(readStored: (path: string) => Promise<Readable | null>): OpenEntry {
+  return async (entry) => {
+    const stream = await readStored(entry.path);
+    if (!stream) throw new Error(`${entry.path} is not in the media store`);
+    const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let pending: Buffer = Buffer.alloc(0);
+    return {
+      size: entry.size,
+      async read(into, length) {
+        if (pending.length === 0) {
+          const next = await chunks.next();
+          if (next.done) return 0;
+          pending = next.value;
+        }
+        const taken = Math.min(length, pending.length);
+        pending.copy(into, 0, 0, taken);
+        pending = pending.subarray(taken);
+        return taken;
+      },
+      close: () => stream.destroy(),
+    };
+  };
+}
+
 /** The zip's next bytes; for a file's, also the buffer they were read into. */
 type Read = { bytes: Uint8Array; buffer?: Buffer };
 
@@ -215,10 +264,13 @@ type Read = { bytes: Uint8Array; buffer?: Buffer };
  */
 class ZipReader {
   #next = 0;
-  /** The file being read: its descriptor and how far it has been read. */
-  #current: { fd: number; position: number } | null = null;
+  /** The file being read and how far it has been read. */
+  #current: { file: EntryReader; position: number } | null = null;
 
-  constructor(private readonly parts: ZipPart[]) {}
+  constructor(
+    private readonly parts: ZipPart[],
+    private readonly openEntry: OpenEntry,
+  ) {}
 
   /** The next bytes of the zip, or null at its end; a file's are read into `buffer()`. */
   async read(buffer: (bytes: number) => Buffer | Promise<Buffer>): Promise<Read | null> {
@@ -235,20 +287,15 @@ class ZipReader {
           this.#next++;
           continue;
         }
-        const opened = await open(entry.path);
-        this.#current = { fd: opened.fd, position: 0 };
+        const opened = await this.openEntry(entry);
+        this.#current = { file: opened, position: 0 };
         if (opened.size !== entry.size) {
           throw new Error(`${entry.path} is ${opened.size} bytes now, not the ${entry.size} the zip announced`);
         }
       }
       const current = this.#current;
       const into = await buffer(Math.min(CHUNK_BYTES, entry.size - current.position));
-      const bytesRead = await readAt(
-        current.fd,
-        into,
-        Math.min(into.length, entry.size - current.position),
-        current.position,
-      );
+      const bytesRead = await current.file.read(into, Math.min(into.length, entry.size - current.position));
       if (bytesRead === 0) throw new Error(`${entry.path} ended before the ${entry.size} bytes the zip announced`);
       current.position += bytesRead;
       if (current.position === entry.size) {
@@ -260,7 +307,7 @@ class ZipReader {
   }
 
   close() {
-    if (this.#current) fs.close(this.#current.fd, () => undefined);
+    this.#current?.file.close();
     this.#current = null;
   }
 }
@@ -326,6 +373,7 @@ class StoppedWriting extends Error {}
 export function zipStream(
   entries: ZipStreamEntry[],
   onError: (error: Error) => void,
+  openEntry: OpenEntry = openLocalFile,
 ): { size: number; body: ReadableStream<Uint8Array>; writeTo: (out: Writable) => Promise<void> } {
   const { parts, size } = zipLayout(entries);
   const fail = (error: unknown) => {
@@ -333,7 +381,11 @@ export function zipStream(
     onError(failure);
     return failure;
   };
-  return { size, body: webStream(new ZipReader(parts), fail), writeTo: (out) => writeZip(parts, out, fail) };
+  return {
+    size,
+    body: webStream(new ZipReader(parts, openEntry), fail),
+    writeTo: (out) => writeZip(new ZipReader(parts, openEntry), parts, out, fail),
+  };
 }
 
 function webStream(reader: ZipReader, fail: (error: unknown) => Error): ReadableStream<Uint8Array> {
@@ -384,8 +436,12 @@ function webStream(reader: ZipReader, fail: (error: unknown) => Error): Readable
  * read). Two buffers out at most is also the backpressure. Stops, closing the file, when the
  * response closes early (the client went away); a file that fails ends the response broken.
  */
-async function writeZip(parts: ZipPart[], out: Writable, fail: (error: unknown) => Error): Promise<void> {
-  const reader = new ZipReader(parts);
+async function writeZip(
+  reader: ZipReader,
+  parts: ZipPart[],
+  out: Writable,
+  fail: (error: unknown) => Error,
+): Promise<void> {
   const largestFile = Math.max(0, ...parts.map((part) => (part.kind === 'file' ? part.entry.size : 0)));
   const pool = new BufferPool(Math.min(CHUNK_BYTES, largestFile), 2);
   const stop = () => pool.stop();
