@@ -10,11 +10,12 @@ import { importIrsBmf } from './features/charities/irs-import';
 import { importLegacyCatalogue } from './catalogue/import-legacy';
 import { CatalogueFileError } from './catalogue/legacy-csv';
 import { seedBundledCharities } from './features/charities/service';
-import { BackupError, createBackup, restoreBackup } from './infra/backup';
+import { BackupError, createBackup, folderTarget, restoreBackup } from './infra/backup';
+import { backupToBucket, listBackups, restoreFromBucket } from './infra/backup-offsite';
 import { createLogger } from './infra/logger';
 import { configuredMediaStore } from './infra/storage/media';
 import { MigrationError, migrateMediaToBucket } from './infra/storage/media-migrate';
-import { s3Client, s3Objects } from './infra/storage/s3-objects';
+import { parseS3Url, s3Client, s3Objects } from './infra/storage/s3-objects';
 import { randomToken } from './infra/security/tokens';
 
 // Operator commands: `npm run cli -- create-admin --email you@example.org [--password '...']`,
@@ -33,17 +34,22 @@ const usage = `Usage:
       each row's owner account, artist, charity, album zip, cover and preview track, all checked
       as uploads are. A row with a problem is reported with its line and left out; the others are
       imported. Running it again skips the rows imported before (by external_id).
-  npm run cli -- backup <dir>
+  npm run cli -- backup <dir | s3://BUCKET/PREFIX>
       Backs the site in DATA_DIR up into <dir> (new or empty) while it runs: the database through
       SQLite's online backup API, the media files it refers to, and manifest.json with their hashes.
+      With s3://BUCKET/PREFIX, the same backup goes to PREFIX/<time>/ in that bucket (S3_ENDPOINT,
+      S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE), and with BACKUP_KEEP
+      set only the newest that many are kept there.
+  npm run cli -- backups s3://BUCKET/PREFIX
+      Lists the off-site backups there, oldest first, and which are complete.
   npm run cli -- media-migrate --to s3
       Copies the media files the database refers to from DATA_DIR to the bucket of S3_BUCKET
       (S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE), each
       read back and checked against its SHA-256. Safe to run again: what is there and whole is
       skipped. Then set MEDIA_STORE=s3 and restart; the local files stay until you remove them.
-  npm run cli -- restore <dir> [--force]
-      Checks the backup in <dir>, then restores it into DATA_DIR and checks it again there. Refuses
-      while the site runs on DATA_DIR (stop it first) unless --force.`;
+  npm run cli -- restore <dir | s3://BUCKET/PREFIX/NAME> [--force]
+      Checks the backup in <dir> (or fetched from the bucket), then restores it into DATA_DIR and
+      checks it again there. Refuses while the site runs on DATA_DIR (stop it first) unless --force.`;
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -57,18 +63,22 @@ async function main() {
     },
   });
   const [command, ...files] = positionals;
-  const commands = ['create-admin', 'import-irs-bmf', 'import-legacy', 'backup', 'restore', 'media-migrate'];
+  const commands = ['create-admin', 'import-irs-bmf', 'import-legacy', 'backup', 'backups', 'restore', 'media-migrate'];
   if (values.help || command === undefined || !commands.includes(command)) {
     console.log(usage);
     process.exit(values.help ? 0 : 1);
   }
-  if (command === 'backup' || command === 'restore') {
-    const [dir] = files;
-    if (!dir || files.length > 1) {
-      console.error(`Name one folder: npm run cli -- ${command} <dir>`);
+  if (command === 'backup' || command === 'restore' || command === 'backups') {
+    const [where] = files;
+    if (!where || files.length > 1) {
+      console.error(
+        command === 'backups'
+          ? 'Name one place: npm run cli -- backups s3://BUCKET/PREFIX'
+          : `Name one folder or s3:// URL: npm run cli -- ${command} <dir | s3://BUCKET/PREFIX${command === 'restore' ? '/NAME' : ''}>`,
+      );
       process.exit(1);
     }
-    await backupCommand(command, path.resolve(dir), values.force ?? false);
+    await backupCommand(command, where, values.force ?? false);
     return;
   }
   if (command === 'media-migrate') {
@@ -201,19 +211,50 @@ async function mediaMigrateCommand() {
   }
 }
 
-async function backupCommand(command: 'backup' | 'restore', dir: string, force: boolean) {
-  const { dataDir, media } = loadConfig();
+async function backupCommand(command: 'backup' | 'restore' | 'backups', where: string, force: boolean) {
+  const config = loadConfig();
+  const { dataDir, media } = config;
+  const location = where.startsWith('s3:') ? parseS3Url(where) : null;
+  if (where.startsWith('s3:') && !location) {
+    console.error(`${where} is not an s3:// URL this reads: s3://BUCKET/PREFIX (a bucket name, then a key prefix).`);
+    process.exit(1);
+  }
+  if (command === 'backups' && !location) {
+    console.error('Name the off-site place: npm run cli -- backups s3://BUCKET/PREFIX');
+    process.exit(1);
+  }
+  const client = location ? s3Client(config.s3) : undefined;
+  const bucket = client && location ? s3Objects(client, location.bucket) : undefined;
+  const mediaPart = (done: { files: number; mediaBytes: number }) =>
+    media.bucket
+      ? `no media files (they stay in the bucket ${media.bucket})`
+      : `${done.files} media files (${megabytes(done.mediaBytes)})`;
   try {
-    if (command === 'backup') {
-      const done = await createBackup(dataDir, dir, { mediaBucket: media.bucket });
-      const mediaPart = media.bucket
-        ? `no media files (they stay in the bucket ${media.bucket})`
-        : `${done.files} media files (${megabytes(done.mediaBytes)})`;
+    if (command === 'backups') {
+      const backups = await listBackups(bucket!, location!);
+      if (backups.length === 0) console.log(`No backups under ${where}.`);
+      for (const backup of backups) {
+        console.log(`${backup.name}${backup.complete ? '' : '  (incomplete: no manifest, never restored)'}`);
+      }
+    } else if (command === 'backup' && bucket && location) {
+      const done = await backupToBucket(dataDir, bucket, location, {
+        mediaBucket: media.bucket,
+        keep: config.backups.keep,
+      });
       console.log(
-        `Backed up ${dataDir} to ${dir} in ${(done.ms / 1000).toFixed(1)} s: the database (${megabytes(done.databaseBytes)}, integrity ok) and ${mediaPart}.`,
+        `Backed up ${dataDir} to ${done.url} in ${(done.ms / 1000).toFixed(1)} s: the database (${megabytes(done.databaseBytes)}, integrity ok) and ${mediaPart(done)}.${done.removed.length ? ` Removed ${done.removed.length} older (BACKUP_KEEP=${config.backups.keep}): ${done.removed.join(', ')}.` : ''}`,
+      );
+    } else if (command === 'backup') {
+      const dir = path.resolve(where);
+      const done = await createBackup(dataDir, folderTarget(dir), { mediaBucket: media.bucket });
+      console.log(
+        `Backed up ${dataDir} to ${dir} in ${(done.ms / 1000).toFixed(1)} s: the database (${megabytes(done.databaseBytes)}, integrity ok) and ${mediaPart(done)}.`,
       );
     } else {
-      const done = await restoreBackup(dir, dataDir, { force });
+      const done =
+        bucket && location
+          ? await restoreFromBucket(bucket, location, dataDir, { force })
+          : await restoreBackup(path.resolve(where), dataDir, { force });
       console.log(
         `Restored the backup of ${done.createdAt} into ${dataDir}${done.running ? ' under the running site' : ''} in ${(done.ms / 1000).toFixed(1)} s: the database (integrity ok) and ${done.files} media files (${megabytes(done.mediaBytes)}), each checked against its hash.`,
       );
@@ -221,7 +262,9 @@ async function backupCommand(command: 'backup' | 'restore', dir: string, force: 
   } catch (error) {
     if (!(error instanceof BackupError)) throw error;
     console.error(error.message);
-    process.exit(1);
+    process.exitCode = 1;
+  } finally {
+    client?.destroy();
   }
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME, DEFAULT_SITE_TIME_ZONE } from '../shared/constants';
 import { canonicalTimeZone, isTimeZone } from '../shared/site-dates';
+import { parseS3Url } from './infra/storage/s3-objects';
 
 // Configuration is read once at start-up, here, and passed in (STYLE.md rule 2). Every variable is
 // listed in the README's configuration table.
@@ -72,6 +73,16 @@ const envSchema = z
     MEDIA_REDIRECTS: flag(true),
     /** A CDN (or the bucket's public URL) that serves images and previews by key. */
     MEDIA_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+    /** Where the deploy kit's hourly timer backs up to (s3://BUCKET/PREFIX); unset, it takes none. */
+    BACKUP_S3_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .refine((url) => parseS3Url(url) !== null, 'must be s3://BUCKET or s3://BUCKET/PREFIX')
+        .optional(),
+    ),
+    /** Off-site backups kept: each new one removes all but the newest N there. Unset: all are kept. */
+    BACKUP_KEEP: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
     /** Track-processing jobs run at once by each server process; each ffmpeg takes about a core. */
     JOB_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
     /** An ffmpeg to use instead of looking one up (issue 9: a maintained system build first). */
@@ -193,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redirects: e.MEDIA_REDIRECTS,
       publicUrl: e.MEDIA_PUBLIC_URL?.replace(/\/+$/, ''),
     },
+    backups: { s3Url: e.BACKUP_S3_URL, keep: e.BACKUP_KEEP },
     jobWorkers: e.JOB_WORKERS,
     ffmpegPath: e.FFMPEG_PATH,
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,

@@ -58,8 +58,8 @@ async function hashFile(file: string): Promise<{ bytes: number; sha256: string }
   return { bytes, sha256: hash.digest('hex') };
 }
 
-/** Copies `from` to `to` (which must not exist), hashing what it copies on the way. */
-async function copyWithHash(from: string, to: string): Promise<{ bytes: number; sha256: string }> {
+/** A pass-through that hashes what goes through it: `result()` once it has ended. */
+export function hashingTap() {
   const hash = createHash('sha256');
   let bytes = 0;
   const tap = new Transform({
@@ -69,12 +69,18 @@ async function copyWithHash(from: string, to: string): Promise<{ bytes: number; 
       done(null, chunk);
     },
   });
-  await fs.mkdir(path.dirname(to), { recursive: true });
-  await pipeline(fsSync.createReadStream(from), tap, fsSync.createWriteStream(to, { flags: 'wx' }));
-  return { bytes, sha256: hash.digest('hex') };
+  return { tap, result: () => ({ bytes, sha256: hash.digest('hex') }) };
 }
 
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+/** Copies `from` to `to` (which must not exist), hashing what it copies on the way. */
+async function copyWithHash(from: string, to: string): Promise<{ bytes: number; sha256: string }> {
+  const { tap, result } = hashingTap();
+  await fs.mkdir(path.dirname(to), { recursive: true });
+  await pipeline(fsSync.createReadStream(from), tap, fsSync.createWriteStream(to, { flags: 'wx' }));
+  return result();
+}
+
+export const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 function integrityOf(file: string): string {
   const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -107,28 +113,69 @@ export function siteIsRunning(dataDir: string): boolean {
 }
 
 /**
- * Backs the site in `dataDir` up into `backupDir` (new or empty), while it runs. With its media in
- * a bucket (`mediaBucket`), only the database: objects are never changed or reused under a key, and
- * the bucket's own versioning or replication is what keeps them (the README says how).
+ * Where a backup is written: a folder, or a prefix in a bucket (backup-offsite.ts). Files are
+ * written under their names in the backup ("soundcause.db", "media/tracks/<id>.wav"); the
+ * manifest, written last, marks the backup complete.
  */
-export async function createBackup(dataDir: string, backupDir: string, { mediaBucket }: { mediaBucket?: string } = {}) {
+export type BackupTarget = {
+  /** Refuses a target that already holds something: a backup goes somewhere new. */
+  checkEmpty(): Promise<void>;
+  /** Copies the file `from` in as `name`, hashing it on the way; null when `from` is gone. */
+  copyIn(name: string, from: string): Promise<{ bytes: number; sha256: string } | null>;
+  /** Removes `name` again (a file the database copy does not refer to). */
+  drop(name: string): Promise<void>;
+  /** Where the database snapshot is made on local disk, and what to do with it once checked. */
+  snapshotFile: string;
+  keepSnapshot(): Promise<void>;
+  writeManifest(text: string): Promise<void>;
+};
+
+/** A backup folder on this machine (new or empty). */
+export function folderTarget(backupDir: string): BackupTarget {
+  return {
+    async checkEmpty() {
+      await fs.mkdir(backupDir, { recursive: true });
+      if ((await fs.readdir(backupDir)).length > 0)
+        throw new BackupError(`${backupDir} is not empty: back up into a new folder.`);
+    },
+    async copyIn(name, from) {
+      try {
+        return await copyWithHash(from, path.join(backupDir, name));
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    drop: (name) => fs.rm(path.join(backupDir, name)),
+    snapshotFile: path.join(backupDir, DATABASE),
+    keepSnapshot: async () => undefined,
+    async writeManifest(text) {
+      await fs.writeFile(path.join(backupDir, `${MANIFEST}.part`), text);
+      await fs.rename(path.join(backupDir, `${MANIFEST}.part`), path.join(backupDir, MANIFEST));
+    },
+  };
+}
+
+/**
+ * Backs the site in `dataDir` up into `target` (a folder: folderTarget), while it runs. With its
+ * media in a bucket (`mediaBucket`), only the database: objects are never changed or reused under
+ * a key, and the bucket's own versioning or replication is what keeps them (the README says how).
+ */
+export async function createBackup(
+  dataDir: string,
+  target: BackupTarget,
+  { mediaBucket }: { mediaBucket?: string } = {},
+) {
   const started = Date.now();
   const source = databaseFile(dataDir);
   if (!fsSync.existsSync(source)) throw new BackupError(`There is no database at ${source}: is DATA_DIR right?`);
-  await fs.mkdir(backupDir, { recursive: true });
-  if ((await fs.readdir(backupDir)).length > 0)
-    throw new BackupError(`${backupDir} is not empty: back up into a new folder.`);
+  await target.checkEmpty();
   const live = mediaStore(dataDir);
-  const copyRoot = path.join(backupDir, 'media');
   const copied = new Map<string, { bytes: number; sha256: string }>();
   const copy = async (relative: string) => {
-    try {
-      copied.set(relative, await copyWithHash(path.join(live.root, relative), path.join(copyRoot, relative)));
-      return true;
-    } catch (error) {
-      if (isMissing(error)) return false;
-      throw error;
-    }
+    const hash = await target.copyIn(`media/${relative}`, path.join(live.root, relative));
+    if (hash) copied.set(relative, hash);
+    return hash !== null;
   };
 
   // 1. Every media file there is now (see the top of this file for the order).
@@ -139,7 +186,7 @@ export async function createBackup(dataDir: string, backupDir: string, { mediaBu
   }
 
   // 2. The database: one consistent snapshot through the online backup API.
-  const snapshot = path.join(backupDir, DATABASE);
+  const snapshot = target.snapshotFile;
   const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
     await db.backup(snapshot, { progress: () => ALL_PAGES });
@@ -169,7 +216,7 @@ export async function createBackup(dataDir: string, backupDir: string, { mediaBu
     }
   }
   for (const relative of [...copied.keys()].filter((file) => !wanted.has(file))) {
-    await fs.rm(path.join(copyRoot, relative));
+    await target.drop(`media/${relative}`);
     copied.delete(relative);
   }
 
@@ -182,8 +229,8 @@ export async function createBackup(dataDir: string, backupDir: string, { mediaBu
     media: [...copied].map(([file, hash]) => ({ path: file, ...hash })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     ...(mediaBucket ? { mediaBucket } : {}),
   };
-  await fs.writeFile(path.join(backupDir, `${MANIFEST}.part`), JSON.stringify(manifest, null, 2));
-  await fs.rename(path.join(backupDir, `${MANIFEST}.part`), path.join(backupDir, MANIFEST));
+  await target.keepSnapshot();
+  await target.writeManifest(JSON.stringify(manifest, null, 2));
   return summary(manifest, started);
 }
 

@@ -6,6 +6,7 @@ import { ensureAdmin } from '../features/accounts/service';
 import { cleanupUnusedUploads, removeCrashLeftovers } from '../features/uploads/service';
 import { ffmpegVersion } from '../infra/audio/ffmpeg';
 import { pruneFinishedJobs } from '../infra/jobs/queue';
+import { claimMediaBucket } from '../infra/storage/bucket-claim';
 import { pruneExpiredSessions } from '../infra/security/session-store';
 import { pruneThrottleEvents } from '../infra/security/throttle';
 import { serverEntry } from '../paths';
@@ -22,6 +23,8 @@ export async function prepareSite(config: Config) {
   const composed = composeDeps(config);
   const { deps, ffmpeg, processes } = composed;
   const { db, logger } = deps;
+  // Before anything is written to or removed from a bucket: it must be this site's (bucket-claim.ts).
+  await claimMediaBucket(db, deps.media.objects);
   logger.info(
     {
       ffmpeg: ffmpeg.path,
@@ -84,6 +87,7 @@ export function startBanner(config: Config, port: number, demoAdmin: DemoAdmin |
     `  data: ${config.dataDir}`,
     config.smtpUrl ? '  email: sent over SMTP' : `  email: written to ${config.outboxDir} (no SMTP_URL set)`,
   ];
+  if (config.media.bucket) lines.push(`  media: in the bucket ${config.media.bucket} (MEDIA_STORE=s3)`);
   if (config.webConcurrency > 1) lines.push(`  processes: ${config.webConcurrency} (WEB_CONCURRENCY)`);
   if (demoAdmin) lines.push(`  demo admin: ${demoAdmin.email} / ${demoAdmin.password}`);
   return lines.join('\n') + '\n';

@@ -36,17 +36,32 @@ const unit = deploy('soundcause.service');
 const unitEnv = variables(unit, 'Environment=');
 const envFile = variables(deploy('soundcause.env.example'));
 
+const backupUnit = deploy('soundcause-backup.service');
+/** The grown variant: a drop-in over the same unit, and what it adds to the env file. */
+const grownDropIn = deploy('grown/soundcause-grown.conf');
+const grownEnv = variables(grownDropIn, 'Environment=');
+const grownEnvFile = variables(deploy('grown/soundcause.env.example'));
+
 const hasSystemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 
 describe('the systemd units', () => {
   it.skipIf(!hasSystemdAnalyze)('parse: no unknown setting, every program there', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-units-'));
-    const units = ['soundcause.service', 'soundcause-health.service', 'soundcause-health.timer'];
+    const units = [
+      'soundcause.service',
+      'soundcause-health.service',
+      'soundcause-health.timer',
+      'soundcause-backup.service',
+      'soundcause-backup.timer',
+      // The grown variant's drop-in, as systemd reads it: its settings after the unit's.
+      'soundcause-grown.service',
+    ];
+    const textOf = (file: string) => (file === 'soundcause-grown.service' ? `${unit}\n${grownDropIn}` : deploy(file));
     for (const file of units) {
       // The VM's node is /usr/bin/node; where this machine's is elsewhere, verify with it.
       const text = fs.existsSync('/usr/bin/node')
-        ? deploy(file)
-        : deploy(file).replaceAll('/usr/bin/node', process.execPath);
+        ? textOf(file)
+        : textOf(file).replaceAll('/usr/bin/node', process.execPath);
       fs.writeFileSync(path.join(dir, file), text);
     }
     const result = spawnSync('systemd-analyze', ['verify', '--man=no', ...units.map((file) => path.join(dir, file))], {
@@ -83,6 +98,18 @@ describe('the systemd units', () => {
   });
 });
 
+describe('the off-site backup unit', () => {
+  it('runs the compiled CLI on the same data, user and env file as the site, hourly, only when set', () => {
+    expect(directives(backupUnit, 'ExecStart')).toEqual(['/usr/bin/node dist-server/cli.js backup ${BACKUP_S3_URL}']);
+    expect(directives(backupUnit, 'ExecCondition')).toEqual([`/bin/sh -c 'test -n "$BACKUP_S3_URL"'`]);
+    for (const key of ['User', 'WorkingDirectory', 'EnvironmentFile', 'RequiresMountsFor', 'ReadWritePaths']) {
+      expect(directives(backupUnit, key), key).toEqual(directives(unit, key));
+    }
+    expect(variables(backupUnit, 'Environment=')).toEqual({ NODE_ENV: unitEnv.NODE_ENV, DATA_DIR: unitEnv.DATA_DIR });
+    expect(directives(deploy('soundcause-backup.timer'), 'OnCalendar')).toEqual(['hourly']);
+  });
+});
+
 describe('the production configuration the deploy files make', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-deploy-'));
   const filled = {
@@ -106,6 +133,16 @@ describe('the production configuration the deploy files make', () => {
       publicUrl: 'https://music.example.org',
     });
     expect(config.stripe).toBeDefined();
+  });
+
+  it('grown: several processes, media in the bucket behind the CDN, hourly backups kept to 48', () => {
+    const keys = { S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret', METRICS_TOKEN: 'a'.repeat(48) };
+    const config = loadConfig({ ...unitEnv, ...grownEnv, ...envFile, ...grownEnvFile, ...filled, ...keys });
+    expect(config).toMatchObject({
+      webConcurrency: 4,
+      media: { bucket: 'soundcause-media', redirects: true, publicUrl: 'https://media.music.example.org' },
+      backups: { s3Url: 's3://soundcause-backups/music.example.org', keep: 48 },
+    });
   });
 
   describe('refused by the compiled server as it comes, naming what is missing', () => {

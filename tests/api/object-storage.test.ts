@@ -7,6 +7,7 @@ import { type Fundraiser, fundraiserSchema } from '../../shared/answers/fundrais
 import { trackUrls } from '../../shared/answers/library';
 import { fundraiserTracks } from '../../server/db/schema';
 import { cleanupUnusedUploads, removeCrashLeftovers } from '../../server/features/uploads/service';
+import { claimMediaBucket } from '../../server/infra/storage/bucket-claim';
 import { wav } from '../fixtures/audio';
 import { createArtist, createFundraiser, uploadImage, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
 import { donate } from '../fixtures/donations';
@@ -254,6 +255,15 @@ describe('MEDIA_REDIRECTS=false', () => {
   }, 60_000);
 
   afterAll(() => proxied?.close());
+
+  it("refuses to start on another site's bucket, which it would empty of what it does not know", async () => {
+    await claimMediaBucket(server.db, server.media.objects);
+    await claimMediaBucket(server.db, server.media.objects); // the same site, again: fine
+    expect(await objectKeys('soundcause-site.json')).toEqual(['soundcause-site.json']);
+    await expect(claimMediaBucket(proxied.db, proxied.media.objects)).rejects.toThrow(
+      /The media bucket holds another site's media/,
+    );
+  });
 
   it('passes ranges and validators through the server itself', async () => {
     const track = album.tracksList[0]!;

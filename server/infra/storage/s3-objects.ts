@@ -66,6 +66,20 @@ export function s3Client(connection: S3Connection): S3Client {
   });
 }
 
+/** A place in a store: a bucket and a key prefix ("" for the bucket's top), as off-site backups name it. */
+export type S3Location = { bucket: string; prefix: string };
+
+const S3_URL = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/;
+
+/** `s3://bucket/some/prefix` → its bucket and prefix (no slashes at the ends); null for anything else. */
+export function parseS3Url(url: string): S3Location | null {
+  const match = S3_URL.exec(url);
+  if (!match) return null;
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((part) => part === '.' || part === '..')) return null;
+  return { bucket: match[1]!, prefix };
+}
+
 /** A part of a multipart upload: S3's smallest but the last is 5 MiB; two in flight at most. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_AT_ONCE = 2;
@@ -102,8 +116,13 @@ export type S3Objects = MediaObjects & {
   readonly client: S3Client;
   /** A presigned GET of the object, valid LINK_SECONDS. */
   link(key: string, options: ObjectLinkOptions): Promise<string>;
-  /** Puts a local file as it is with extra metadata (media-migrate records each object's SHA-256). */
-  upload(key: string, file: string, metadata?: Record<string, string>): Promise<void>;
+  /**
+   * Puts a local file (a path) or a stream's bytes as they are, with extra metadata (media-migrate
+   * records each object's SHA-256), a multipart upload for anything over one part.
+   */
+  upload(key: string, from: string | Readable, metadata?: Record<string, string>): Promise<void>;
+  /** The "folders" right under `prefix` (which ends in '/'): the common prefixes of its keys. */
+  listFolders(prefix: string): Promise<string[]>;
   /** The object's user metadata (x-amz-meta-*) with its length, or null when there is none. */
   head(key: string): Promise<{ size: number; metadata: Record<string, string> } | null>;
 };
@@ -111,8 +130,8 @@ export type S3Objects = MediaObjects & {
 export function s3Objects(client: S3Client, bucket: string): S3Objects {
   const { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, Upload, getSignedUrl } =
     sdk();
-  const upload = async (key: string, file: string, metadata?: Record<string, string>) => {
-    const body = fs.createReadStream(file, { highWaterMark: 1024 * 1024 });
+  const upload = async (key: string, from: string | Readable, metadata?: Record<string, string>) => {
+    const body = typeof from === 'string' ? fs.createReadStream(from, { highWaterMark: 1024 * 1024 }) : from;
     try {
       await new Upload({
         client,
@@ -185,6 +204,18 @@ export function s3Objects(client: S3Client, bucket: string): S3Objects {
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
+    },
+    async listFolders(prefix) {
+      const folders: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }),
+        );
+        for (const common of page.CommonPrefixes ?? []) if (common.Prefix) folders.push(common.Prefix);
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return folders;
     },
     link(key, { method, contentType, downloadName }) {
       const answer = {
