@@ -5,15 +5,22 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/answers/fundraisers';
 import { trackUrls } from '../../shared/answers/library';
-import { fundraiserTracks } from '../../server/db/schema';
+import { fundraisers, fundraiserTracks } from '../../server/db/schema';
 import { cleanupUnusedUploads, removeCrashLeftovers } from '../../server/features/uploads/service';
 import { claimMediaBucket } from '../../server/infra/storage/bucket-claim';
 import { wav } from '../fixtures/audio';
-import { createArtist, createFundraiser, uploadImage, uploadMusic, uploadTrack } from '../fixtures/fundraisers';
+import {
+  createArtist,
+  createFundraiser,
+  legacyFormOf,
+  uploadImage,
+  uploadMusic,
+  uploadTrack,
+} from '../fixtures/fundraisers';
 import { donate } from '../fixtures/donations';
 import { startS3Store, type S3Store } from '../fixtures/s3-store';
 import { startTestServer, type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
-import { readZip, unzipTest } from '../fixtures/zips';
+import { craftedZip, readZip, unzipTest } from '../fixtures/zips';
 
 // Media in an S3-compatible bucket (issue 25; DESIGN.md, contract details for wave 3): a real
 // S3 server (s3rver) reached through the real AWS SDK. Uploads land in the bucket and nowhere on
@@ -221,6 +228,32 @@ describe('the album zip', () => {
       const original = await objectBytes(`tracks/${trackRow(server, track.id).uploadId}.wav`);
       expect(entries[index]!.data?.equals(original)).toBe(true);
     }
+  });
+});
+
+describe('a legacy (v1) album zip', () => {
+  it('is kept in the bucket as uploaded and downloaded through a presigned link that names the file', async () => {
+    const old = await createFundraiser(owner);
+    server.db.update(fundraisers).set({ hasV1Tracks: true }).where(eq(fundraisers.id, old.id)).run();
+    const zip = craftedZip([{ name: '01 Old song.wav', data: wav() }]);
+    const form = legacyFormOf(fundraiserSchema.parse((await owner.get(`/api/fundraisers/${old.id}`)).json), {}, zip);
+    const saved = await owner.patch(`/api/fundraisers/${old.id}/updatev1`, { multipart: form });
+    expect(saved.status, saved.text).toBe(200);
+    const uploadId = server.db.select().from(fundraisers).where(eq(fundraisers.id, old.id)).get()!.tracksZipUploadId!;
+    expect((await objectBytes(`zips/${uploadId}.zip`)).equals(zip)).toBe(true);
+    expect(localMediaFiles(server)).toEqual([]);
+
+    const answer = await owner.get(`/api/fundraisers/${old.id}/download`);
+    expect(answer.status).toBe(302);
+    const link = new URL(answer.headers.get('location')!);
+    expect(link.pathname).toBe(`/media/zips/${uploadId}.zip`);
+    expect(link.searchParams.get('response-content-disposition')).toBe(
+      `attachment; filename*=UTF-8''${encodeURIComponent(`${old.name}.zip`)}`,
+    );
+    const fetched = await fetch(link);
+    expect(fetched.status).toBe(200);
+    expect(fetched.headers.get('content-type')).toBe('application/zip');
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(zip)).toBe(true);
   });
 });
 
