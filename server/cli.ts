@@ -14,6 +14,7 @@ import { BackupError, createBackup, folderTarget, restoreBackup } from './infra/
 import { backupToBucket, listBackups, restoreFromBucket } from './infra/backup-offsite';
 import { createLogger } from './infra/logger';
 import { configuredMediaStore } from './infra/storage/media';
+import { BucketClaimedError, claimMediaBucket, takeOverBucket } from './infra/storage/bucket-claim';
 import { MigrationError, migrateMediaToBucket } from './infra/storage/media-migrate';
 import { parseS3Url, s3Client, s3Objects } from './infra/storage/s3-objects';
 import { randomToken } from './infra/security/tokens';
@@ -47,6 +48,10 @@ const usage = `Usage:
       (S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE), each
       read back and checked against its SHA-256. Safe to run again: what is there and whole is
       skipped. Then set MEDIA_STORE=s3 and restart; the local files stay until you remove them.
+      The bucket is claimed for this site's database first; another site's bucket is refused.
+  npm run cli -- take-over-bucket
+      Hands the bucket of S3_BUCKET to this database on purpose: for a database restored from
+      before the bucket was claimed, which the site would otherwise refuse to start with.
   npm run cli -- restore <dir | s3://BUCKET/PREFIX/NAME> [--force]
       Checks the backup in <dir> (or fetched from the bucket), then restores it into DATA_DIR and
       checks it again there. Refuses while the site runs on DATA_DIR (stop it first) unless --force.`;
@@ -63,7 +68,16 @@ async function main() {
     },
   });
   const [command, ...files] = positionals;
-  const commands = ['create-admin', 'import-irs-bmf', 'import-legacy', 'backup', 'backups', 'restore', 'media-migrate'];
+  const commands = [
+    'create-admin',
+    'import-irs-bmf',
+    'import-legacy',
+    'backup',
+    'backups',
+    'restore',
+    'media-migrate',
+    'take-over-bucket',
+  ];
   if (values.help || command === undefined || !commands.includes(command)) {
     console.log(usage);
     process.exit(values.help ? 0 : 1);
@@ -81,12 +95,12 @@ async function main() {
     await backupCommand(command, where, values.force ?? false);
     return;
   }
-  if (command === 'media-migrate') {
-    if (values.to !== 's3' || files.length > 0) {
+  if (command === 'media-migrate' || command === 'take-over-bucket') {
+    if (command === 'media-migrate' && (values.to !== 's3' || files.length > 0)) {
       console.error('Say where to: npm run cli -- media-migrate --to s3');
       process.exit(1);
     }
-    await mediaMigrateCommand();
+    await bucketCommand(command);
     return;
   }
   if (command === 'import-legacy') {
@@ -179,31 +193,41 @@ async function importLegacyCommand(file: string) {
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-async function mediaMigrateCommand() {
+async function bucketCommand(command: 'media-migrate' | 'take-over-bucket') {
   const config = loadConfig();
   const bucketName = config.s3.bucket;
   if (!bucketName) {
-    console.error(
-      'Set S3_BUCKET (and S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) to the bucket to copy into.',
-    );
+    console.error('Set S3_BUCKET (and S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) to the media bucket.');
     process.exit(1);
   }
   const { db, sqlite } = openDatabase(config.databasePath);
   const client = s3Client(config.s3);
+  const bucket = s3Objects(client, bucketName);
   try {
-    const done = await migrateMediaToBucket(db, config.dataDir, s3Objects(client, bucketName), {
+    if (command === 'take-over-bucket') {
+      const claim = await takeOverBucket(db, bucket);
+      console.log(
+        `The bucket ${bucketName} is now this site's (${claim.now}; it was ${claim.previous ?? 'unclaimed'}). At its next start the site removes the objects its database does not know.`,
+      );
+      return;
+    }
+    await claimMediaBucket(db, bucket);
+    const done = await migrateMediaToBucket(db, config.dataDir, bucket, {
       copied: (key, bytes) => console.log(`copied ${key} (${megabytes(bytes)}), checked`),
       missing: (key) => console.error(`missing: ${key} is named by the database but is not in ${config.dataDir}/media`),
     });
     console.log(
       `${done.copied} files copied to the bucket ${bucketName} (${megabytes(done.copiedBytes)}), each read back and checked; ${done.alreadyThere} were already there.${done.missing.length ? ` ${done.missing.length} missing from the data folder (see above).` : ''}`,
     );
-    if (!config.media.bucket)
+    if (!config.media.bucket) {
       console.log('Now set MEDIA_STORE=s3 and restart the site (run this again first if it ran meanwhile).');
+    }
     if (done.missing.length) process.exitCode = 1;
   } catch (error) {
-    if (!(error instanceof MigrationError)) throw error;
-    console.error(error.message);
+    if (error instanceof MigrationError || error instanceof BucketClaimedError) console.error(error.message);
+    else if (error instanceof Error && '$metadata' in error)
+      console.error(`The S3 store answered: ${error.name}: ${error.message}`);
+    else throw error;
     process.exitCode = 1;
   } finally {
     client.destroy();
@@ -244,6 +268,11 @@ async function backupCommand(command: 'backup' | 'restore' | 'backups', where: s
       console.log(
         `Backed up ${dataDir} to ${done.url} in ${(done.ms / 1000).toFixed(1)} s: the database (${megabytes(done.databaseBytes)}, integrity ok) and ${mediaPart(done)}.${done.removed.length ? ` Removed ${done.removed.length} older (BACKUP_KEEP=${config.backups.keep}): ${done.removed.join(', ')}.` : ''}`,
       );
+      if (done.pruneFailure) {
+        // The backup is whole; the older ones stay until a run can remove them. Failed, so it shows.
+        console.error(`The backup was made, but older backups could not be removed: ${done.pruneFailure}`);
+        process.exitCode = 1;
+      }
     } else if (command === 'backup') {
       const dir = path.resolve(where);
       const done = await createBackup(dataDir, folderTarget(dir), { mediaBucket: media.bucket });
@@ -258,10 +287,22 @@ async function backupCommand(command: 'backup' | 'restore' | 'backups', where: s
       console.log(
         `Restored the backup of ${done.createdAt} into ${dataDir}${done.running ? ' under the running site' : ''} in ${(done.ms / 1000).toFixed(1)} s: the database (integrity ok) and ${done.files} media files (${megabytes(done.mediaBytes)}), each checked against its hash.`,
       );
+      if (done.mediaBucket && !media.bucket) {
+        console.warn(
+          `This backup holds the database only: its media are in the bucket ${done.mediaBucket}. Set MEDIA_STORE=s3 and S3_BUCKET=${done.mediaBucket} (with the S3_* variables) before starting the site.`,
+        );
+      } else if (!done.mediaBucket && media.bucket && done.files > 0) {
+        console.warn(
+          `The media were restored into ${dataDir}/media, but this site serves media from the bucket ${media.bucket}: copy them there (npm run cli -- media-migrate --to s3) before starting it.`,
+        );
+      }
     }
   } catch (error) {
-    if (!(error instanceof BackupError)) throw error;
-    console.error(error.message);
+    if (error instanceof BackupError) console.error(error.message);
+    // The store refused or could not be reached (keys, bucket name, network): its own words.
+    else if (error instanceof Error && '$metadata' in error)
+      console.error(`The S3 store answered: ${error.name}: ${error.message}`);
+    else throw error;
     process.exitCode = 1;
   } finally {
     client?.destroy();

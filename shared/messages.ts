@@ -29,4 +29,6 @@ export const messages = {
   generic: 'Sorry, something went wrong. Please try again later.',
   /** Ours (issue 25): SQLite stayed locked past its busy timeout; the request changed nothing. */
   busy: 'The site is busy just now. Please try again in a moment.',
+  /** Ours (issue 25): the media bucket did not take a file; nothing was saved. */
+  storageUnavailable: 'The file could not be stored just now. Please try again in a moment.',
 } as const;

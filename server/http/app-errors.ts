@@ -1,3 +1,4 @@
+import { MediaStoreError } from '../infra/storage/objects';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -54,6 +55,13 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
     deps.metrics.sqliteBusy();
     deps.logger.warn({ requestId: c.get('requestId') }, 'the database stayed busy: answered 503');
     return c.json({ code: 'OTHER', message: messages.busy } satisfies ApiErrorBody, 503, { 'retry-after': '2' });
+  }
+  if (error instanceof MediaStoreError) {
+    // The bucket did not take an upload or a rendition (unreachable, refusing): nothing was saved.
+    c.get('deps').logger.error({ err: error, requestId: c.get('requestId') }, 'the media store failed: answered 503');
+    return c.json({ code: 'OTHER', message: messages.storageUnavailable } satisfies ApiErrorBody, 503, {
+      'retry-after': '5',
+    });
   }
   c.get('deps').logger.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
   return c.json({ code: 'OTHER', message: messages.generic } satisfies ApiErrorBody, 500);

@@ -24,13 +24,36 @@ export function backupName(at: Date): string {
 
 const BACKUP_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/;
 
+/**
+ * The folder in DATA_DIR where a backup's snapshot and a restore's download are made. A run that
+ * was killed (the timer's time limit, a reboot) leaves its files there; the next run removes
+ * those older than a day, which no run takes.
+ */
+async function scratchFolder(dataDir: string): Promise<string> {
+  const folder = path.join(dataDir, 'backup-scratch');
+  await fs.mkdir(folder, { recursive: true });
+  for (const entry of await fs.readdir(folder)) {
+    const stats = await fs.stat(path.join(folder, entry)).catch(() => undefined);
+    if (stats && Date.now() - stats.mtimeMs > DAY_MS)
+      await fs.rm(path.join(folder, entry), { recursive: true, force: true });
+  }
+  return folder;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How old a backup without its manifest must be to count as cut off rather than being written. */
+const CUT_OFF_AFTER_MS = 6 * 60 * 60 * 1000;
+
 /** A backup written under `folder` (a key prefix) of the bucket; the snapshot is made in `scratchDir` first. */
 function bucketTarget(objects: S3Objects, folder: string, scratchDir: string): BackupTarget {
   const snapshotFile = path.join(scratchDir, `backup-${randomBytes(8).toString('hex')}.db`);
   return {
     async checkEmpty() {
       for await (const _object of objects.list(`${folder}/`)) {
-        throw new BackupError(`s3://${objects.bucket}/${folder}/ already holds a backup: back up under a new name.`);
+        throw new BackupError(
+          `s3://${objects.bucket}/${folder}/ already holds a backup (another was started the same second): run it again.`,
+        );
       }
     },
     async copyIn(name, from) {
@@ -76,19 +99,33 @@ export async function backupToBucket(
   location: BackupLocation,
   options: { mediaBucket?: string; keep?: number; now?: Date },
 ) {
-  const name = backupName(options.now ?? new Date());
+  const now = options.now ?? new Date();
+  const name = backupName(now);
   const folder = under(location.prefix, name);
-  const target = bucketTarget(objects, folder, dataDir);
+  const target = bucketTarget(objects, folder, await scratchFolder(dataDir));
+  // Another run's backup under the same name is never touched: refused before anything is written.
+  await target.checkEmpty();
+  let done: Awaited<ReturnType<typeof createBackup>>;
   try {
-    const done = await createBackup(dataDir, target, { mediaBucket: options.mediaBucket });
-    const removed = options.keep ? await keepNewest(objects, location, options.keep) : [];
-    return { ...done, name, url: `s3://${objects.bucket}/${folder}`, removed };
+    done = await createBackup(dataDir, { ...target, checkEmpty: async () => undefined }, options);
   } catch (error) {
     // A backup that failed leaves no half of itself behind (it would have no manifest anyway).
     await removeFolder(objects, folder).catch(() => undefined);
     await fs.rm(target.snapshotFile, { force: true });
     throw error;
   }
+  // The new backup is whole: a failure to remove older ones is reported, the backup kept.
+  let removed: string[] = [];
+  let pruneFailure: string | undefined;
+  if (options.keep) {
+    try {
+      removed = await keepNewest(objects, location, options.keep, now);
+    } catch (error) {
+      pruneFailure = error instanceof Error ? error.message : String(error);
+    }
+  }
+  await fs.rmdir(path.dirname(target.snapshotFile)).catch(() => undefined);
+  return { ...done, name, url: `s3://${objects.bucket}/${folder}`, removed, pruneFailure };
 }
 
 async function removeFolder(objects: S3Objects, folder: string) {
@@ -111,17 +148,22 @@ export async function listBackups(objects: S3Objects, location: BackupLocation) 
   return backups.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
+/** When the backup named `name` was started. */
+const startOf = (name: string) =>
+  Date.parse(name.replace(/^(\d{4}-\d{2}-\d{2}T)(\d{2})-(\d{2})-(\d{2})Z$/, '$1$2:$3:$4Z'));
+
 /**
- * Removes every complete backup but the newest `keep`, and the incomplete ones older than the
- * newest complete one (runs that were cut off; a newer one may be a backup being written now).
+ * Removes every complete backup but the newest `keep`, and the incomplete ones started more than
+ * six hours before `now` (runs that were cut off: a run is stopped after 50 minutes; a younger
+ * one may be a backup being written now).
  */
-async function keepNewest(objects: S3Objects, location: BackupLocation, keep: number): Promise<string[]> {
+async function keepNewest(objects: S3Objects, location: BackupLocation, keep: number, now: Date): Promise<string[]> {
   const backups = await listBackups(objects, location);
   const complete = backups.filter((backup) => backup.complete);
-  const newest = complete.at(-1)?.name;
   const kept = new Set(complete.slice(-keep).map((backup) => backup.name));
+  const cutOff = (name: string) => now.getTime() - startOf(name) > CUT_OFF_AFTER_MS;
   const removed = backups
-    .filter((backup) => !kept.has(backup.name) && (backup.complete || (newest !== undefined && backup.name < newest)))
+    .filter((backup) => !kept.has(backup.name) && (backup.complete || cutOff(backup.name)))
     .map((backup) => backup.name);
   for (const name of removed) await removeFolder(objects, under(location.prefix, name));
   return removed;
@@ -144,10 +186,11 @@ export async function restoreFromBucket(
     );
   }
   await fs.mkdir(dataDir, { recursive: true });
-  const scratch = await fs.mkdtemp(path.join(dataDir, 'restore-'));
+  const scratch = await fs.mkdtemp(path.join(await scratchFolder(dataDir), 'restore-'));
   try {
     for await (const object of objects.list(`${folder}/`)) {
       const name = object.key.slice(folder.length + 1);
+      if (!name || name.endsWith('/')) continue; // a "folder" marker some tools make
       const to = path.join(scratch, ...name.split('/'));
       if (!to.startsWith(scratch + path.sep))
         throw new BackupError(`The backup holds an unexpected key: ${object.key}`);
@@ -159,5 +202,6 @@ export async function restoreFromBucket(
     return await restoreBackup(scratch, dataDir, options);
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
+    await fs.rmdir(path.dirname(scratch)).catch(() => undefined);
   }
 }

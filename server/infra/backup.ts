@@ -321,5 +321,5 @@ export async function restoreBackup(backupDir: string, dataDir: string, { force 
     const restored = await hashFile(path.join(live.root, entry.path)).catch(() => undefined);
     if (restored?.sha256 !== entry.sha256) throw new BackupError(`media/${entry.path} did not restore as backed up.`);
   }
-  return { ...summary(manifest, started), running, createdAt: manifest.createdAt };
+  return { ...summary(manifest, started), running, createdAt: manifest.createdAt, mediaBucket: manifest.mediaBucket };
 }

@@ -66,7 +66,8 @@ describe('npm run cli -- media-migrate --to s3', () => {
     expect(run.stdout).toContain(`${inUse.length} files copied to the bucket media`);
     expect(run.stdout).toContain('0 were already there');
     expect(inUse.length).toBeGreaterThan(10);
-    expect(await bucketKeys()).toEqual(inUse);
+    // The media, and the claim that makes the bucket this site's (server/infra/storage/bucket-claim.ts).
+    expect(await bucketKeys()).toEqual([...inUse, 'soundcause-site.json'].sort());
     for (const key of inUse) {
       const local = fs.readFileSync(`${site.media.root}/${key}`);
       expect(sha256(await objectBytes(key)), key).toBe(sha256(local));
@@ -103,6 +104,24 @@ describe('npm run cli -- media-migrate --to s3', () => {
       expect(run.stderr).toContain(`missing: ${stream} is named by the database`);
     } finally {
       fs.writeFileSync(file, kept);
+    }
+  }, 60_000);
+
+  it("refuses another site's bucket, until that bucket is taken over on purpose", async () => {
+    const other = await startTestServer();
+    try {
+      const refused = await runCli(['media-migrate', '--to', 's3'], other.dataDir, bucketOnly());
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("The bucket media holds another site's media");
+      expect(refused.stderr).toContain('npm run cli -- take-over-bucket');
+      const taken = await runCli(['take-over-bucket'], other.dataDir, bucketOnly());
+      expect(taken.code, taken.stderr).toBe(0);
+      expect(taken.stdout).toMatch(/The bucket media is now this site's/);
+      expect((await runCli(['media-migrate', '--to', 's3'], other.dataDir, bucketOnly())).code).toBe(0);
+      // And back to the site the rest of this file uses.
+      expect((await runCli(['take-over-bucket'], site.dataDir, bucketOnly())).code).toBe(0);
+    } finally {
+      await other.close();
     }
   }, 60_000);
 

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fundraiser, fundraiserSchema } from '../../shared/answers/fundraisers';
 import { trackUrls } from '../../shared/answers/library';
-import { fundraisers, fundraiserTracks } from '../../server/db/schema';
+import { fundraisers, fundraiserTracks, uploads } from '../../server/db/schema';
 import { cleanupUnusedUploads, removeCrashLeftovers } from '../../server/features/uploads/service';
 import { claimMediaBucket } from '../../server/infra/storage/bucket-claim';
-import { wav } from '../fixtures/audio';
+import { fileForm, wav } from '../fixtures/audio';
+import { imageForm, png } from '../fixtures/images';
 import {
   createArtist,
   createFundraiser,
@@ -260,8 +261,12 @@ describe('a legacy (v1) album zip', () => {
 describe('clean-up', () => {
   it('removes objects nothing refers to: a crash leftover at start, an unused upload after an hour', async () => {
     await store.client.send(new PutObjectCommand({ Bucket: 'media', Key: 'streams/leftover.mp3', Body: 'half' }));
+    // A "folder" marker some tools make is no file of ours: left alone, and no trouble.
+    await store.client.send(new PutObjectCommand({ Bucket: 'media', Key: 'streams/', Body: '' }));
     expect(await removeCrashLeftovers(server.deps)).toBeGreaterThanOrEqual(1);
     expect(await objectKeys('streams/')).not.toContain('streams/leftover.mp3');
+    expect(await objectKeys('streams/')).toContain('streams/');
+    await store.client.send(new DeleteObjectCommand({ Bucket: 'media', Key: 'streams/' }));
 
     const unused = await uploadImage(owner);
     expect((await objectKeys('images/')).some((key) => key.startsWith(`images/${unused}-`))).toBe(true);
@@ -269,6 +274,32 @@ describe('clean-up', () => {
     expect((await objectKeys('images/')).some((key) => key.startsWith(`images/${unused}-`))).toBe(false);
     // What the album uses stays.
     expect(await objectKeys('streams/')).toHaveLength(3);
+  });
+});
+
+describe('a store that does not take the file', () => {
+  it('answers 503 with a clear message, keeps nothing, and the next try works', async () => {
+    const broken = await startTestServer(store.env('no-such-bucket'));
+    try {
+      const uploader = await verifiedUser(broken, 'bucket-broken@example.org');
+      const answer = await uploader.post('/api/uploads/track', {
+        multipart: fileForm(wav(), 'track.wav', 'audio/wav', 'trackFile'),
+      });
+      expect(answer.status).toBe(503);
+      expect(answer.json).toEqual({
+        code: 'OTHER',
+        message: 'The file could not be stored just now. Please try again in a moment.',
+      });
+      expect(answer.headers.get('retry-after')).toBe('5');
+      const image = await uploader.post('/api/uploads/image', {
+        multipart: imageForm(await png(), 'cover.png', 'image/png'),
+      });
+      expect(image.status).toBe(503);
+      expect(localMediaFiles(broken)).toEqual([]);
+      expect(broken.db.select().from(uploads).all()).toEqual([]);
+    } finally {
+      await broken.close();
+    }
   });
 });
 
@@ -294,7 +325,7 @@ describe('MEDIA_REDIRECTS=false', () => {
     await claimMediaBucket(server.db, server.media.objects); // the same site, again: fine
     expect(await objectKeys('soundcause-site.json')).toEqual(['soundcause-site.json']);
     await expect(claimMediaBucket(proxied.db, proxied.media.objects)).rejects.toThrow(
-      /The media bucket holds another site's media/,
+      /The bucket media holds another site's media/,
     );
   });
 

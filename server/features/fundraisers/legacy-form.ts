@@ -101,7 +101,7 @@ export async function updateFundraiserV1(
     const stored = deps.media.zipFile(zipUploadId);
     await fs.rename(zip.tempFile, stored);
     await deps.media.store(stored).catch(async (error: unknown) => {
-      await deps.media.remove(stored);
+      await deps.media.discard(stored);
       throw error;
     });
     insertUpload(deps.db, {

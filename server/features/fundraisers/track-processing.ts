@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { fundraisers, fundraiserTracks } from '../../db/schema';
 import type { Deps } from '../../deps';
-import { AudioProblem, renderTrack, type RenderedAudio } from '../../infra/audio/transcode';
+import { AudioProblem, audioMessages, renderTrack, type RenderedAudio } from '../../infra/audio/transcode';
 import { enqueue } from '../../infra/jobs/queue';
 import { type JobHandler, PermanentJobError } from '../../infra/jobs/runner';
 import { newRenditionName } from '../../infra/storage/media';
@@ -86,12 +86,12 @@ async function render(deps: ProcessingDeps, uploadId: string) {
   try {
     const original = media.trackFile(upload.id, upload.format);
     const rendered = await media.withLocalCopy(original, (input) => renderTrack(deps.ffmpeg, input, outputs));
-    if (!rendered) throw new Error(`the original of upload ${uploadId} is not in the media store`);
+    if (!rendered) throw new AudioProblem('unreadable', audioMessages.unreadable);
     audio = rendered;
     await media.store(outputs.stream);
     await media.store(outputs.preview);
   } catch (error) {
-    await Promise.all([media.remove(outputs.stream), media.remove(outputs.preview)]);
+    await media.discard(outputs.stream, outputs.preview);
     // Silence will not go away on a second try; an unreadable file is retried, in case the
     // failure was the machine's rather than the file's.
     if (error instanceof AudioProblem && error.reason === 'silent') {

@@ -46,7 +46,7 @@ export async function renderImage(source: string, id: string, media: MediaStore)
   try {
     await Promise.all(files.map((file) => media.store(file)));
   } catch (error) {
-    await Promise.all(files.map((file) => media.remove(file)));
+    await media.discard(...files);
     throw error;
   }
 }

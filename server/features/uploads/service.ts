@@ -7,6 +7,7 @@ import { AppError, invalid, rateLimited, unavailable } from '../../errors';
 import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
 import type { Deps, Session } from '../../deps';
 import { type MediaStore, newUploadId, writerHasEnded } from '../../infra/storage/media';
+import { MediaStoreError } from '../../infra/storage/objects';
 import { audioFormat } from '../../infra/storage/file-types';
 import { isJpegOrPng, renderImage } from './images';
 import { type MultipartBody, type ReceivedFile, receiveSingleFile } from '../../infra/storage/multipart';
@@ -136,8 +137,10 @@ async function keepImage(deps: Deps, session: Session, file: ReceivedFile) {
     if (!isJpegOrPng(file.head)) throw invalid(uploadMessages.wrongType.image);
     try {
       await renderImage(file.tempFile, id, media);
-    } catch {
+    } catch (error) {
       await removeImageFiles(media, id);
+      // The image was read; the bucket did not take its renditions: not the uploader's fault.
+      if (error instanceof MediaStoreError) throw error;
       throw invalid('The image could not be read. Please choose another file.');
     }
     try {
@@ -161,7 +164,7 @@ async function keepImage(deps: Deps, session: Session, file: ReceivedFile) {
 }
 
 async function removeImageFiles(media: MediaStore, id: string) {
-  await Promise.all(media.imageFiles(id).map((file) => media.remove(file)));
+  await media.discard(...media.imageFiles(id));
 }
 
 /**
@@ -183,7 +186,7 @@ async function keepTrack(deps: Deps, session: Session, file: ReceivedFile) {
     const stored = media.trackFile(id, format);
     await fs.rename(file.tempFile, stored);
     await media.store(stored).catch(async (error: unknown) => {
-      await media.remove(stored);
+      await media.discard(stored);
       throw error;
     });
     try {

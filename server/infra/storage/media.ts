@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { IMAGE_WIDTHS } from '../../../shared/constants';
 import { currentBootId, isRunning, thisProcess } from '../processes/identity';
 import type { Config } from '../../config';
-import { keyUnder, localObjects, type MediaObjects, type ObjectInfo } from './objects';
+import { keyUnder, localObjects, type MediaObjects, MediaStoreError, type ObjectInfo } from './objects';
 import { s3Client, s3Objects } from './s3-objects';
 
 // Media files: made on local disk under DATA_DIR/media, kept there or in a bucket (objects.ts).
@@ -70,11 +70,21 @@ export function mediaStore(dataDir: string, storeIn?: (root: string) => MediaObj
     /** A fresh path for an upload in progress. */
     tempFile,
     /** Keeps the finished file at `file` (one of the paths below) in the store. */
-    store: (file: string) => objects.putFile(keyOf(file), file),
+    store: (file: string) =>
+      objects.putFile(keyOf(file), file).catch((error: unknown) => {
+        throw new MediaStoreError(`the media store did not take ${keyOf(file)}`, { cause: error });
+      }),
     /** Removes the file from the store (and any copy still on local disk); nothing happens when it is gone. */
     async remove(file: string) {
       await fsp.rm(file, { force: true });
       if (objects.kind !== 'local') await objects.remove(keyOf(file));
+    },
+    /**
+     * Removes what a failed save left (`remove` for each), as far as it can: the save's own failure
+     * is what its caller reports, and what could not go now goes with the hourly sweep.
+     */
+    async discard(...files: string[]) {
+      await Promise.all(files.map((file) => this.remove(file).catch(() => undefined)));
     },
     /** The stored file's length and time, or null when it is not there. */
     stat: (file: string): Promise<ObjectInfo | null> => objects.stat(keyOf(file)),
@@ -108,6 +118,8 @@ export function mediaStore(dataDir: string, storeIn?: (root: string) => MediaObj
       for (const listing of listings) {
         for await (const { key, modified } of listing) {
           const name = key.slice(folder.length + 1);
+          // A "folder" marker some tools make (`streams/`), or deeper keys: never a file of ours.
+          if (!name || name.includes('/')) continue;
           yield { file: path.join(dirs[folder], name), name, modified };
         }
       }

@@ -42,6 +42,9 @@ export interface MediaObjects {
   link?(key: string, options: ObjectLinkOptions): Promise<string>;
 }
 
+/** The store did not take a file (a bucket unreachable, refusing): the request changed nothing, and may be tried again. */
+export class MediaStoreError extends Error {}
+
 /** The key of a file under `root` (a path the media store made). */
 export function keyUnder(root: string, file: string): string {
   const relative = path.relative(root, file);

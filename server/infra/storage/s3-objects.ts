@@ -63,6 +63,9 @@ export function s3Client(connection: S3Connection): S3Client {
     // upload by default; they are asked for only where an operation needs one.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // An album zip or a proxied download holds a connection for as long as its listener takes;
+    // the SDK's 50 would soon make uploads and the sweeps wait behind them.
+    requestHandler: { httpAgent: { maxSockets: 500 }, httpsAgent: { maxSockets: 500 }, connectionTimeout: 10_000 },
   });
 }
 
@@ -121,6 +124,10 @@ export type S3Objects = MediaObjects & {
    * records each object's SHA-256), a multipart upload for anything over one part.
    */
   upload(key: string, from: string | Readable, metadata?: Record<string, string>): Promise<void>;
+  /** Writes a small object only if there is none under `key` (If-None-Match: *); false when there was. */
+  putIfAbsent(key: string, text: string): Promise<boolean>;
+  /** Writes a small object, replacing any there. */
+  putText(key: string, text: string): Promise<void>;
   /** The "folders" right under `prefix` (which ends in '/'): the common prefixes of its keys. */
   listFolders(prefix: string): Promise<string[]>;
   /** The object's user metadata (x-amz-meta-*) with its length, or null when there is none. */
@@ -128,8 +135,25 @@ export type S3Objects = MediaObjects & {
 };
 
 export function s3Objects(client: S3Client, bucket: string): S3Objects {
-  const { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, Upload, getSignedUrl } =
-    sdk();
+  const {
+    DeleteObjectCommand,
+    GetObjectCommand,
+    HeadObjectCommand,
+    ListObjectsV2Command,
+    PutObjectCommand,
+    Upload,
+    getSignedUrl,
+  } = sdk();
+  const put = (key: string, text: string, onlyIfAbsent: boolean) =>
+    client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: text,
+        ContentType: 'application/json',
+        IfNoneMatch: onlyIfAbsent ? '*' : undefined,
+      }),
+    );
   const upload = async (key: string, from: string | Readable, metadata?: Record<string, string>) => {
     const body = typeof from === 'string' ? fs.createReadStream(from, { highWaterMark: 1024 * 1024 }) : from;
     try {
@@ -204,6 +228,19 @@ export function s3Objects(client: S3Client, bucket: string): S3Objects {
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
+    },
+    async putIfAbsent(key, text) {
+      try {
+        await put(key, text, true);
+        return true;
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 412) return false;
+        throw error;
+      }
+    },
+    async putText(key, text) {
+      await put(key, text, false);
     },
     async listFolders(prefix) {
       const folders: string[] = [];

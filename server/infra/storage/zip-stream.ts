@@ -425,7 +425,9 @@ function webStream(reader: ZipReader, fail: (error: unknown) => Error): Readable
         if (!busy) reader.close();
       },
     },
-    { highWaterMark: 1 },
+    // Nothing is read before someone reads: under Node the zip goes through writeTo, and this
+    // body is cancelled unread (a first read would open a file, or start a GET from a bucket).
+    { highWaterMark: 0 },
   );
 }
 
