@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mobileViewport } from '../fixtures/browser';
-import { startAppServer } from '../fixtures/e2e-app';
+import { pageSettled, startAppServer } from '../fixtures/e2e-app';
 import { createFundraiser, uploadListenableMusic } from '../fixtures/fundraisers';
 import { controlledPage as openControlledPage, goOffline, savedBytes } from '../fixtures/offline';
 import { startS3Store, type S3Store } from '../fixtures/s3-store';
@@ -60,11 +60,14 @@ describe('media in a bucket', () => {
       try {
         await page.goto(`${server.baseUrl}/music/album/${slug}`);
         await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+        await pageSettled(page);
         await expect.poll(() => imagesLoaded(page)).toBe(true);
         expect(asked.some((url) => url.startsWith(`${store.endpoint}/media/images/`))).toBe(true);
 
+        // The first range comes from the S3 server through a redirect: on a loaded machine it can
+        // take a while, so the wait is long; a play that never starts still fails.
         await page.getByRole('button', { name: 'Play Track 1' }).click();
-        await expect.poll(() => playingAt(page), { timeout: 15_000 }).toBeGreaterThan(0.5);
+        await expect.poll(() => playingAt(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
         expect(asked.some((url) => url.startsWith(`${store.endpoint}/media/streams/`))).toBe(true);
         await page.getByRole('button', { name: 'Pause' }).first().click();
 
@@ -77,7 +80,7 @@ describe('media in a bucket', () => {
         await page.goto(`${server.baseUrl}/music/album/${slug}`);
         await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
         await page.getByRole('button', { name: 'Play Track 2' }).click();
-        await expect.poll(() => playingAt(page), { timeout: 15_000 }).toBeGreaterThan(0.5);
+        await expect.poll(() => playingAt(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
       } finally {
         await close();
       }
