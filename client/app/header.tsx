@@ -5,7 +5,7 @@ import { useHasBeenTrue } from '../lib/use-has-been-true';
 import { loadInIdleTurns } from '../lib/page-settled';
 import { useLogout, userInitials, useUser } from '../lib/session';
 import { useSite } from '../lib/site';
-import { useIsDesktop } from '../lib/use-is-desktop';
+import { isDesktopWide, useIsDesktop } from '../lib/use-is-desktop';
 import { Logo } from '../ui/logo';
 import { primaryLinks } from './nav-links';
 
@@ -14,11 +14,13 @@ import { primaryLinks } from './nav-links';
 // drawn at desktop widths only (a phone has it in the drawer), so a phone does not load it at all.
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
-/** The parts a tap on the header may need next, fetched once the visitor acts on the page (lib/page-settled.ts). */
+/**
+ * The parts a tap on the header may need next at this width, fetched once the visitor acts on the
+ * page (lib/page-settled.ts): the account menu on a desktop, the drawer on a phone.
+ */
 const prefetchMenus = () =>
   loadInIdleTurns(
-    () => import('./account-menu'),
-    () => import('./mobile-menu'),
+    isDesktopWide() ? () => import('./account-menu') : () => import('./mobile-menu'),
     () => import('../features/accounts/login-dialog'),
   );
 

@@ -14,5 +14,10 @@ function subscribeToDesktop(onChange: () => void) {
  * then loads only there (the promo, the account menu), not on a phone's first page.
  */
 export function useIsDesktop(): boolean {
-  return useSyncExternalStore(subscribeToDesktop, () => window.matchMedia(desktopQuery).matches);
+  return useSyncExternalStore(subscribeToDesktop, isDesktopWide);
+}
+
+/** Whether the window is desktop-wide at this moment. */
+export function isDesktopWide(): boolean {
+  return window.matchMedia(desktopQuery).matches;
 }
