@@ -22,7 +22,14 @@ export async function benchDonationFulfilment(count = 1000) {
   const fundraiser = await createFundraiser(owner, { publish: true, tracks: 1 });
   const { deps } = server;
   if (deps.payments.kind !== 'test') throw new Error('the benchmark runs on the test provider');
-  const input = { name: 'Bench Fan', donationCents: 1000, tipCents: 100, projectId: fundraiser.id };
+  const input = {
+    name: 'Bench Fan',
+    donationCents: 1000,
+    tipCents: 100,
+    projectId: fundraiser.id,
+    coverFees: false,
+    gift: null,
+  };
   server.sqlite.exec('CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, email TEXT NOT NULL, cents INTEGER NOT NULL)');
   const insert = server.sqlite.prepare('INSERT INTO bench_rows (email, cents) VALUES (?, ?)');
 

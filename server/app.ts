@@ -12,6 +12,7 @@ import { artistPage } from './features/artists/service';
 import { charityRoutes } from './features/charities/routes';
 import { disbursementRoutes } from './features/disbursements/routes';
 import { donationRoutes } from './features/donations/routes';
+import { givingRoutes } from './features/giving/routes';
 import { journalRoutes } from './features/journal/routes';
 import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
@@ -97,6 +98,7 @@ export function createApp(deps: Deps) {
     .route('/', trackAudioRoutes)
     .route('/', libraryRoutes)
     .route('/', donationRoutes)
+    .route('/', givingRoutes)
     .route('/', disbursementRoutes)
     .route('/', journalRoutes)
     .route('/', charityRoutes)

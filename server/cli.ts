@@ -2,11 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { givingYearField } from '../shared/schemas/giving';
 import { emailField, newPasswordField } from '../shared/schemas/text';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { AppError } from './errors';
 import { ensureAdmin } from './features/accounts/service';
 import { importIrsBmf } from './features/charities/irs-import';
+import { siteYear } from './features/giving/history';
+import { sendStatements } from './features/giving/service';
 import { importLegacyCatalogue } from './catalogue/import-legacy';
 import { CatalogueFileError } from './catalogue/legacy-csv';
 import { seedBundledCharities } from './features/charities/service';
@@ -20,8 +24,8 @@ import { parseS3Url, s3Client, s3Objects } from './infra/storage/s3-objects';
 import { randomToken } from './infra/security/tokens';
 
 // Operator commands: `npm run cli -- create-admin --email you@example.org [--password '...']`,
-// `npm run cli -- backup DIR`, `npm run cli -- restore DIR [--force]`, the IRS import and the
-// legacy catalogue import.
+// `npm run cli -- backup DIR`, `npm run cli -- restore DIR [--force]`, the IRS import, the
+// legacy catalogue import and the year-end giving statements' emails.
 
 const usage = `Usage:
   npm run cli -- create-admin --email <email> [--password <password>]
@@ -52,6 +56,12 @@ const usage = `Usage:
   npm run cli -- take-over-bucket
       Hands the bucket of S3_BUCKET to this database on purpose: for a database restored from
       before the bucket was claimed, which the site would otherwise refuse to start with.
+  npm run cli -- send-statements --year <YYYY | previous>
+      Emails each donor of that year (a payment that stands, made that year in SITE_TIME_ZONE)
+      one link to their year-end giving statement (PDF). Once per donor and year, however often
+      it runs: donors who had theirs are counted, not sent another. The emails go out from the
+      site's job queue (it must be running, or start later). Only for a year that is over;
+      previous is last year in SITE_TIME_ZONE.
   npm run cli -- restore <dir | s3://BUCKET/PREFIX/NAME> [--force]
       Checks the backup in <dir> (or fetched from the bucket), then restores it into DATA_DIR and
       checks it again there. Refuses while the site runs on DATA_DIR (stop it first) unless --force.`;
@@ -64,6 +74,7 @@ async function main() {
       password: { type: 'string' },
       force: { type: 'boolean' },
       to: { type: 'string' },
+      year: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -77,6 +88,7 @@ async function main() {
     'restore',
     'media-migrate',
     'take-over-bucket',
+    'send-statements',
   ];
   if (values.help || command === undefined || !commands.includes(command)) {
     console.log(usage);
@@ -101,6 +113,17 @@ async function main() {
       process.exit(1);
     }
     await bucketCommand(command);
+    return;
+  }
+  if (command === 'send-statements') {
+    const year = statementYearArgument(values.year);
+    if (typeof year === 'string' || files.length > 0) {
+      console.error(
+        `Name the year: npm run cli -- send-statements --year YYYY (or --year previous)${typeof year === 'string' && year ? `. ${year}` : ''}`,
+      );
+      process.exit(1);
+    }
+    sendStatementsCommand(year);
     return;
   }
   if (command === 'import-legacy') {
@@ -184,6 +207,40 @@ async function importLegacyCommand(file: string) {
     if (summary.failed) process.exitCode = 1;
   } catch (error) {
     if (!(error instanceof CatalogueFileError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  } finally {
+    sqlite.close();
+  }
+}
+
+/**
+ * `--year YYYY`, or `previous`: the year before this one in the site's zone (what the deploy kit's
+ * January timer runs, so the unit needs no date arithmetic). A problem's words otherwise.
+ */
+function statementYearArgument(value: string | undefined): number | string {
+  if (value === undefined) return '';
+  if (value === 'previous') return siteYear(new Date(), loadConfig().timeZone) - 1;
+  const parsed = givingYearField.safeParse(value);
+  return parsed.success ? parsed.data : (parsed.error.issues[0]?.message ?? '');
+}
+
+/**
+ * The year-end statements' emails, queued for the site's job runner. Their links lead to
+ * PUBLIC_URL (production requires it); without it, to this machine, as the site's own emails do.
+ */
+function sendStatementsCommand(year: number) {
+  const config = loadConfig();
+  const { db, sqlite } = openDatabase(config.databasePath);
+  try {
+    const siteUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+    const done = sendStatements({ db, config }, year, siteUrl);
+    const donors = (count: number) => `${count} donor${count === 1 ? '' : 's'}`;
+    console.log(
+      `${year}: ${done.queued} statement email${done.queued === 1 ? '' : 's'} sent (queued for the site's job runner); ${donors(done.hadOne)} had theirs already (${donors(done.donors)} in all).`,
+    );
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
     console.error(error.message);
     process.exitCode = 1;
   } finally {

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client';
 import type { Deps } from './deps';
 import { seedBundledCharities } from './features/charities/service';
 import { donationJobHandlers } from './features/donations/jobs';
+import { givingJobHandlers } from './features/giving/jobs';
 import { trackJobHandlers } from './features/fundraisers/track-processing';
 import { chooseFfmpeg, ffmpegRunner } from './infra/audio/ffmpeg';
 import { everyOrgClient } from './infra/charity-directory/every-org';
@@ -82,7 +83,8 @@ const MONEY_JOB_WORKERS = 2;
  * it, tests start it or drain it.
  */
 export function composeJobs(deps: Deps, processes: ProcessRegistry, options: { pollMs?: number } = {}) {
-  const money = donationJobHandlers(deps);
+  // Receipts, fees, and the giving history's receipt copies and year-end statements.
+  const money = { ...donationJobHandlers(deps), ...givingJobHandlers(deps) };
   return createJobRunner({
     db: deps.db,
     logger: deps.logger,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PROMO_PROJECT_ID, DEFAULT_SITE_NAME, DEFAULT_SITE_TIME_ZONE } from '../shared/constants';
+import { DEFAULT_FEE_RATES } from '../shared/fee-cover';
 import { canonicalTimeZone, isTimeZone } from '../shared/site-dates';
 import { parseS3Url } from './infra/storage/s3-objects';
 
@@ -95,6 +96,23 @@ const envSchema = z
     STRIPE_WEBHOOK_SECRET: optionalString,
     /** Points the Stripe SDK at another host (the tests' fake Stripe). */
     STRIPE_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+    /**
+     * The processor's rates a donor's "Cover the card fee" is worked out at (issue 26): Stripe's
+     * rate for the site's account. The defaults are the test provider's own fee.
+     */
+    FEE_PERCENT: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number()
+        .min(0)
+        .max(20)
+        .refine((percent) => Number.isInteger(Math.round(percent * 10_000) / 100), 'at most two decimals, like 2.9')
+        .default(DEFAULT_FEE_RATES.basisPoints / 100),
+    ),
+    FEE_FIXED_CENTS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int().min(0).max(1000).default(DEFAULT_FEE_RATES.fixedCents),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIST_DIR: z.string().default('dist'),
   })
@@ -208,6 +226,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobWorkers: e.JOB_WORKERS,
     ffmpegPath: e.FFMPEG_PATH,
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
+    /** The rates "Cover the card fee" is worked out at (shared/fee-cover.ts). */
+    feeRates: { basisPoints: Math.round(e.FEE_PERCENT * 100), fixedCents: e.FEE_FIXED_CENTS },
     /** Stripe's keys, or undefined: the built-in test provider takes the payments. */
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET

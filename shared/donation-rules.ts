@@ -12,6 +12,9 @@ export const donationLimits = {
   nameMax: 100,
   /** A gift to the platform (the support page) is a tip of at least $1.00. */
   platformGiftMinCents: 100,
+  /** A gift of the album to someone else (issue 26). */
+  recipientNameMax: 100,
+  giftMessageMax: 500,
 } as const;
 
 export const donationMessages = {
@@ -34,6 +37,17 @@ export const donationMessages = {
   /** Asked before paying again what this browser paid the same fundraiser today (issue 22). */
   donatedToday: (donationCents: number) =>
     `You donated ${formatCents(donationCents)} to this fundraiser today. Donate again?`,
+  /** Issue 26: a gift of the album goes to someone else (Bandcamp's rule: the giver does not get it). */
+  giftToSelf:
+    'A gift goes to someone else. Enter their email address, or donate without "This is a gift" to get the album yourself.',
+  giftToPlatform: 'A gift to the platform cannot be sent to someone else.',
+  coverFeesToPlatform: 'Covering the card fee is for donations to a charity.',
+  deliverOnPast: 'Delivery date cannot be in the past.',
+  deliverOnTooLate: 'Delivery date must be within a year from today.',
+  deliverOnInvalid: 'Delivery date must be a date, like 2026-12-24.',
+  /** The fee cover's checkbox (issue 26), with the donation and the cover as they stand. */
+  coverFees: (donationCents: number, coverCents: number) =>
+    `Cover the card fee so the charity gets all ${formatCents(donationCents)} (+${formatCents(coverCents)})`,
   declined: 'Your card was declined.',
   notSuccessful: 'Your payment was not successful, please try again.',
   paymentFormFailed: "Something went wrong! Can't load payment form.",
@@ -71,3 +85,24 @@ export function donationOf(text: string): number {
 
 /** The built-in provider's cards (DESIGN.md section 2), shown on its form. */
 export const TEST_CARDS = { succeeds: '4242 4242 4242 4242', declined: '4000 0000 0000 0002' } as const;
+
+/** The latest day a gift may be sent on: a year from `today` (both "YYYY-MM-DD", in the site's zone). */
+export function latestDeliveryDate(today: string): string {
+  return `${Number(today.slice(0, 4)) + 1}${today.slice(4)}`;
+}
+
+/**
+ * What is wrong with a gift's delivery date, or null: "" (or none) is today, at once; else a day
+ * from today to a year ahead, in the site's zone, whose morning the gift email goes out.
+ */
+export function deliveryDateProblem(deliverOn: string, today: string): string | null {
+  if (deliverOn === '') return null;
+  // A real calendar day: "2026-02-30" reads back as another day.
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(deliverOn) ? new Date(`${deliverOn}T00:00:00Z`) : null;
+  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== deliverOn) {
+    return donationMessages.deliverOnInvalid;
+  }
+  if (deliverOn < today) return donationMessages.deliverOnPast;
+  if (deliverOn > latestDeliveryDate(today)) return donationMessages.deliverOnTooLate;
+  return null;
+}

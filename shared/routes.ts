@@ -25,6 +25,7 @@ export const pagePaths = {
   resetPassword: '/reset-password/:resetToken',
   account: '/user',
   verifyEmail: '/user/verify-email',
+  giving: '/account/giving',
   yourArtists: '/artists/user',
   editArtist: '/artists/user/:artistId/edit',
   newArtist: '/artists/new',

@@ -14,6 +14,7 @@ export const drawerExtraLinks = [
 export const accountLinks = [
   { to: '/user', label: 'Account details' },
   { to: '/music', label: 'Your music' },
+  { to: '/account/giving', label: 'Giving history' },
   { to: '/artists/user', label: 'Your artists' },
   { to: '/fundraisers/user', label: 'Your fundraisers' },
 ] as const;

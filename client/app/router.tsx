@@ -94,6 +94,10 @@ export const routes: RouteObject[] = [
                   import('../features/accounts/verify-email-page').then((m) => ({ Component: m.VerifyEmailPage })),
               },
               {
+                path: pagePaths.giving,
+                lazy: () => import('../features/giving/giving-page').then((m) => ({ Component: m.GivingPage })),
+              },
+              {
                 path: pagePaths.yourArtists,
                 lazy: () =>
                   import('../features/artists/your-artists-page').then((m) => ({ Component: m.YourArtistsPage })),

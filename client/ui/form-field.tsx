@@ -25,16 +25,31 @@ function FieldFrame({
 }) {
   const autoId = useId();
   const controlId = id ?? autoId;
-  const hintId = hint ? `${controlId}-hint` : undefined;
-  const errorId = error ? `${controlId}-error` : undefined;
   return (
     <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
       <label htmlFor={controlId}>{label}</label>
       {children({
         id: controlId,
         'aria-invalid': error ? true : undefined,
-        'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined,
+        'aria-describedby': noteIds(controlId, hint, error).describedBy,
       })}
+      <FieldNotes hint={hint} error={error} controlId={controlId} />
+    </div>
+  );
+}
+
+/** The ids a control's hint and error get, and the aria-describedby that names them. */
+function noteIds(controlId: string, hint: string | undefined, error: string | undefined) {
+  const hintId = hint ? `${controlId}-hint` : undefined;
+  const errorId = error ? `${controlId}-error` : undefined;
+  return { hintId, errorId, describedBy: [hintId, errorId].filter(Boolean).join(' ') || undefined };
+}
+
+/** A field's hint and error under its control, with the ids its aria-describedby names. */
+function FieldNotes({ hint, error, controlId }: { hint?: string; error?: string; controlId: string }) {
+  const { hintId, errorId } = noteIds(controlId, hint, error);
+  return (
+    <>
       {hint && (
         <p className="field-hint" id={hintId}>
           {hint}
@@ -45,7 +60,7 @@ function FieldFrame({
           {error}
         </p>
       )}
-    </div>
+    </>
   );
 }
 
@@ -85,3 +100,31 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HT
     );
   },
 );
+
+/**
+ * A checkbox with its label beside it (the whole label is the tap target, 48 px high at least),
+ * and a hint or error below, wired for screen readers like the fields above.
+ */
+export const CheckboxField = forwardRef<
+  HTMLInputElement,
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & Omit<FieldText, 'label'> & { label: ReactNode }
+>(function CheckboxField({ label, hint, error, id, className, ...inputProps }, ref) {
+  const autoId = useId();
+  const controlId = id ?? autoId;
+  return (
+    <div className={`check-field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
+      <label htmlFor={controlId}>
+        <input
+          ref={ref}
+          id={controlId}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={noteIds(controlId, hint, error).describedBy}
+          {...inputProps}
+        />
+        <span>{label}</span>
+      </label>
+      <FieldNotes hint={hint} error={error} controlId={controlId} />
+    </div>
+  );
+});

@@ -34,10 +34,26 @@ const scopeText = (scope: GrantScope) =>
 /** Digits, digits, then 32 bytes of signature in base64url: anything else is not a grant. */
 const GRANT_SHAPE = /^([1-9]\d{0,14})\.([1-9]\d{0,11})\.([A-Za-z0-9_-]{43})$/;
 
+/** A year-end statement a link opens: its row (giving_statements), the donor's email and the year. */
+export type StatementRef = { id: number; email: string; year: number };
+
+/** The statement row a statement link names, read from its shape only (checkStatement checks it). */
+export function statementIdOf(token: string): number | null {
+  const match = GRANT_SHAPE.exec(token);
+  return match ? Number(match[1]) : null;
+}
+
 export function urlGrants(key: Buffer, now: () => number = Date.now) {
   const signature = (scope: GrantScope, purchaseId: number, expiresSeconds: number) =>
     createHmac('sha256', key)
       .update(`soundcause-grant\n${scopeText(scope)}\n${purchaseId}\n${expiresSeconds}`)
+      .digest();
+  // Another prefix than the purchase grants': no grant of one kind is ever a grant of the other.
+  const statementSignature = (statement: StatementRef, expiresSeconds: number) =>
+    createHmac('sha256', key)
+      .update(
+        `soundcause-statement\n${statement.id}\n${statement.email.toLowerCase()}\n${statement.year}\n${expiresSeconds}`,
+      )
       .digest();
 
   return {
@@ -45,6 +61,27 @@ export function urlGrants(key: Buffer, now: () => number = Date.now) {
     sign(scope: GrantScope, purchaseId: number, expiresAt: Date): string {
       const expiresSeconds = Math.floor(expiresAt.getTime() / 1000);
       return `${purchaseId}.${expiresSeconds}.${signature(scope, purchaseId, expiresSeconds).toString('base64url')}`;
+    },
+
+    /**
+     * A year-end statement's link (issue 26: `send-statements`), `?token=<statement id>.<expiry>.
+     * <signature>`: the statement row the CLI claimed for this donor and year, signed with its
+     * email and year, so the token opens that one statement and no other donor's or year's.
+     */
+    signStatement(statement: StatementRef, expiresAt: Date): string {
+      const expiresSeconds = Math.floor(expiresAt.getTime() / 1000);
+      return `${statement.id}.${expiresSeconds}.${statementSignature(statement, expiresSeconds).toString('base64url')}`;
+    },
+
+    /** Whether `token` was signed here for `statement` (found by statementIdOf) and has not expired. */
+    checkStatement(token: string, statement: StatementRef): 'ok' | 'invalid' | 'expired' {
+      const match = GRANT_SHAPE.exec(token);
+      if (!match || Number(match[1]) !== statement.id) return 'invalid';
+      const expiresSeconds = Number(match[2]);
+      const given = Buffer.from(match[3]!, 'base64url');
+      const expected = statementSignature(statement, expiresSeconds);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+      return expiresSeconds * 1000 <= now() ? 'expired' : 'ok';
     },
 
     /**

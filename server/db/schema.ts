@@ -371,6 +371,22 @@ export const donations = sqliteTable(
     amountCents: integer('amount_cents').notNull(),
     /** The platform's tip on top. */
     tipCents: integer('tip_cents').notNull().default(0),
+    /**
+     * What the donor added so that the charity gets the whole donation after the processor's fee
+     * (issue 26: "Cover the card fee"); the charity's money, tax-deductible like the donation.
+     */
+    feeCoverCents: integer('fee_cover_cents').notNull().default(0),
+    /**
+     * A gift (issue 26): the album goes to the recipient's email (the purchase's), the receipt to
+     * the giver (this row's email). Null for a donation for oneself.
+     */
+    giftRecipientName: text('gift_recipient_name'),
+    giftRecipientEmail: text('gift_recipient_email'),
+    giftMessage: text('gift_message'),
+    /** The day the gift email goes out, in the site's time zone ("2026-12-24"); null: at once. */
+    giftDeliverOn: text('gift_deliver_on'),
+    /** When the gift email was sent (once; the gift job checks it). */
+    giftSentAt: timestamp('gift_sent_at'),
     /** The fundraiser's minimum when the donation was made (the tax-deductible part is above it). */
     minimumCents: integer('minimum_cents').notNull().default(0),
     charityEin: text('charity_ein'),
@@ -654,3 +670,20 @@ export const uploadReservations = sqliteTable('upload_reservations', {
   owner: text('owner').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The year-end statements emailed (issue 26: `send-statements --year`): one row per donor and year,
+ * claimed before the email is queued, so running the command again sends nobody a second one.
+ */
+export const givingStatements = sqliteTable(
+  'giving_statements',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** The donor's email, lower-cased. */
+    email: text('email').notNull(),
+    year: integer('year').notNull(),
+    sentAt: timestamp('sent_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('giving_statements_email_year_unique').on(table.email, table.year)],
+);

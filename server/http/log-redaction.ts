@@ -6,8 +6,12 @@
 
 const REDACTED = '[redacted]';
 
-/** Paths whose next segment is a bearer token: reset links and receipts' purchase links. */
-const TOKEN_AFTER = /\/(token-user|reset-password|purchases)\/[^/]+/g;
+/**
+ * Paths whose next segment is a bearer token (reset links and receipts' purchase links), or a
+ * payment intent's id (a receipt's copy, asked for from the giving history), which is as much a
+ * key to the donor's address as the success lookup's parameter below.
+ */
+const TOKEN_AFTER = /\/(token-user|reset-password|purchases|giving\/receipts)\/[^/]+/g;
 
 /**
  * Any other segment shaped like one of our random tokens (32 bytes of base64url, upper and lower

@@ -32,8 +32,10 @@ export const adminTransactionSchema = z.object({
   projectName: z.nullable(z.string()),
   name: z.string(),
   email: z.string(),
-  /** The donation and the tip as charged. */
+  /** The donation (with any fee cover: the charity's money) and the tip as charged. */
   amountCents: z.int(),
+  /** Of amountCents, what the donor added to cover the card fee (issue 26). */
+  feeCoverCents: z.int(),
   tipCents: z.int(),
   /** The processor's fee on the whole payment: the estimate while `feeStatus` is not "known". */
   feeCents: z.int(),
@@ -51,6 +53,8 @@ export type AdminTransaction = z.infer<typeof adminTransactionSchema>;
 export const transactionTotalsSchema = z.object({
   payments: z.int(),
   donationCents: z.int(),
+  /** Of donationCents, the donors' cover of card fees (issue 26). */
+  feeCoverCents: z.int(),
   tipCents: z.int(),
   /** Every fee, the estimated ones included. */
   feeCents: z.int(),
@@ -78,6 +82,8 @@ export const feeChecksAnswerSchema = z.object({ asked: z.int() });
 /** A charity's money, in cents (server/features/disbursements/balances.ts computes it). */
 const charityMoney = {
   donatedCents: z.int(),
+  /** Of donatedCents, what donors added to cover the card fee (issue 26). */
+  feeCoverCents: z.int(),
   afterFeesDonatedCents: z.int(),
   disbursedCents: z.int(),
   /** after fees − disbursed: still to be paid to the charity; below zero when it was overpaid. */

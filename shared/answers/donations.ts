@@ -2,12 +2,21 @@ import * as z from 'zod/mini';
 
 // What the donation calls answer (spec part 2 sections 3 and 7; DESIGN.md contract details).
 
-export const paymentIntentSchema = z.object({ clientSecret: z.string(), paymentIntentId: z.string() });
+export const paymentIntentSchema = z.object({
+  clientSecret: z.string(),
+  paymentIntentId: z.string(),
+  /** What the card is charged: donation + tip + the fee's cover (issue 26). */
+  amountCents: z.int(),
+  feeCoverCents: z.int(),
+});
 
-/** GET /api/payments/config: which provider takes the card. */
+/** The rates the card fee's cover is worked out at (shared/fee-cover.ts): the donate page shows it. */
+const feeRatesSchema = z.object({ basisPoints: z.int(), fixedCents: z.int() });
+
+/** GET /api/payments/config: which provider takes the card, and the fee cover's rates. */
 export const paymentConfigSchema = z.discriminatedUnion('provider', [
-  z.object({ provider: z.literal('test') }),
-  z.object({ provider: z.literal('stripe'), publishableKey: z.string() }),
+  z.object({ provider: z.literal('test'), feeRates: feeRatesSchema }),
+  z.object({ provider: z.literal('stripe'), publishableKey: z.string(), feeRates: feeRatesSchema }),
 ]);
 export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
 
@@ -36,6 +45,10 @@ export type GrantedTrack = z.infer<typeof grantedTrackSchema>;
 export const transactionSummarySchema = z.object({
   donationCents: z.int(),
   tipCents: z.int(),
+  /** What the donor added to cover the card fee (issue 26): the charity's, and tax-deductible. */
+  feeCoverCents: z.int(),
+  /** A gift (issue 26): the album went to someone else, so there is none to play here. */
+  gift: z.nullable(z.object({ recipientName: z.string() })),
   taxDeductibleCents: z.int(),
   /** The fundraiser's minimum when the donation was made: the tax-deductible part is above it. */
   minimumCents: z.int(),
@@ -71,5 +84,7 @@ export const purchaseLinkSchema = z.object({
   email: z.string(),
   expiresAt: z.string(),
   tracks: z.array(grantedTrackSchema),
+  /** A gift (issue 26): who sent it, and their message. */
+  gift: z.nullable(z.object({ fromName: z.string(), message: z.string() })),
 });
 export type PurchaseLink = z.infer<typeof purchaseLinkSchema>;

@@ -29,6 +29,7 @@ import {
   fundraiserSearchResultSchema,
   fundraiserTransactionsSchema,
 } from './fundraisers';
+import { givingSchema, receiptCopySchema } from './giving';
 import { libraryAlbumDetailSchema, libraryAlbumListSchema } from './library';
 import { siteSchema } from './site';
 import { uploadResultSchema } from './uploads';
@@ -76,6 +77,8 @@ export const answerSchemas = {
   ledger: ledgerSchema,
   feeChecks: feeChecksAnswerSchema,
   reconciliation: reconciliationSchema,
+  giving: givingSchema,
+  receiptCopy: receiptCopySchema,
 };
 
 export type AnswerName = keyof typeof answerSchemas;

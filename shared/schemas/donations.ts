@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { messages } from '../messages';
 import { cardNumberProblem, cvcProblem, expiryProblem } from '../card-checks';
-import { donationLimits, donationMessages, TIP_CHOICES, tipOf } from '../donation-rules';
+import { deliveryDateProblem, donationLimits, donationMessages, TIP_CHOICES, tipOf } from '../donation-rules';
 import { parseDollarsToCents } from '../money';
-import { emailField, requiredText } from './text';
+import { emailField, emailFieldFor, optionalText, requiredText } from './text';
 
 // Donations and payments (spec part 2 sections 3-5 and 7; DESIGN.md "Contract details for money").
 // The client checks what it can as the donor types; the server decides, with the same messages,
@@ -17,6 +17,24 @@ const cents = (label: 'Donation' | 'Tip', missing: string, negative: string, max
     .int(donationMessages.wholeCents(label))
     .min(0, negative)
     .max(donationLimits.maxCents, max);
+
+/**
+ * A gift of the album (issue 26; DESIGN.md wave 3, gifts): who it is for, what the gift email says,
+ * and the day it goes out ("" or none: at once; the range is checked against the site's today).
+ */
+const giftSchema = z.object({
+  recipientName: requiredText('Recipient name', donationLimits.recipientNameMax),
+  recipientEmail: emailFieldFor('Recipient email'),
+  message: optionalText('Message', donationLimits.giftMessageMax),
+  deliverOn: z
+    .string()
+    .trim()
+    .max(10, donationMessages.deliverOnInvalid)
+    .nullable()
+    .optional()
+    .transform((value) => value || null),
+});
+export type GiftRequest = z.infer<typeof giftSchema>;
 
 /** POST /api/transactions/create-payment-intent. `projectId: null` is a gift to the platform. */
 export const paymentIntentRequestSchema = z
@@ -32,9 +50,20 @@ export const paymentIntentRequestSchema = z
     // No tip chosen (spec part 2 section 4, Tip selection): the spec's own words.
     tipCents: cents('Tip', donationMessages.tipRequired, donationMessages.tipNegative, donationMessages.tipMax),
     projectId: z.number().int().positive().nullable(),
+    /** Issue 26: the server adds the card fee's cover (shared/fee-cover.ts) so the charity gets it all. */
+    coverFees: z.boolean().default(false),
+    /** Issue 26: the album goes to someone else; the giver gets the receipt. */
+    gift: giftSchema.nullable().default(null),
   })
   .superRefine((input, ctx) => {
+    if (input.gift && input.gift.recipientEmail === input.email) {
+      ctx.addIssue({ code: 'custom', path: ['gift', 'recipientEmail'], message: donationMessages.giftToSelf });
+    }
     if (input.projectId !== null) return;
+    if (input.gift) ctx.addIssue({ code: 'custom', path: ['gift'], message: donationMessages.giftToPlatform });
+    if (input.coverFees) {
+      ctx.addIssue({ code: 'custom', path: ['coverFees'], message: donationMessages.coverFeesToPlatform });
+    }
     // The support page: no fundraiser, so no donation; the tip is the gift.
     if (input.donationCents !== 0) {
       ctx.addIssue({ code: 'custom', path: ['donationCents'], message: donationMessages.platformGiftNoDonation });
@@ -63,9 +92,10 @@ function moneyText(label: 'Donation' | 'Tip') {
 
 /**
  * The form of a donation to a fundraiser with this minimum, or (null) of a gift to the platform:
- * no donation, the tip is the gift (at least $1.00).
+ * no donation, the tip is the gift (at least $1.00). `today` is the site's calendar day, which a
+ * gift's delivery date is checked against (the server checks it again).
  */
-export function donationFormSchema(minimumCents: number | null) {
+export function donationFormSchema(minimumCents: number | null, today: string) {
   const donation =
     minimumCents === null
       ? z.string().transform(() => 0)
@@ -83,20 +113,46 @@ export function donationFormSchema(minimumCents: number | null) {
         donationCents: donation,
         tipChoice: z.enum(TIP_CHOICES).nullable(),
         tipCents: z.string(),
+        coverFees: z.boolean(),
+        isGift: z.boolean(),
+        gift: z.object({
+          recipientName: z.string(),
+          recipientEmail: z.string(),
+          message: z.string(),
+          deliverOn: z.string(),
+        }),
       })
       // Checked whatever else is wrong, so an empty form names every missing field at once.
       .superRefine(
-        ({ tipChoice, tipCents }, ctx) => {
+        ({ tipChoice, tipCents, isGift, gift, email }, ctx) => {
           const tip = tipOf(tipChoice, tipCents, 0);
           if ('error' in tip) ctx.addIssue({ code: 'custom', path: ['tipCents'], message: tip.error });
           else if (minimumCents === null && tip.cents < donationLimits.platformGiftMinCents)
             ctx.addIssue({ code: 'custom', path: ['tipCents'], message: donationMessages.platformGiftMin });
+          if (!isGift) return;
+          // The gift's fields only when it is a gift: unticked, whatever was typed in them stays out.
+          const parsed = giftSchema.safeParse(gift);
+          for (const issue of parsed.error?.issues ?? []) {
+            ctx.addIssue({ code: 'custom', path: ['gift', ...issue.path.map(String)], message: issue.message });
+          }
+          if (parsed.success && parsed.data.recipientEmail === email.trim().toLowerCase()) {
+            ctx.addIssue({ code: 'custom', path: ['gift', 'recipientEmail'], message: donationMessages.giftToSelf });
+          }
+          const dateProblem = deliveryDateProblem(gift.deliverOn.trim(), today);
+          if (dateProblem) ctx.addIssue({ code: 'custom', path: ['gift', 'deliverOn'], message: dateProblem });
         },
         { when: ({ value }) => typeof value === 'object' && value !== null },
       )
-      .transform(({ name, email, donationCents, tipChoice, tipCents }) => {
+      .transform(({ name, email, donationCents, tipChoice, tipCents, coverFees, isGift, gift }) => {
         const tip = tipOf(tipChoice, tipCents, donationCents);
-        return { name, email, donationCents, tipCents: 'cents' in tip ? tip.cents : 0 };
+        return {
+          name,
+          email,
+          donationCents,
+          tipCents: 'cents' in tip ? tip.cents : 0,
+          coverFees: minimumCents !== null && coverFees,
+          gift: isGift && minimumCents !== null ? giftSchema.parse(gift) : null,
+        };
       })
   );
 }

@@ -32,13 +32,18 @@ export function exactText(label: string, length: number) {
     .length(length, messages.exactly(label, length));
 }
 
-export const emailField = z
-  .string({ error: messages.required('Email') })
-  .trim()
-  .min(1, messages.required('Email'))
-  .max(limits.email, messages.max('Email', limits.email))
-  .pipe(z.email(messages.email))
-  .transform((email) => email.toLowerCase());
+/** An email address under this label, trimmed and lower-cased. */
+export function emailFieldFor(label: string) {
+  return z
+    .string({ error: messages.required(label) })
+    .trim()
+    .min(1, messages.required(label))
+    .max(limits.email, messages.max(label, limits.email))
+    .pipe(z.email(messages.email))
+    .transform((email) => email.toLowerCase());
+}
+
+export const emailField = emailFieldFor('Email');
 
 function isParsableUrl(value: string): boolean {
   try {

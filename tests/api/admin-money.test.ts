@@ -170,6 +170,7 @@ describe('disbursements', () => {
       ein: RED_CROSS,
       charityName: 'American National Red Cross',
       donatedCents: donated,
+      feeCoverCents: 0,
       afterFeesDonatedCents: donated - fees,
       disbursedCents: 0,
       outstandingCents: donated - fees,
@@ -491,6 +492,7 @@ describe('the public ledger', () => {
     // What is still to be paid adds what charities are owed; an overpaid charity is apart (clawback).
     expect(totals).toEqual({
       donatedCents: sum((entry) => entry.donatedCents),
+      feeCoverCents: sum((entry) => entry.feeCoverCents),
       afterFeesDonatedCents: sum((entry) => entry.afterFeesDonatedCents),
       disbursedCents: sum((entry) => entry.disbursedCents),
       outstandingCents: sum((entry) => Math.max(entry.outstandingCents, 0)),
@@ -557,6 +559,7 @@ describe('transaction totals (Stripe path)', () => {
   function sumOf(
     rows: {
       amountCents: number;
+      feeCoverCents: number;
       tipCents: number;
       feeCents: number;
       feeStatus: string;
@@ -567,6 +570,7 @@ describe('transaction totals (Stripe path)', () => {
     return {
       payments: rows.length,
       donationCents: rows.reduce((sum, row) => sum + row.amountCents, 0),
+      feeCoverCents: rows.reduce((sum, row) => sum + row.feeCoverCents, 0),
       tipCents: rows.reduce((sum, row) => sum + row.tipCents, 0),
       feeCents: rows.reduce((sum, row) => sum + row.feeCents, 0),
       feesPending: rows.filter((row) => row.feeStatus !== 'known').length,
@@ -601,6 +605,7 @@ describe('transaction totals (Stripe path)', () => {
     const all = {
       payments: 4,
       donationCents: 10_500,
+      feeCoverCents: 0,
       tipCents: 1800,
       feeCents: 426,
       feesPending: 1,
@@ -624,6 +629,7 @@ describe('transaction totals (Stripe path)', () => {
     const csvRows = lines.map((cells) => ({
       name: cells[column('name')],
       amountCents: Number(cells[column('amountCents')]),
+      feeCoverCents: Number(cells[column('feeCoverCents')]),
       tipCents: Number(cells[column('tipCents')]),
       feeCents: Number(cells[column('feeCents')]),
       refundedCents: Number(cells[column('refundedCents')]),

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { purchaseLinkSchema, transactionSummarySchema } from '../../shared/answers/donations';
 import { type Fundraiser } from '../../shared/answers/fundraisers';
 import { fileForm, wav } from '../fixtures/audio';
-import { type Cast, createCast, type Role, ROLES } from '../fixtures/cast';
+import { type Cast, createCast, type Role, ROLES, statementToken } from '../fixtures/cast';
 import { startDonation } from '../fixtures/donations';
 import { testCard } from '../fixtures/test-cards';
 import { editFormOf, legacyFormOf } from '../fixtures/fundraisers';
@@ -570,6 +570,29 @@ const matrix: Record<string, Case | Case[]> = {
     prepare: ({ cast }) => ({ params: { token: cast.purchaseToken } }),
     expect: everyone(200),
   },
+
+  // Giving history (issue 26): a verified email's own payments, like its purchases; the statement
+  // email's signed link is the permission, whoever holds it.
+  'GET /api/giving': { expect: { ...signedIn(200), unverified: 403 } },
+  'POST /api/giving/receipts/:paymentIntentId': {
+    prepare: ({ cast }) => ({ params: { paymentIntentId: cast.bought.paymentIntentId } }),
+    // Only the donor's own payment; to anyone else it does not exist.
+    expect: { guest: 401, unverified: 403, stranger: 404, owner: 404, buyer: 202, admin: 404 },
+  },
+  'GET /api/giving/statement/:file': [
+    {
+      prepare: () => ({ params: { file: '2025.pdf' } }),
+      expect: { ...signedIn(200), unverified: 403 },
+    },
+    {
+      case: 'signed link',
+      prepare: ({ cast }) => {
+        const token = statementToken(cast);
+        return { params: { file: '2025.pdf' }, query: `token=${token}` };
+      },
+      expect: everyone(200),
+    },
+  ],
 
   // Admin money (spec part 2 section 6; DESIGN.md: 401 guests, 403 non-admins, checked first).
   'GET /api/admin/transactions': { expect: adminOnly(200) },

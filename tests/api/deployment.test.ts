@@ -53,6 +53,8 @@ describe('the systemd units', () => {
       'soundcause-health.timer',
       'soundcause-backup.service',
       'soundcause-backup.timer',
+      'soundcause-statements.service',
+      'soundcause-statements.timer',
       // The grown variant's drop-in, as systemd reads it: its settings after the unit's.
       'soundcause-grown.service',
     ];
@@ -107,6 +109,22 @@ describe('the off-site backup unit', () => {
     }
     expect(variables(backupUnit, 'Environment=')).toEqual({ NODE_ENV: unitEnv.NODE_ENV, DATA_DIR: unitEnv.DATA_DIR });
     expect(directives(deploy('soundcause-backup.timer'), 'OnCalendar')).toEqual(['hourly']);
+  });
+});
+
+describe('the year-end statements unit', () => {
+  it("runs the compiled CLI's send-statements for last year on the site's data, user and env file, each January 15", () => {
+    const statements = deploy('soundcause-statements.service');
+    expect(directives(statements, 'ExecStart')).toEqual([
+      '/usr/bin/node dist-server/cli.js send-statements --year previous',
+    ]);
+    for (const key of ['User', 'WorkingDirectory', 'EnvironmentFile', 'RequiresMountsFor', 'ReadWritePaths']) {
+      expect(directives(statements, key), key).toEqual(directives(unit, key));
+    }
+    expect(variables(statements, 'Environment=')).toEqual({ NODE_ENV: unitEnv.NODE_ENV, DATA_DIR: unitEnv.DATA_DIR });
+    const timer = deploy('soundcause-statements.timer');
+    expect(directives(timer, 'OnCalendar')).toEqual(['*-01-15 09:00']);
+    expect(directives(timer, 'Persistent')).toEqual(['true']);
   });
 });
 

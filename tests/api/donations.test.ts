@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { moneyOf } from '../fixtures/money-journal';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_FEE_RATES } from '../../shared/fee-cover';
 import { donations, jobs, purchases } from '../../server/db/schema';
 import { formatEin } from '../../shared/ein';
 import { fundraiserSchema } from '../../shared/answers/fundraisers';
@@ -48,7 +49,7 @@ function donationOf(paymentIntentId: string) {
 describe('GET /api/payments/config', () => {
   it('names the built-in test provider when no Stripe keys are set', async () => {
     const answer = await server.client().get('/api/payments/config');
-    expect(paymentConfigSchema.parse(answer.json)).toEqual({ provider: 'test' });
+    expect(paymentConfigSchema.parse(answer.json)).toEqual({ provider: 'test', feeRates: DEFAULT_FEE_RATES });
   });
 });
 

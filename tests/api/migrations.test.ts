@@ -346,6 +346,7 @@ describe('migrations', () => {
     expect(charity('530196605')).toEqual({
       ein: '530196605',
       donatedCents: redCrossBefore.donated,
+      feeCoverCents: 0,
       charityFeeCents: redCrossBefore.fees,
       disbursedCents: paidTo('530196605'),
     });
@@ -356,12 +357,14 @@ describe('migrations', () => {
     expect(charity('131788491')).toEqual({
       ein: '131788491',
       donatedCents: cancerBefore.donated + 2000 + 1000,
+      feeCoverCents: 0,
       charityFeeCents: cancerBefore.fees + estimated(2000, 2000) + estimated(1100, 1000),
       disbursedCents: 0,
     });
     expect(charity('111111111')).toEqual({
       ein: '111111111',
       donatedCents: 0,
+      feeCoverCents: 0,
       charityFeeCents: 0,
       disbursedCents: 700,
     });

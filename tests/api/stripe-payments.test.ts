@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FEE_RATES } from '../../shared/fee-cover';
 import fs from 'node:fs';
 import { donations, fundraiserTracks, jobs, paymentEvents, purchases } from '../../server/db/schema';
 import { newRenditionName } from '../../server/infra/storage/media';
@@ -90,7 +91,11 @@ async function statusOf(client: TestClient, pathname: string) {
 describe('Stripe as the payment provider', () => {
   it('tells the client to load Stripe with the publishable key, and turns the test provider off', async () => {
     const config = paymentConfigSchema.parse((await server.client().get('/api/payments/config')).json);
-    expect(config).toEqual({ provider: 'stripe', publishableKey: FAKE_STRIPE_KEYS.STRIPE_PUBLISHABLE_KEY });
+    expect(config).toEqual({
+      provider: 'stripe',
+      publishableKey: FAKE_STRIPE_KEYS.STRIPE_PUBLISHABLE_KEY,
+      feeRates: DEFAULT_FEE_RATES,
+    });
     const confirm = await server.client().post('/api/test-payments/confirm', {
       json: { clientSecret: 'pi_x_secret_y', ...testCard() },
     });
@@ -112,6 +117,7 @@ describe('Stripe as the payment provider', () => {
       projectId: String(fundraiser.id),
       donationCents: '2000',
       tipCents: '300',
+      feeCoverCents: '0',
     });
     expect(intent.clientSecret).toBe(created.client_secret);
     expect(donationOf(intent.paymentIntentId)).toMatchObject({ status: 'pending', provider: 'stripe' });
@@ -127,6 +133,7 @@ describe('Stripe as the payment provider', () => {
       transactionId: String(donationOf(gift.paymentIntentId).id),
       donationCents: '0',
       tipCents: '500',
+      feeCoverCents: '0',
     });
   });
 

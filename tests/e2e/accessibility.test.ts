@@ -21,7 +21,14 @@ const guestPages = [
   '/signup',
   '/fundraisers/new',
 ];
-const userPages = ['/user', '/user/verify-email', '/artists/user', '/music/albums/past-donations', '/fundraisers/user'];
+const userPages = [
+  '/user',
+  '/user/verify-email',
+  '/artists/user',
+  '/music/albums/past-donations',
+  '/fundraisers/user',
+  '/account/giving',
+];
 
 let server: TestServer;
 let browser: Browser;

@@ -229,6 +229,7 @@ describe('account journey in Chromium', () => {
       expect(items).toEqual([
         'Account details',
         'Your music',
+        'Giving history',
         'Your artists',
         'Your fundraisers',
         ...(isAdmin ? ['Admin dashboard'] : []),

@@ -56,7 +56,7 @@ describe('layout', () => {
     await page.waitForURL(`${server.baseUrl}/`);
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Menu' });
-    for (const name of ['Account details', 'Your music', 'Your artists', 'Your fundraisers']) {
+    for (const name of ['Account details', 'Your music', 'Giving history', 'Your artists', 'Your fundraisers']) {
       await drawer.getByRole('link', { name }).waitFor();
     }
     await drawer.getByText('phone@example.org').waitFor();

@@ -69,13 +69,22 @@ describe('the tip as chosen (the donate page reads it before zod loads)', () => 
   });
 
   it('is what the form schema pays, and the schema refuses what it refuses', () => {
-    const schema = donationFormSchema(500);
-    const form = { name: 'Ada', email: 'ada@example.org', donationCents: '25' };
+    const schema = donationFormSchema(500, '2026-11-29');
+    const form = {
+      name: 'Ada',
+      email: 'ada@example.org',
+      donationCents: '25',
+      coverFees: false,
+      isGift: false,
+      gift: { recipientName: '', recipientEmail: '', message: '', deliverOn: '' },
+    };
     expect(schema.parse({ ...form, tipChoice: '20', tipCents: '' })).toEqual({
       name: 'Ada',
       email: 'ada@example.org',
       donationCents: donationOf('25'),
       tipCents: 500,
+      coverFees: false,
+      gift: null,
     });
     for (const [tipChoice, tipCents] of [
       [null, ''],

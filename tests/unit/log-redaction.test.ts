@@ -14,6 +14,8 @@ describe('the access log’s paths', () => {
     [`/api/purchases/not-even-a-token/download`, '/api/purchases/[redacted]/download'],
     [`/reset-password/${token}`, '/reset-password/[redacted]'],
     [`/api/token-user/${token}`, '/api/token-user/[redacted]'],
+    // A payment intent's id: the giving history's receipt copies (issue 26).
+    ['/api/giving/receipts/pi_3NxYz123', '/api/giving/receipts/[redacted]'],
     // A token under a route nobody listed yet.
     [`/api/giving/statements/${token}.pdf`, '/api/giving/statements/[redacted]'],
   ])('takes the token out of %s', (path, logged) => {

@@ -51,6 +51,16 @@ async function start(command: string, args: string[]) {
   return { child, identity: identify(child.pid!)!, exited };
 }
 
+/** Whether the shell `pid` has started its `sleep` (its child's command line is sleep's by now). */
+function sleepingChildOf(pid: number): boolean {
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return children.some((child) => fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').startsWith('sleep\0'));
+  } catch {
+    return false;
+  }
+}
+
 /** A server process that has ended (crashed). */
 async function endedServer(): Promise<ProcessIdentity> {
   const server = await start('sleep', ['60']);
@@ -123,6 +133,9 @@ describe('processes a dead server left', () => {
     const unique = path.join(dir, `run-${process.pid}-${Date.now()}`);
     const script = 'sleep 60; true';
     const abandoned = await start('sh', ['-c', script, unique]);
+    // The shell forks its sleep: until the fork has become sleep, it too carries the shell's
+    // command line (a busy machine can take a while), and would be found and killed as well.
+    await expect.poll(() => sleepingChildOf(abandoned.identity.pid), { timeout: 10_000 }).toBe(true);
     const files = outputs('e.mp3');
     registryOf(await endedServer()).record(['-c', script, unique], files);
 

@@ -61,6 +61,8 @@ describe('donations remembered in this browser', () => {
         ? Response.json({
             donationCents: 1200,
             tipCents: 0,
+            feeCoverCents: 0,
+            gift: null,
             taxDeductibleCents: 700,
             minimumCents: 500,
             email: 'june@example.org',

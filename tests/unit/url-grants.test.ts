@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { urlGrants } from '../../server/access/url-grants';
+import { statementIdOf, urlGrants } from '../../server/access/url-grants';
 import { loadOrCreateKey } from '../../server/infra/security/secret-key';
 
 // The grants in guests' stream and download URLs (server/access/url-grants.ts) and the key that
@@ -52,6 +52,25 @@ describe('url grants', () => {
     for (const garbage of ['', '42', `${grant}=`, `042.${expires}.${signature}`, grant.toUpperCase()]) {
       expect(grants.check(garbage, track(5))).toEqual(invalid);
     }
+  });
+
+  it("opens a year-end statement's link for that donor's statement of that year only (issue 26)", () => {
+    const statement = { id: 7, email: 'donor@example.org', year: 2025 };
+    const token = grants.signStatement(statement, until);
+    expect(statementIdOf(token)).toBe(7);
+    expect(grants.checkStatement(token, statement)).toBe('ok');
+    // The address as stored is lower-cased: one typed otherwise is the same donor.
+    expect(grants.checkStatement(token, { ...statement, email: 'Donor@Example.org' })).toBe('ok');
+    for (const other of [{ year: 2024 }, { email: 'someone@example.org' }, { id: 8 }]) {
+      expect(grants.checkStatement(token, { ...statement, ...other })).toBe('invalid');
+    }
+    // A purchase grant is never a statement's, nor the other way round, whatever their numbers.
+    expect(grants.checkStatement(grants.sign(album(2025), 7, until), statement)).toBe('invalid');
+    expect(grants.check(token, album(2025))).toEqual({ ok: false, reason: 'invalid' });
+    now = until.getTime();
+    expect(grants.checkStatement(token, statement)).toBe('expired');
+    now = Date.parse('2026-03-01T12:00:00Z');
+    expect(statementIdOf('not-a-token')).toBeNull();
   });
 
   it('holds only under the key it was signed with', () => {

@@ -154,7 +154,7 @@ function TransactionRow({ row }: { row: AdminTransaction }) {
           </span>
         )}
       </td>
-      <MoneyCell label="Donation" cents={row.amountCents} />
+      <DonationCell label="Donation" cents={row.amountCents} coverCents={row.feeCoverCents} />
       <MoneyCell label="Tip" cents={row.tipCents} />
       <td className="number" data-label="Fee">
         <span>
@@ -183,6 +183,19 @@ function TransactionRow({ row }: { row: AdminTransaction }) {
   );
 }
 
+/** Donations as charged, saying how much of them donors added to cover the card fee (issue 26). */
+function DonationCell({ label, cents, coverCents }: { label: string; cents: number; coverCents: number }) {
+  if (coverCents === 0) return <MoneyCell label={label} cents={cents} />;
+  return (
+    <td className="number" data-label={label}>
+      <span>
+        {formatCents(cents)}
+        <span className="admin-muted admin-detail">incl. {formatCents(coverCents)} fee cover</span>
+      </span>
+    </td>
+  );
+}
+
 /** The sums the server made of a set of rows: what those rows add up to, to the cent. */
 function TotalsRow({ label, totals }: { label: string; totals: TransactionTotals }) {
   return (
@@ -190,7 +203,7 @@ function TotalsRow({ label, totals }: { label: string; totals: TransactionTotals
       <th scope="row" colSpan={3}>
         {label}
       </th>
-      <MoneyCell label="Donations" cents={totals.donationCents} />
+      <DonationCell label="Donations" cents={totals.donationCents} coverCents={totals.feeCoverCents} />
       <MoneyCell label="Tips" cents={totals.tipCents} />
       <td className="number" data-label="Fees">
         <span>

@@ -3,6 +3,8 @@ import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 
 import { FormProvider, useWatch } from 'react-hook-form';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { donationMessages, donationOf, tipOf } from '../../../shared/donation-rules';
+import { feeCoverCents } from '../../../shared/fee-cover';
+import { siteCalendarDate } from '../../../shared/site-dates';
 import type { PaymentIntentRequest } from '../../../shared/schemas/donations';
 import { errorMessage, formErrorsOf } from '../../api/http';
 import { useSite } from '../../lib/site';
@@ -10,7 +12,7 @@ import { loadInIdleTurns } from '../../lib/page-settled';
 import { useHasBeenTrue } from '../../lib/use-has-been-true';
 import { useUser } from '../../lib/session';
 import { Alert } from '../../ui/alert';
-import { FormField } from '../../ui/form-field';
+import { CheckboxField, FormField } from '../../ui/form-field';
 import { NetworkButton } from '../../ui/needs-network';
 import { Spinner } from '../../ui/spinner';
 import { useLazyZodForm } from '../../ui/use-lazy-zod-form';
@@ -19,6 +21,7 @@ import { paymentConfigQueryOptions, returningPaymentQueryOptions, useCreatePayme
 import { donatedToday, type DonationMemo } from './recent-donations';
 import { ShoppingSummary } from './shopping-summary';
 import { TestModeBanner } from './test-mode-banner';
+import { GiftFields } from './gift-fields';
 import { TipChoices } from './tip-choices';
 import { LoadFailure } from '../../ui/offline-notice';
 
@@ -41,16 +44,35 @@ const ConfirmDialog = lazy(() => loadDialog().then((m) => ({ default: m.ConfirmD
 
 export type DonationTarget = { kind: 'fundraiser'; projectId: number; minimumCents: number } | { kind: 'platform' };
 
-const FIELDS = ['name', 'email', 'donationCents', 'tipCents'] as const;
+const FIELDS = [
+  'name',
+  'email',
+  'donationCents',
+  'tipCents',
+  'coverFees',
+  'gift.recipientName',
+  'gift.recipientEmail',
+  'gift.message',
+  'gift.deliverOn',
+] as const;
 
-type Intent = { clientSecret: string; paymentIntentId: string; totalCents: number; memo: DonationMemo | null };
+type Intent = {
+  clientSecret: string;
+  paymentIntentId: string;
+  /** What the card is charged, as the server made the intent: donation + tip + fee cover. */
+  totalCents: number;
+  feeCoverCents: number;
+  memo: DonationMemo | null;
+};
 
 /** What the donor is asked before paying (issue 22), with the payment it would go on to. */
 type Question = { kind: 'large-tip' | 'donated-today'; input: PaymentIntentRequest; question: string };
 
 export function DonationForm({ target }: { target: DonationTarget }) {
   const user = useUser();
-  const { siteName } = useSite();
+  const { siteName, timeZone } = useSite();
+  // The site's today, which a gift's delivery date counts from (the server checks it again).
+  const [today] = useState(() => siteCalendarDate(Date.now(), timeZone));
   const queryClient = useQueryClient();
   // Spec part 2 section 4, Payment: the payment returns to the current page's path + '/success'
   // (/projects/{id}/donate comes back to /projects/{id}/donate/success, whichever the donor used).
@@ -60,8 +82,8 @@ export function DonationForm({ target }: { target: DonationTarget }) {
   const fundraiserId = target.kind === 'fundraiser' ? target.projectId : null;
   const minimumCents = target.kind === 'fundraiser' ? target.minimumCents : null;
   const loadSchema = useCallback(
-    () => loadSchemas().then((schemas) => schemas.donationFormSchema(minimumCents)),
-    [minimumCents],
+    () => loadSchemas().then((schemas) => schemas.donationFormSchema(minimumCents, today)),
+    [minimumCents, today],
   );
   const form = useLazyZodForm(loadSchema, {
     name: user ? [user.firstName, user.lastName].filter(Boolean).join(' ') : '',
@@ -69,6 +91,9 @@ export function DonationForm({ target }: { target: DonationTarget }) {
     donationCents: '',
     tipChoice: target.kind === 'platform' ? 'custom' : null,
     tipCents: '',
+    coverFees: false,
+    isGift: false,
+    gift: { recipientName: '', recipientEmail: '', message: '', deliverOn: '' },
   });
   const [step, setStep] = useState<0 | 1>(0);
   const [intent, setIntent] = useState<Intent | null>(null);
@@ -92,13 +117,18 @@ export function DonationForm({ target }: { target: DonationTarget }) {
     returningPaymentQueryOptions(config.data, params.get('payment_intent_client_secret') ?? ''),
   );
 
-  const [donationText, tipChoice, tipText] = useWatch({
+  const [donationText, tipChoice, tipText, coverFees, isGift, recipientName] = useWatch({
     control: form.control,
-    name: ['donationCents', 'tipChoice', 'tipCents'],
+    name: ['donationCents', 'tipChoice', 'tipCents', 'coverFees', 'isGift', 'gift.recipientName'],
   });
   const donationCents = target.kind === 'fundraiser' ? donationOf(donationText) : 0;
   const tip = tipOf(tipChoice, tipText, donationCents);
   const tipCents = 'cents' in tip ? tip.cents : 0;
+  // The cover as the server will work it out (shared/fee-cover.ts); the payment step shows the
+  // server's own figure.
+  const feeRates = config.data?.feeRates;
+  const possibleCoverCents = feeRates ? feeCoverCents(donationCents, tipCents, feeRates) : 0;
+  const coverCents = coverFees ? possibleCoverCents : 0;
 
   function pay(input: PaymentIntentRequest) {
     setAsking(null);
@@ -113,7 +143,7 @@ export function DonationForm({ target }: { target: DonationTarget }) {
                 email: input.email,
                 donationCents: input.donationCents,
               };
-        setIntent({ ...created, totalCents: input.donationCents + input.tipCents, memo });
+        setIntent({ ...created, totalCents: created.amountCents, memo });
         setStep(1);
       },
       onError: (error) => {
@@ -148,8 +178,9 @@ export function DonationForm({ target }: { target: DonationTarget }) {
     },
     (errors) => {
       // The tip buttons are no field react-hook-form can focus: its first one stands for them.
-      const first = FIELDS.find((field) => errors[field]);
-      if (first === 'tipCents' && tipChoice !== 'custom') document.getElementById(`${id}-tipChoice`)?.focus();
+      // react-hook-form focuses the first field in error; the tip comes after name, email and donation.
+      const tipFirst = errors.tipCents && !errors.name && !errors.email && !errors.donationCents;
+      if (tipFirst && tipChoice !== 'custom') document.getElementById(`${id}-tipChoice`)?.focus();
     },
   );
 
@@ -198,7 +229,7 @@ export function DonationForm({ target }: { target: DonationTarget }) {
                 label="Email"
                 type="email"
                 autoComplete="email"
-                hint="Your receipt and the download link go here."
+                hint={isGift ? 'Your receipt goes here.' : 'Your receipt and the download link go here.'}
                 error={errors.email?.message}
                 {...form.register('email')}
               />
@@ -222,6 +253,14 @@ export function DonationForm({ target }: { target: DonationTarget }) {
                     })}
                   />
                   <TipChoices id={id} presetsOff={donationCents === 0} />
+                  <CheckboxField
+                    id={`${id}-coverFees`}
+                    label={donationMessages.coverFees(donationCents, possibleCoverCents)}
+                    hint="The card processor takes a fee from every payment; this adds it on top, for the charity."
+                    error={errors.coverFees?.message}
+                    {...form.register('coverFees')}
+                  />
+                  <GiftFields id={id} today={today} />
                 </>
               ) : (
                 <FormField
@@ -267,6 +306,12 @@ export function DonationForm({ target }: { target: DonationTarget }) {
             </div>
             <p className="donation-payer">
               {form.getValues('name').trim()} · {form.getValues('email').trim()}
+              {isGift && recipientName.trim() && (
+                <>
+                  <br />
+                  Gift for {recipientName.trim()}
+                </>
+              )}
             </p>
             {!intent ? (
               <Alert tone="error">{donationMessages.missingIntent}</Alert>
@@ -299,7 +344,12 @@ export function DonationForm({ target }: { target: DonationTarget }) {
           </section>
         )}
       </div>
-      <ShoppingSummary donationCents={donationCents} tipCents={tipCents} isPlatform={target.kind === 'platform'} />
+      <ShoppingSummary
+        donationCents={donationCents}
+        tipCents={tipCents}
+        coverCents={intent && step === 1 ? intent.feeCoverCents : coverCents}
+        isPlatform={target.kind === 'platform'}
+      />
       {askedBefore && (
         <Suspense fallback={null}>
           <ConfirmDialog

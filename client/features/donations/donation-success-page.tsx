@@ -99,15 +99,25 @@ export function DonationSuccessPage() {
 
 function Thanks({ data }: { data: TransactionSummary }) {
   const user = useUser();
-  const { project } = data;
+  const { project, gift } = data;
   return (
     <>
       <h1>Thank you!</h1>
-      <p className="lead">
-        {project
-          ? 'Your donation has been received. The music is yours: we have emailed you a link to download it.'
-          : 'Your gift has been received. Thank you for keeping the site running.'}
-      </p>
+      {gift ? (
+        <>
+          <p className="lead">Your gift is on its way to {gift.recipientName}</p>
+          <p>
+            We email them the album with your message; when they sign up with that address it is in their Your music.
+            The album is theirs, not yours: to have it yourself, donate again without "This is a gift".
+          </p>
+        </>
+      ) : (
+        <p className="lead">
+          {project
+            ? 'Your donation has been received. The music is yours: we have emailed you a link to download it.'
+            : 'Your gift has been received. Thank you for keeping the site running.'}
+        </p>
+      )}
       {project && data.downloadUrl && (
         <section className="card stack" aria-labelledby="donation-album-heading">
           <div className="granted-album-head">
@@ -133,10 +143,22 @@ function Thanks({ data }: { data: TransactionSummary }) {
                 <dt>Artist</dt>
                 <dd>{project.artistName}</dd>
               </div>
+              {gift && (
+                <div>
+                  <dt>Gift for</dt>
+                  <dd>{gift.recipientName}</dd>
+                </div>
+              )}
               <div>
                 <dt>Donation</dt>
                 <dd>{formatCents(data.donationCents)}</dd>
               </div>
+              {data.feeCoverCents > 0 && (
+                <div>
+                  <dt>Card fee covered</dt>
+                  <dd>{formatCents(data.feeCoverCents)}</dd>
+                </div>
+              )}
             </>
           )}
           <div>
@@ -155,6 +177,7 @@ function Thanks({ data }: { data: TransactionSummary }) {
           A receipt is on its way to <strong>{data.email}</strong>.
         </p>
         {project &&
+          !gift &&
           (user ? (
             <p>
               <Link className="button button-primary" to="/music/albums/past-donations">

@@ -51,7 +51,7 @@ export function PurchasePage() {
       </div>
     );
   }
-  const { project, expiresAt, email, tracks } = query.data;
+  const { project, expiresAt, email, tracks, gift } = query.data;
   return (
     <div className="page narrow stack purchase-page">
       <div className="purchase-album">
@@ -69,6 +69,14 @@ export function PurchasePage() {
           <p>by {project.artistName}</p>
         </div>
       </div>
+      {gift && (
+        <section className="purchase-gift card stack" aria-label="Your gift">
+          <p className="purchase-gift-from">
+            A gift from <strong>{gift.fromName}</strong>
+          </p>
+          {gift.message && <blockquote className="purchase-gift-message">{gift.message}</blockquote>}
+        </section>
+      )}
       <GrantedAlbum
         album={project}
         tracks={tracks}

@@ -1,13 +1,16 @@
 import { formatCents } from '../../../shared/money';
 
-/** Donation, tip and total in dollars with two decimals (spec part 2 section 2). */
+/** Donation, the fee's cover, tip and total in dollars with two decimals (spec part 2 section 2). */
 export function ShoppingSummary({
   donationCents,
   tipCents,
+  coverCents,
   isPlatform,
 }: {
   donationCents: number;
   tipCents: number;
+  /** The card fee's cover the donor chose (issue 26), shown only when there is one. */
+  coverCents: number;
   isPlatform: boolean;
 }) {
   return (
@@ -20,13 +23,19 @@ export function ShoppingSummary({
             <dd>{formatCents(donationCents)}</dd>
           </div>
         )}
+        {coverCents > 0 && (
+          <div>
+            <dt>Card fee covered</dt>
+            <dd>{formatCents(coverCents)}</dd>
+          </div>
+        )}
         <div>
           <dt>{isPlatform ? 'Gift' : 'Tip'}</dt>
           <dd>{formatCents(tipCents)}</dd>
         </div>
         <div className="donation-summary-total">
           <dt>Total</dt>
-          <dd>{formatCents(donationCents + tipCents)}</dd>
+          <dd>{formatCents(donationCents + coverCents + tipCents)}</dd>
         </div>
       </dl>
     </aside>

@@ -61,6 +61,8 @@ export function LedgerPage() {
 function LedgerTotalsList({ totals }: { totals: LedgerTotals }) {
   const figures = [
     { label: 'Given by fans', cents: totals.donatedCents },
+    // Issue 26: what fans added so card fees did not come out of their donations.
+    ...(totals.feeCoverCents > 0 ? [{ label: 'Card fees covered by fans', cents: totals.feeCoverCents }] : []),
     { label: 'After card fees', cents: totals.afterFeesDonatedCents },
     { label: 'Paid to charities', cents: totals.disbursedCents },
     // What charities are owed, never offset by one charity's overpayment (issue 23): that is apart.
@@ -98,8 +100,8 @@ function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
   return (
     <section className="stack" aria-labelledby={headingId}>
       <h2 id={headingId}>By charity</h2>
-      <div className="ledger-table-frame">
-        <table className="ledger-table table-cards" aria-labelledby={headingId}>
+      <div className="figures-table-frame">
+        <table className="figures-table ledger-table table-cards" aria-labelledby={headingId}>
           <thead>
             <tr>
               <th scope="col">Charity</th>
@@ -127,7 +129,18 @@ function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
                     <span className="ledger-charity">{entry.charityName}</span>
                     <span className="muted ledger-ein">EIN {formatEin(entry.ein.replace(/\D/g, ''))}</span>
                   </th>
-                  <MoneyCell label="Given by fans" cents={entry.donatedCents} />
+                  {entry.feeCoverCents > 0 ? (
+                    <td className="number" data-label="Given by fans">
+                      <span>
+                        {formatCents(entry.donatedCents)}
+                        <span className="muted ledger-fee-cover">
+                          with {formatCents(entry.feeCoverCents)} of card fees covered
+                        </span>
+                      </span>
+                    </td>
+                  ) : (
+                    <MoneyCell label="Given by fans" cents={entry.donatedCents} />
+                  )}
                   <MoneyCell label="After card fees" cents={entry.afterFeesDonatedCents} />
                   <MoneyCell label="Paid to the charity" cents={entry.disbursedCents} />
                   {entry.outstandingCents < 0 ? (

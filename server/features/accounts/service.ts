@@ -78,6 +78,25 @@ export function toPublicUser(row: UserRow): User {
   };
 }
 
+/** "First Last" as the account gives it, or null when it gives neither. */
+export function fullName(user: Pick<UserRow, 'firstName' | 'lastName'>): string | null {
+  const name = [user.firstName, user.lastName]
+    .map((part) => part?.trim() ?? '')
+    .filter(Boolean)
+    .join(' ');
+  return name || null;
+}
+
+/**
+ * The name on the account that has proven it holds `email`, for a year-end statement sent to that
+ * address (issue 26). An unverified account's name is not asked: anyone may sign up with an
+ * address that is not theirs, and must not put their name on its owner's tax statement.
+ */
+export function verifiedAccountName(db: Db, email: string): string | null {
+  const user = queries.findUserByEmail(db, email.toLowerCase());
+  return user && user.isEmailVerified && !user.deletedAt ? fullName(user) : null;
+}
+
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof SqliteError && error.code.startsWith('SQLITE_CONSTRAINT');
 }

@@ -11,6 +11,8 @@ export type CharityBalance = {
   charityName: string;
   /** What its donations gave, less what went back of them (refunds, disputes open or lost). */
   donatedCents: number;
+  /** Of donated, what donors added to cover the card fee (issue 26). */
+  feeCoverCents: number;
   /** donated − the charity's share of the processor's fees (estimated until reported). */
   afterFeesDonatedCents: number;
   /** COMPLETE disbursements. */
@@ -39,6 +41,7 @@ export function charityBalance(
     ein,
     charityName: donationName ?? paid?.charityName ?? ein,
     donatedCents,
+    feeCoverCents: sums?.feeCoverCents ?? 0,
     afterFeesDonatedCents,
     disbursedCents,
     outstandingCents: afterFeesDonatedCents - disbursedCents,
@@ -75,6 +78,7 @@ export function charityBalances(
 export function balanceTotals(balances: CharityBalance[]) {
   const totals = {
     donatedCents: 0,
+    feeCoverCents: 0,
     afterFeesDonatedCents: 0,
     disbursedCents: 0,
     outstandingCents: 0,
@@ -82,6 +86,7 @@ export function balanceTotals(balances: CharityBalance[]) {
   };
   for (const balance of balances) {
     totals.donatedCents += balance.donatedCents;
+    totals.feeCoverCents += balance.feeCoverCents;
     totals.afterFeesDonatedCents += balance.afterFeesDonatedCents;
     totals.disbursedCents += balance.disbursedCents;
     if (balance.outstandingCents > 0) totals.outstandingCents += balance.outstandingCents;

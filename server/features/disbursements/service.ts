@@ -71,6 +71,7 @@ export function ledger(deps: Deps): { results: LedgerEntry[]; totals: LedgerTota
       ein: balance.ein,
       charityName: balance.charityName,
       donatedCents: balance.donatedCents,
+      feeCoverCents: balance.feeCoverCents,
       afterFeesDonatedCents: balance.afterFeesDonatedCents,
       disbursedCents: balance.disbursedCents,
       outstandingCents: balance.outstandingCents,

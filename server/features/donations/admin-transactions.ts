@@ -49,6 +49,7 @@ function present(row: AdminTransactionRow, sums: Sums): AdminTransaction {
     name: row.name,
     email: row.email,
     amountCents: sums?.chargedDonationCents ?? 0,
+    feeCoverCents: sums?.feeCoverCents ?? 0,
     tipCents: sums?.chargedTipCents ?? 0,
     feeCents: sums?.feeCents ?? 0,
     feeStatus: feeStatusOf(row, sums),
@@ -74,6 +75,7 @@ function totalsOf(rows: AdminTransaction[]): TransactionTotals {
   const totals = {
     payments: rows.length,
     donationCents: 0,
+    feeCoverCents: 0,
     tipCents: 0,
     feeCents: 0,
     feesPending: 0,
@@ -82,6 +84,7 @@ function totalsOf(rows: AdminTransaction[]): TransactionTotals {
   };
   for (const row of rows) {
     totals.donationCents += row.amountCents;
+    totals.feeCoverCents += row.feeCoverCents;
     totals.tipCents += row.tipCents;
     totals.feeCents += row.feeCents;
     if (row.feeStatus !== 'known') totals.feesPending += 1;
@@ -129,6 +132,7 @@ export const TRANSACTIONS_CSV_HEADER = [
   'date',
   'status',
   'disputedCents',
+  'feeCoverCents',
 ] as const;
 
 /** Rows read from the database per page of the CSV: small enough to stay flat, big enough to be quick. */
@@ -161,6 +165,7 @@ function* transactionPages(deps: Deps): Generator<CsvValue[][]> {
         dateOf(transaction.createdAt),
         transaction.status,
         transaction.disputedCents,
+        transaction.feeCoverCents,
       ];
     });
     const last = rows[rows.length - 1]!;

@@ -1,5 +1,6 @@
 import { formatCents, taxDeductibleCents } from '../../../shared/money';
 import { formatEin } from '../../../shared/ein';
+import { formatSiteDate, startOfSiteDay } from '../../../shared/site-dates';
 import { escapeHtml, layout, type Site } from '../../infra/email/layout';
 import type { EmailMessage } from '../../infra/email/mailer';
 import type { DonationRow } from './queries';
@@ -14,7 +15,7 @@ export type ReceiptFundraiser = { name: string; artistName: string };
 export type ReceiptMoney = { donationCents: number; tipCents: number };
 
 export function receiptEmail(
-  site: Site,
+  site: Site & { timeZone: string },
   donation: DonationRow,
   money: ReceiptMoney,
   fundraiser: ReceiptFundraiser | null,
@@ -44,12 +45,16 @@ export function receiptEmail(
     };
   }
   const charity = `${donation.charityName ?? ''} (EIN ${formatEin(donation.charityEin ?? '')})`;
+  // The journal's charge counts the fee's cover with the donation; the receipt shows each.
+  const cover = Math.min(donation.feeCoverCents, money.donationCents);
   const lines: [string, string][] = [
-    ['Donation', formatCents(money.donationCents)],
+    ['Donation', formatCents(money.donationCents - cover)],
+    ...(cover > 0 ? [['Card fee covered', formatCents(cover)] as [string, string]] : []),
     [`Tip to ${site.siteName}`, formatCents(money.tipCents)],
     ['Total', formatCents(total)],
     ['Tax-deductible part', formatCents(deductible)],
   ];
+  const gift = giftLine(site, donation);
   const download = downloadLink
     ? `Download the album: ${downloadLink}\n(The link works for 30 days. Create an account with this email address to stream the album any time.)`
     : '';
@@ -60,6 +65,7 @@ export function receiptEmail(
       greeting,
       '',
       `Thank you for your donation to ${fundraiser.name} by ${fundraiser.artistName}. It goes to ${charity}.`,
+      ...(gift ? ['', gift] : []),
       '',
       ...lines.map(([label, value]) => `${label}: ${value}`),
       '',
@@ -74,6 +80,7 @@ export function receiptEmail(
       `Thank you for your donation to ${fundraiser.name}`,
       `<p>${escapeHtml(greeting)}</p>
 <p>Thank you for your donation to <strong>${escapeHtml(fundraiser.name)}</strong> by ${escapeHtml(fundraiser.artistName)}. It goes to ${escapeHtml(charity)}.</p>
+${gift ? `<p>${escapeHtml(gift)}</p>` : ''}
 <table role="presentation" cellpadding="4" cellspacing="0">${lines
         .map(
           ([label, value]) => `<tr><td>${escapeHtml(label)}</td><td align="right"><strong>${value}</strong></td></tr>`,
@@ -87,6 +94,60 @@ ${
     : ''
 }`,
     ),
-    summary: downloadLink ? `receipt, download link ${downloadLink}` : 'receipt',
+    summary: downloadLink ? `receipt, download link ${downloadLink}` : gift ? 'receipt for a gift' : 'receipt',
+  };
+}
+
+/** What a gift's receipt says of it (issue 26): for whom, and when the album reaches them. */
+function giftLine(site: Site & { timeZone: string }, donation: DonationRow): string | null {
+  if (!donation.giftRecipientName || !donation.giftRecipientEmail) return null;
+  const recipient = `${donation.giftRecipientName} (${donation.giftRecipientEmail})`;
+  const when = donation.giftDeliverOn
+    ? `on the morning of ${formatSiteDate(startOfSiteDay(donation.giftDeliverOn, site.timeZone), site.timeZone)}`
+    : 'now';
+  return `This donation is a gift for ${recipient}. We are sending them the album with your message ${when}; the receipt and the tax-deductible part are yours.`;
+}
+
+export type GiftAlbum = { name: string; artistName: string; charityName: string | null };
+
+/**
+ * The gift email (issue 26): to the recipient, once, with the giver's message and the link that
+ * plays and downloads the album at once. No amounts: what was given is the giver's business.
+ */
+export function giftEmail(site: Site, donation: DonationRow, album: GiftAlbum, link: string): EmailMessage {
+  const giver = donation.name || 'Someone';
+  const greeting = donation.giftRecipientName ? `Hi ${donation.giftRecipientName},` : 'Hi,';
+  const title = `${giver} sent you ${album.name} by ${album.artistName}`;
+  const message = donation.giftMessage?.trim() ?? '';
+  const charity = album.charityName ? ` Their donation went to ${album.charityName}.` : '';
+  const keep = 'The link works for 30 days. Create an account with this email address to keep the album in Your music.';
+  return {
+    to: donation.giftRecipientEmail!,
+    subject: `${giver} sent you an album: ${album.name}`,
+    text: [
+      greeting,
+      '',
+      `${title}, a fundraiser on ${site.siteName}.${charity}`,
+      ...(message ? ['', `${giver} wrote:`, message] : []),
+      '',
+      `Listen and download: ${link}`,
+      `(${keep})`,
+      '',
+      `Questions? Write to us at ${site.contactEmail}.`,
+    ].join('\n'),
+    html: layout(
+      site,
+      title,
+      `<p>${escapeHtml(greeting)}</p>
+<p><strong>${escapeHtml(giver)}</strong> sent you <strong>${escapeHtml(album.name)}</strong> by ${escapeHtml(album.artistName)}, a fundraiser on ${escapeHtml(site.siteName)}.${escapeHtml(charity)}</p>
+${
+  message
+    ? `<blockquote style="margin:16px 0;padding:8px 16px;border-left:4px solid #4c2a85;white-space:pre-wrap">${escapeHtml(message)}</blockquote>`
+    : ''
+}
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#4c2a85;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none">Listen and download</a></p>
+<p style="font-size:13px">${escapeHtml(keep)}</p>`,
+    ),
+    summary: `gift from ${giver}, link ${link}`,
   };
 }

@@ -4,10 +4,10 @@ import { PermanentJobError, type JobHandler } from '../../infra/jobs/runner';
 import { randomToken, sha256 } from '../../infra/security/tokens';
 import { donationTarget } from '../fundraisers/service';
 import * as journal from '../journal/service';
-import { receiptEmail } from './emails';
+import { giftEmail, receiptEmail } from './emails';
 import { journalPayment } from './payment-position';
 import * as queries from './queries';
-import { DOWNLOAD_LINK_MS, FEE_ATTEMPTS, FEE_JOB, RECEIPT_JOB } from './service';
+import { DOWNLOAD_LINK_MS, FEE_ATTEMPTS, FEE_JOB, GIFT_JOB, RECEIPT_JOB } from './service';
 
 // The donations feature's jobs, in the money lane (server/compose.ts). The receipt: queued by
 // fulfilment in its transaction (so a fulfilled payment always gets one), retried when mail
@@ -70,22 +70,10 @@ export function donationJobHandlers(deps: Deps): Record<string, JobHandler> {
         const donation = queries.findDonation(deps.db, donationId);
         if (!donation) throw new PermanentJobError(`donation ${donationId} is gone`);
         if (donation.receiptSentAt || donation.status !== 'succeeded') return;
-        const purchase = queries.findPurchaseByDonation(deps.db, donationId);
-        let token: string | null = null;
-        if (purchase) {
-          token = purchase.receiptToken;
-          if (!token) {
-            token = randomToken();
-            queries.setDownloadToken(
-              deps.db,
-              purchase.id,
-              token,
-              sha256(token),
-              new Date(Date.now() + DOWNLOAD_LINK_MS),
-            );
-          }
-        }
-        const link = token ? `${siteUrl}/purchases/${token}` : null;
+        // A gift's album is the recipient's: its link goes in the gift email, not the receipt.
+        const isGift = donation.giftRecipientEmail !== null;
+        const purchase = isGift ? undefined : queries.findPurchaseByDonation(deps.db, donationId);
+        const link = purchase ? `${siteUrl}/purchases/${purchaseLinkToken(deps, purchase)}` : null;
         const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
         const fundraiser = target ? { name: target.name, artistName: target.artistName } : null;
         await deps.mailer.send({
@@ -94,10 +82,38 @@ export function donationJobHandlers(deps: Deps): Record<string, JobHandler> {
         });
         // The link works for 30 days from the receipt's sending.
         const now = new Date();
-        queries.markReceiptSent(deps.db, donationId, now, new Date(now.getTime() + DOWNLOAD_LINK_MS));
+        queries.markReceiptSent(deps.db, donationId, now, link ? new Date(now.getTime() + DOWNLOAD_LINK_MS) : null);
+      },
+    },
+    [GIFT_JOB]: {
+      async run(payload) {
+        const { donationId, siteUrl } = parseReceiptPayload(payload);
+        const donation = queries.findDonation(deps.db, donationId);
+        if (!donation) throw new PermanentJobError(`donation ${donationId} is gone`);
+        // Once; and not at all for a payment that went back before the gift's day came.
+        if (donation.giftSentAt || donation.status !== 'succeeded') return;
+        const purchase = queries.findPurchaseByDonation(deps.db, donationId);
+        const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
+        if (!purchase || purchase.revokedAt || !target) return;
+        const link = `${siteUrl}/purchases/${purchaseLinkToken(deps, purchase)}`;
+        const album = { name: target.name, artistName: target.artistName, charityName: donation.charityName };
+        await deps.mailer.send({ ...giftEmail(deps.config, donation, album, link), key: `gift-${donationId}` });
+        const now = new Date();
+        queries.markGiftSent(deps.db, donationId, now, new Date(now.getTime() + DOWNLOAD_LINK_MS));
       },
     },
   };
+}
+
+/**
+ * The purchase's link token for the email about to be sent: made once and kept in plain text until
+ * the email is recorded as sent, so a retry sends the very same link (see above).
+ */
+function purchaseLinkToken(deps: Deps, purchase: queries.PurchaseRow): string {
+  if (purchase.receiptToken) return purchase.receiptToken;
+  const token = randomToken();
+  queries.setDownloadToken(deps.db, purchase.id, token, sha256(token), new Date(Date.now() + DOWNLOAD_LINK_MS));
+  return token;
 }
 
 /**

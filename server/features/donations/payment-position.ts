@@ -14,7 +14,7 @@ export function journalPayment(donation: DonationRow): journal.JournalPayment {
     charityEin: donation.charityEin,
     donationCents: donation.amountCents,
     tipCents: donation.tipCents,
-    feeCoverCents: 0,
+    feeCoverCents: donation.feeCoverCents,
   };
 }
 

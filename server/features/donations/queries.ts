@@ -87,9 +87,22 @@ export function countUnreportedFees(db: Db): number {
  * The receipt went: recorded, and its link's plain token forgotten (only its hash stays), the
  * link working until `linkExpiresAt`.
  */
-export function markReceiptSent(db: Db, id: number, at: Date, linkExpiresAt: Date) {
+export function markReceiptSent(db: Db, id: number, at: Date, linkExpiresAt: Date | null) {
   db.transaction((tx) => {
     tx.update(donations).set({ receiptSentAt: at, updatedAt: at }).where(eq(donations.id, id)).run();
+    // A gift's receipt carries no link: the purchase's link is the gift email's (markGiftSent).
+    if (linkExpiresAt === null) return;
+    tx.update(purchases)
+      .set({ receiptToken: null, downloadExpiresAt: linkExpiresAt })
+      .where(and(eq(purchases.donationId, id), isNotNull(purchases.receiptToken)))
+      .run();
+  });
+}
+
+/** The gift email went out (issue 26): its link works for 30 days from now, and is not kept in plain text. */
+export function markGiftSent(db: Db, id: number, at: Date, linkExpiresAt: Date) {
+  db.transaction((tx) => {
+    tx.update(donations).set({ giftSentAt: at, updatedAt: at }).where(eq(donations.id, id)).run();
     tx.update(purchases)
       .set({ receiptToken: null, downloadExpiresAt: linkExpiresAt })
       .where(and(eq(purchases.donationId, id), isNotNull(purchases.receiptToken)))

@@ -1,5 +1,7 @@
-import { donationMessages } from '../../../shared/donation-rules';
-import type { PaymentIntentRequest } from '../../../shared/schemas/donations';
+import { deliveryDateProblem, donationMessages } from '../../../shared/donation-rules';
+import { feeCoverCents as feeCover } from '../../../shared/fee-cover';
+import type { GiftRequest, PaymentIntentRequest } from '../../../shared/schemas/donations';
+import { siteCalendarDate, startOfSiteDay } from '../../../shared/site-dates';
 import type { CardDetails } from '../../../shared/card-checks';
 import { taxDeductibleCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
@@ -30,6 +32,16 @@ const say = {
 } as const;
 
 export const RECEIPT_JOB = 'donation-receipt';
+/** Sends a gift's recipient their gift email (issue 26), at once or on the morning of its day. */
+export const GIFT_JOB = 'donation-gift';
+
+/** The hour of the gift's day, in the site's zone, its email goes out: the morning, not midnight. */
+const GIFT_HOUR = 8;
+
+/** When a gift for `day` ("2026-12-24") goes out: that morning where the site is. */
+export function giftMorning(day: string, timeZone: string): Date {
+  return new Date(startOfSiteDay(day, timeZone).getTime() + GIFT_HOUR * 60 * 60 * 1000);
+}
 /** Records the processor's fee of a payment that succeeded before the processor knew it. */
 export const FEE_JOB = 'donation-fee';
 
@@ -54,7 +66,7 @@ export const DOWNLOAD_LINK_MS = 30 * 24 * 60 * 60 * 1000;
 const SUCCESS_PAGE_GRANT_MS = 24 * 60 * 60 * 1000;
 
 export function paymentConfig(deps: Deps) {
-  return deps.payments.publicConfig;
+  return { ...deps.payments.publicConfig, feeRates: deps.config.feeRates };
 }
 
 /**
@@ -68,6 +80,10 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
   if (target && input.donationCents < target.minimumCents) {
     throw new FormError([{ field: 'donationCents', message: donationMessages.minimum(target.minimumCents) }]);
   }
+  const gift = input.gift && giftOf(deps, session, input.gift);
+  // The cover is worked out here, once, and the charge and the donation row carry it from now on.
+  const feeCoverCents = input.coverFees ? feeCover(input.donationCents, input.tipCents, deps.config.feeRates) : 0;
+  const amountCents = input.donationCents + input.tipCents + feeCoverCents;
   // The row comes first, so the intent can carry its id (a payment in Stripe's dashboard leads to
   // its donation); it holds a placeholder for the intent id until the intent exists.
   const donation = queries.insertDonation(deps.db, {
@@ -79,17 +95,20 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
     name: input.name,
     amountCents: input.donationCents,
     tipCents: input.tipCents,
+    feeCoverCents,
     minimumCents: target?.minimumCents ?? 0,
     charityEin: target?.charityEin ?? null,
     charityName: target?.charityName ?? null,
+    ...gift,
   });
   let intent;
   try {
-    intent = await deps.payments.createIntent(input.donationCents + input.tipCents, {
+    intent = await deps.payments.createIntent(amountCents, {
       transactionId: String(donation.id),
       ...(target ? { projectId: String(target.id) } : {}),
       donationCents: String(input.donationCents),
       tipCents: String(input.tipCents),
+      feeCoverCents: String(feeCoverCents),
     });
   } catch (error) {
     // No intent, no payment: the row would only ever be a pending donation nobody can pay.
@@ -98,7 +117,27 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
   }
   queries.assignIntent(deps.db, donation.id, intent.id);
   deps.metrics.donationStarted();
-  return { clientSecret: intent.clientSecret, paymentIntentId: intent.id };
+  return { clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents, feeCoverCents };
+}
+
+/**
+ * A gift's columns on the donation row (issue 26), once its delivery date is checked against the
+ * site's today: a day from today to a year ahead (today itself, or none, sends it at once). A
+ * signed-in donor cannot give to their own account's address either.
+ */
+function giftOf(deps: Deps, session: Session | null, gift: GiftRequest) {
+  if (session && session.user.email.toLowerCase() === gift.recipientEmail) {
+    throw new FormError([{ field: 'gift.recipientEmail', message: donationMessages.giftToSelf }]);
+  }
+  const today = siteCalendarDate(Date.now(), deps.config.timeZone);
+  const problem = deliveryDateProblem(gift.deliverOn ?? '', today);
+  if (problem) throw new FormError([{ field: 'gift.deliverOn', message: problem }]);
+  return {
+    giftRecipientName: gift.recipientName,
+    giftRecipientEmail: gift.recipientEmail,
+    giftMessage: gift.message,
+    giftDeliverOn: gift.deliverOn && gift.deliverOn > today ? gift.deliverOn : null,
+  };
 }
 
 /**
@@ -164,11 +203,16 @@ function recordFulfilment(
     statements.insertPurchase.run({
       donationId: donation.id,
       fundraiserId: donation.fundraiserId,
-      email: donation.email,
+      // A gift's album is the recipient's (issue 26): their Your music, once they sign up with it.
+      email: donation.giftRecipientEmail ?? donation.email,
       createdAt: now,
     });
   }
   enqueue(db, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
+  if (donation.giftRecipientEmail) {
+    const runAt = donation.giftDeliverOn ? giftMorning(donation.giftDeliverOn, deps.config.timeZone) : now;
+    enqueue(db, GIFT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8, runAt });
+  }
   // Money that went back before the success was heard of (events come in any order).
   if (facts && facts.takenBackCents > 0 && settleAlbum(db, succeeded, now)) {
     return { donation: statements.byIntent.get({ paymentIntentId }), fulfilledNow: true };
@@ -186,10 +230,15 @@ export async function transactionSummary(deps: Deps, paymentIntentId: string, si
   const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
   const purchase = target ? queries.findPurchaseByDonation(deps.db, donation.id) : undefined;
   const grantEnds = new Date((donation.succeededAt?.getTime() ?? 0) + SUCCESS_PAGE_GRANT_MS);
-  const listenable = purchase && !purchase.revokedAt && grantEnds.getTime() > Date.now() ? purchase : undefined;
+  // A gift's album is the recipient's: the giver gets the receipt, not the album (issue 26).
+  const isGift = donation.giftRecipientName !== null;
+  const listenable =
+    purchase && !isGift && !purchase.revokedAt && grantEnds.getTime() > Date.now() ? purchase : undefined;
   return {
     donationCents: donation.amountCents,
     tipCents: donation.tipCents,
+    feeCoverCents: donation.feeCoverCents,
+    gift: isGift ? { recipientName: donation.giftRecipientName! } : null,
     taxDeductibleCents: taxDeductibleCents(
       journal.chargedMoney(deps.db, donation.id).donationCents,
       donation.minimumCents,
@@ -299,8 +348,16 @@ export function purchaseLink(deps: Deps, token: string) {
     },
     email: purchase.email,
     expiresAt: purchase.downloadExpiresAt.toISOString(),
+    gift: giftFrom(deps, purchase),
     tracks: grantedTracks(deps, purchase, purchase.downloadExpiresAt),
   };
+}
+
+/** Who gave the album the link opens, and their message; null when the buyer bought it themselves. */
+function giftFrom(deps: Deps, purchase: PurchaseRow) {
+  const donation = queries.findDonation(deps.db, purchase.donationId);
+  if (!donation?.giftRecipientName) return null;
+  return { fromName: donation.name, message: donation.giftMessage ?? '' };
 }
 
 /** GET /api/purchases/{token}/download: the album zip, for whoever holds the receipt's link. */

@@ -4,6 +4,10 @@
 // the sums of the rows so far. So rows written in any order, with any rounding along the way, add
 // up to the figures of the facts, to the cent.
 
+import { charityFeeShare } from '../../../shared/fee-cover';
+
+export { charityFeeShare };
+
 /** What a row moves for each party, signed: + is money to that party, − money from it. */
 export type Parts = { charityCents: number; platformCents: number; processorCents: number };
 
@@ -68,17 +72,6 @@ export function charityShareOfTakenBack(takenBackCents: number, amounts: Payment
   if (payment <= 0 || charity <= 0 || takenBackCents <= 0) return 0;
   if (takenBackCents >= payment) return charity;
   return Math.min(charity, Math.round((takenBackCents * charity) / payment));
-}
-
-/**
- * The charity's share of the processor's fee (DESIGN.md section 4): the fee of the money it keeps,
- * at the payment's rate (fee / payment), to the cent. Stripe keeps its fee when it refunds, so the
- * fee of money that went back is the platform's to carry; with nothing back this is the charity's
- * proportional share of the whole fee.
- */
-export function charityFeeShare(feeCents: number, keptCents: number, paymentTotalCents: number): number {
-  if (paymentTotalCents <= 0 || keptCents <= 0) return 0;
-  return Math.round((feeCents * keptCents) / paymentTotalCents);
 }
 
 /**

@@ -81,6 +81,7 @@ export function rowsOfDonations(db: Db, donationIds: number[]): JournalRow[] {
 const t = moneyJournal;
 const total = sql`(${t.charityCents} + ${t.platformCents} + ${t.processorCents})`;
 const isFee = sql`${t.kind} = 'fee'`;
+const isFeeCover = sql`${t.kind} = 'fee_cover'`;
 const sumWhere = (condition: SQLWrapper, value: SQLWrapper) =>
   sql<number>`coalesce(sum(case when ${condition} then ${value} else 0 end), 0)`;
 const moneyKinds = sql`${t.kind} in ('charge', 'fee_cover', 'refund', 'refund_reversed', 'dispute_opened', 'dispute_won', 'dispute_lost')`;
@@ -95,6 +96,8 @@ const paymentSums = {
   /** The donation (with any fee cover) and the tip as charged. */
   chargedDonationCents: sumWhere(sql`${t.kind} in ('charge', 'fee_cover')`, t.charityCents),
   chargedTipCents: sumWhere(sql`${t.kind} = 'charge'`, t.platformCents),
+  /** Of the donation as charged, what the donor added to cover the card fee (issue 26). */
+  feeCoverCents: sumWhere(isFeeCover, t.charityCents),
   donatedCents: sumWhere(moneyKinds, t.charityCents),
   // A dispute's fee is the platform's (its platform part) paid to the processor (its processor
   // part): the two together leave the tip the platform kept.
@@ -146,6 +149,7 @@ export function sumsOfAllPayments(db: Db) {
       payments: sql<number>`count(*)`,
       donationCents: sql<number>`coalesce(sum(${each.chargedDonationCents}), 0)`,
       tipCents: sql<number>`coalesce(sum(${each.chargedTipCents}), 0)`,
+      feeCoverCents: sql<number>`coalesce(sum(${each.feeCoverCents}), 0)`,
       feeCents: sql<number>`coalesce(sum(${each.feeCents}), 0)`,
       feesPending: sql<number>`coalesce(sum(${each.feeEstimated} and not ${each.feeReported}), 0)`,
       refundedCents: sql<number>`coalesce(sum(${each.refundedCents}), 0)`,
@@ -156,13 +160,21 @@ export function sumsOfAllPayments(db: Db) {
 }
 
 /** Per charity: what its donations gave (less what went back), its share of the fees, what it was paid. */
-export type CharitySums = { ein: string; donatedCents: number; charityFeeCents: number; disbursedCents: number };
+export type CharitySums = {
+  ein: string;
+  donatedCents: number;
+  /** Of donatedCents, what donors added to cover the card fee (issue 26), as charged. */
+  feeCoverCents: number;
+  charityFeeCents: number;
+  disbursedCents: number;
+};
 
 export function sumsByCharity(db: Db, ein?: string): CharitySums[] {
   return db
     .select({
       ein: sql<string>`${t.charityEin}`,
       donatedCents: sumWhere(moneyKinds, t.charityCents),
+      feeCoverCents: sumWhere(isFeeCover, t.charityCents),
       charityFeeCents: sumWhere(isFee, sql`-${t.charityCents}`),
       disbursedCents: sumWhere(sql`${t.kind} = 'disbursement'`, sql`-${t.charityCents}`),
     })

@@ -1,3 +1,4 @@
+import { DEFAULT_FEE_RATES, processorFeeCents } from '../../../shared/fee-cover';
 // The card payment provider behind one interface (DESIGN.md section 2): Stripe when its keys are
 // set, the built-in test provider otherwise. The donations feature asks it for intents and their
 // state; it knows nothing of donations.
@@ -9,6 +10,8 @@ export type IntentMetadata = {
   projectId?: string;
   donationCents: string;
   tipCents: string;
+  /** The donor's cover of the card fee (issue 26): the charge is donation + tip + this. */
+  feeCoverCents: string;
 };
 
 export type CreatedIntent = { id: string; clientSecret: string };
@@ -80,5 +83,5 @@ export type PaymentProvider = {
 
 /** The test provider's processing fee (DESIGN.md section 4): 2.2 % + 30¢ of the payment, to the cent. */
 export function estimatedFeeCents(amountCents: number): number {
-  return Math.round((amountCents * 22) / 1000) + 30;
+  return processorFeeCents(amountCents, DEFAULT_FEE_RATES);
 }
