@@ -45,6 +45,8 @@ export const donationMessages = {
   deliverOnPast: 'Delivery date cannot be in the past.',
   deliverOnTooLate: 'Delivery date must be within a year from today.',
   deliverOnInvalid: 'Delivery date must be a date, like 2026-12-24.',
+  /** The fee cover's checkbox before there is a donation to work it out for. */
+  coverFeesUnknown: 'Cover the card fee so the charity gets all of the donation',
   /** The fee cover's checkbox (issue 26), with the donation and the cover as they stand. */
   coverFees: (donationCents: number, coverCents: number) =>
     `Cover the card fee so the charity gets all ${formatCents(donationCents)} (+${formatCents(coverCents)})`,

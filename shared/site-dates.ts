@@ -81,6 +81,12 @@ function wallClock(moment: number, timeZone: string) {
   };
 }
 
+/** The hour of the day (0-23) a moment fell in, on the zone's wall clock. */
+export function siteHour(moment: Moment, timeZone: string): number {
+  const at = new Date(moment).getTime();
+  return new Date(wallClock(at, timeZone).asUtc).getUTCHours();
+}
+
 /** The day a moment fell on in the site's zone, for machines: "2026-11-26". */
 export function siteCalendarDate(moment: Moment, timeZone: string): string {
   return wallClock(new Date(moment).getTime(), timeZone).date;

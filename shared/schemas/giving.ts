@@ -46,4 +46,12 @@ export type GivingQuery = z.infer<typeof givingQuerySchema>;
 export const statementYearSchema = z.object({ year: givingYearField });
 
 /** GET /api/giving/statement/{year}.pdf?token=…: a signed link from the statement email opens it without a session. */
-export const statementQuerySchema = z.object({ token: z.string().trim().max(200).optional() });
+export const statementQuerySchema = z.object({
+  // An empty `token=` is no token: a signed-in donor's own statement, not an invalid link.
+  token: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((token) => token || undefined),
+});

@@ -6,7 +6,7 @@ import { paymentConfigSchema, purchaseLinkSchema, transactionSummarySchema } fro
 import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
 import { donationMessages } from '../../shared/donation-rules';
 import { DEFAULT_FEE_RATES, feeCoverCents } from '../../shared/fee-cover';
-import { siteCalendarDate, startOfSiteDay } from '../../shared/site-dates';
+import { siteCalendarDate, siteHour } from '../../shared/site-dates';
 import { GIFT_JOB } from '../../server/features/donations/service';
 import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
@@ -284,19 +284,29 @@ describe('a gift', () => {
         );
     expect(giftJob()).toHaveLength(1);
     // 08:00 where the site is, on that day.
-    const morning = giftJob()[0]!.runAt.getTime();
-    expect(morning - startOfSiteDay(later, timeZone).getTime()).toBe(8 * 60 * 60 * 1000);
+    const morning = giftJob()[0]!.runAt;
+    expect([siteCalendarDate(morning, timeZone), siteHour(morning, timeZone), morning.getUTCMinutes()]).toEqual([
+      later,
+      8,
+      0,
+    ]);
+    // Until then the album is nobody's: not in the recipient's Your music, even with an account.
+    const recipientAccount = await verifiedUser(server, recipient);
+    const albums = async () =>
+      ((await recipientAccount.get('/api/music-library/purchases')).json as { results: unknown[] }).results;
+    expect(await albums()).toEqual([]);
 
     // Now: the receipt says when; the gift waits.
     await server.jobs.drain();
     expect(read(server.outbox.messages(giver)[0]!)).toContain('on the morning of');
-    expect(server.outbox.messages(recipient)).toHaveLength(0);
+    expect(server.outbox.messages(recipient).filter(isGiftEmail)).toHaveLength(0);
 
     // The day comes (the job is made due): one gift email, and a second run sends nothing more.
     server.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.id, giftJob()[0]!.id)).run();
     await server.jobs.drain();
     await server.jobs.drain();
     expect(server.outbox.messages(recipient).filter(isGiftEmail)).toHaveLength(1);
+    expect(await albums()).toHaveLength(1);
 
     // Today's date is the same as none: it goes out at once.
     const now = await donate(server, {

@@ -433,6 +433,9 @@ describe('giving history (test provider)', () => {
       const pdf = await readPdf(bytes);
       expect(pdf.pages).toBe(1);
       expect(pdf.text[0]).toContain('No donations in 2019.');
+      // An empty token= is no token: the signed-in donor's own statement still.
+      const emptyToken = await download(server, '/api/giving/statement/2019.pdf?token=', giver);
+      expect(emptyToken.response.status).toBe(200);
     });
   });
 

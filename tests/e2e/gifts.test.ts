@@ -55,85 +55,88 @@ async function fitsThePhone(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(mobileViewport.width);
 }
 
-describe('giving an album (390 px)', () => {
-  it('a guest gives it with a message and the fee covered; the recipient plays it; the giver gets a statement', async () => {
-    const giver = 'gift-giver@example.org';
-    const recipient = 'gift-recipient@example.org';
-    const { page } = await newPage(browser, mobileViewport);
+describe('giving an album', () => {
+  for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+    it(`a guest gives it with a message and the fee covered; the recipient plays it; the giver gets a statement (${viewport.width} px)`, async () => {
+      const giver = `gift-giver-${viewport.width}@example.org`;
+      const recipient = `gift-recipient-${viewport.width}@example.org`;
+      const phone = viewport.width === mobileViewport.width;
+      const { page } = await newPage(browser, viewport);
 
-    // The donate page: $25.00, no tip, the fee covered, a gift.
-    await page.goto(`${server.baseUrl}/projects/${album.urlSlug}/donate`);
-    await fillForm(page, { Name: 'Ada Lovelace', Email: giver, Donation: '25' });
-    await page.getByRole('button', { name: 'No tip' }).click();
-    // 2.2 % + 30¢ of $25.87 is 87¢: the charity keeps all $25.00.
-    await page.getByLabel('Cover the card fee so the charity gets all $25.00 (+$0.87)').check();
-    await page.getByLabel('This is a gift').check();
-    await fillForm(page, { 'Recipient name': 'Grace Hopper', 'Recipient email': recipient });
-    await page.getByLabel('Message (optional)').fill('Happy birthday, Grace!\nPlay it loud.');
-    await page.getByText('464 of 500 characters left').waitFor();
-    const summary = page.getByRole('complementary', { name: 'Summary' });
-    expect(await summary.innerText()).toMatch(
-      /Donation\s+\$25\.00\s+Card fee covered\s+\$0\.87\s+Tip\s+\$0\.00\s+Total\s+\$25\.87/,
-    );
-    await fitsThePhone(page);
-    expect(await seriousViolations(page)).toEqual([]);
-    await lookAt(page, 'gift-form-390');
+      // The donate page: $25.00, no tip, the fee covered, a gift.
+      await page.goto(`${server.baseUrl}/projects/${album.urlSlug}/donate`);
+      await fillForm(page, { Name: 'Ada Lovelace', Email: giver, Donation: '25' });
+      await page.getByRole('button', { name: 'No tip' }).click();
+      // 2.2 % + 30¢ of $25.87 is 87¢: the charity keeps all $25.00.
+      await page.getByLabel('Cover the card fee so the charity gets all $25.00 (+$0.87)').check();
+      await page.getByLabel('This is a gift').check();
+      await fillForm(page, { 'Recipient name': 'Grace Hopper', 'Recipient email': recipient });
+      await page.getByLabel('Message (optional)').fill('Happy birthday, Grace!\nPlay it loud.');
+      await page.getByText('464 of 500 characters left').waitFor();
+      const summary = page.getByRole('complementary', { name: 'Summary' });
+      expect(await summary.innerText()).toMatch(
+        /Donation\s+\$25\.00\s+Card fee covered\s+\$0\.87\s+Tip\s+\$0\.00\s+Total\s+\$25\.87/,
+      );
+      if (phone) await fitsThePhone(page);
+      expect(await seriousViolations(page)).toEqual([]);
+      await lookAt(page, `gift-form-${viewport.width}`);
 
-    // Giving it to oneself is refused on the spot.
-    await page.getByLabel('Recipient email').fill(giver.toUpperCase());
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('A gift goes to someone else.', { exact: false }).waitFor();
-    await page.getByLabel('Recipient email').fill(recipient);
+      // Giving it to oneself is refused on the spot.
+      await page.getByLabel('Recipient email').fill(giver.toUpperCase());
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText('A gift goes to someone else.', { exact: false }).waitFor();
+      await page.getByLabel('Recipient email').fill(recipient);
 
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Gift for Grace Hopper').waitFor();
-    await fillForm(page, { 'Card number': '4242 4242 4242 4242', Expiry: nextYear, CVC: '123' });
-    await page.getByRole('button', { name: 'Pay $25.87' }).click();
-    await page.waitForURL(`**/projects/${album.urlSlug}/donate/success?payment_intent=*`);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText('Gift for Grace Hopper').waitFor();
+      await fillForm(page, { 'Card number': '4242 4242 4242 4242', Expiry: nextYear, CVC: '123' });
+      await page.getByRole('button', { name: 'Pay $25.87' }).click();
+      await page.waitForURL(`**/projects/${album.urlSlug}/donate/success?payment_intent=*`);
 
-    // The success page: on its way, the cover in the summary, no album for the giver.
-    await page.getByText('Your gift is on its way to Grace Hopper').waitFor();
-    expect(await page.locator('.donation-success-summary').innerText()).toMatch(
-      /Gift for\s+Grace Hopper[\s\S]*Donation\s+\$25\.00\s+Card fee covered\s+\$0\.87[\s\S]*Tax-deductible part\s+\$20\.87/,
-    );
-    expect(await page.getByRole('button', { name: 'Listen now' }).count()).toBe(0);
-    await fitsThePhone(page);
-    expect(await seriousViolations(page)).toEqual([]);
+      // The success page: on its way, the cover in the summary, no album for the giver.
+      await page.getByText('Your gift is on its way to Grace Hopper').waitFor();
+      expect(await page.locator('.donation-success-summary').innerText()).toMatch(
+        /Gift for\s+Grace Hopper[\s\S]*Donation\s+\$25\.00\s+Card fee covered\s+\$0\.87[\s\S]*Tax-deductible part\s+\$20\.87/,
+      );
+      expect(await page.getByRole('button', { name: 'Listen now' }).count()).toBe(0);
+      if (phone) await fitsThePhone(page);
+      expect(await seriousViolations(page)).toEqual([]);
 
-    // The recipient opens the gift email's link: the message, and the album plays at once.
-    await server.jobs.drain();
-    const { page: recipientPage } = await newPage(browser, mobileViewport);
-    await recipientPage.goto(linkIn(recipient, /https?:\/\/[^\s"]+\/purchases\/[A-Za-z0-9_-]{43}/));
-    await recipientPage.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
-    await recipientPage.getByText('A gift from Ada Lovelace').waitFor();
-    await recipientPage.getByText('Happy birthday, Grace!').waitFor();
-    await recipientPage.getByRole('button', { name: 'Play Track 1' }).click();
-    await expect
-      .poll(() => musicPlayer(recipientPage).locator('.player-title').textContent(), { timeout: 10_000 })
-      .toBe('Track 1');
-    const start = (await playingSound(recipientPage))?.seek ?? 0;
-    await expect
-      .poll(async () => (await playingSound(recipientPage))?.seek ?? 0, { timeout: 30_000 })
-      .toBeGreaterThan(start + 1);
-    await fitsThePhone(recipientPage);
-    expect(await seriousViolations(recipientPage)).toEqual([]);
-    await lookAt(recipientPage, 'gift-link-390');
+      // The recipient opens the gift email's link: the message, and the album plays at once.
+      await server.jobs.drain();
+      const { page: recipientPage } = await newPage(browser, viewport);
+      await recipientPage.goto(linkIn(recipient, /https?:\/\/[^\s"]+\/purchases\/[A-Za-z0-9_-]{43}/));
+      await recipientPage.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+      await recipientPage.getByText('A gift from Ada Lovelace').waitFor();
+      await recipientPage.getByText('Happy birthday, Grace!').waitFor();
+      await recipientPage.getByRole('button', { name: 'Play Track 1' }).click();
+      await expect
+        .poll(() => musicPlayer(recipientPage).locator('.player-title').textContent(), { timeout: 10_000 })
+        .toBe('Track 1');
+      const start = (await playingSound(recipientPage))?.seek ?? 0;
+      await expect
+        .poll(async () => (await playingSound(recipientPage))?.seek ?? 0, { timeout: 30_000 })
+        .toBeGreaterThan(start + 1);
+      if (phone) await fitsThePhone(recipientPage);
+      expect(await seriousViolations(recipientPage)).toEqual([]);
+      await lookAt(recipientPage, `gift-link-${viewport.width}`);
 
-    // The giver signs up with their address, and downloads this year's statement.
-    await verifiedUser(server, giver);
-    await page.goto(`${server.baseUrl}/login`);
-    await fillForm(page, { Email: giver, Password: strongPassword });
-    await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.waitForURL(`${server.baseUrl}/`);
-    await page.goto(`${server.baseUrl}/account/giving`);
-    await page.getByRole('heading', { level: 1, name: 'Giving history' }).waitFor();
-    await page.getByText('Grace Hopper', { exact: false }).first().waitFor();
-    await fitsThePhone(page);
-    expect(await seriousViolations(page)).toEqual([]);
-    await lookAt(page, 'giving-390');
-    const download = page.waitForEvent('download');
-    await page.getByRole('link', { name: /Download statement/ }).click();
-    const saved = await download;
-    expect(saved.suggestedFilename()).toBe(`giving-statement-${new Date().getFullYear()}.pdf`);
-  });
+      // The giver signs up with their address, and downloads this year's statement.
+      await verifiedUser(server, giver);
+      await page.goto(`${server.baseUrl}/login`);
+      await fillForm(page, { Email: giver, Password: strongPassword });
+      await page.locator('main').getByRole('button', { name: 'Log in', exact: true }).click();
+      await page.waitForURL(`${server.baseUrl}/`);
+      await page.goto(`${server.baseUrl}/account/giving`);
+      await page.getByRole('heading', { level: 1, name: 'Giving history' }).waitFor();
+      await page.getByText('Grace Hopper', { exact: false }).first().waitFor();
+      if (phone) await fitsThePhone(page);
+      expect(await seriousViolations(page)).toEqual([]);
+      await lookAt(page, `giving-${viewport.width}`);
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name: /Download statement/ }).click();
+      const saved = await download;
+      expect(saved.suggestedFilename()).toBe(`giving-statement-${new Date().getFullYear()}.pdf`);
+    });
+  }
 });

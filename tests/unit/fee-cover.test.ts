@@ -4,6 +4,8 @@ import { deliveryDateProblem, donationLimits, donationMessages } from '../../sha
 import { DEFAULT_FEE_RATES, feeCoverCents, processorFeeCents } from '../../shared/fee-cover';
 import { donationFormSchema, paymentIntentRequestSchema } from '../../shared/schemas/donations';
 import { loadConfig } from '../../server/config';
+import { giftMorning } from '../../server/features/donations/service';
+import { siteCalendarDate, siteHour } from '../../shared/site-dates';
 import { paymentFigures } from '../../server/features/journal/money';
 import { estimatedFeeCents } from '../../server/infra/payments/provider';
 
@@ -152,6 +154,23 @@ describe('a gift', () => {
       gift: { recipientName: 'Ada', recipientEmail: 'Ada@Example.org' },
     });
     expect(read.error?.issues.map((issue) => issue.message)).toEqual([donationMessages.giftToSelf]);
+  });
+
+  it('goes out at 08:00 on its day where the site is, clock changes included', () => {
+    for (const [day, timeZone] of [
+      ['2027-03-14', 'America/Los_Angeles'], // clocks go forward
+      ['2026-11-01', 'America/Los_Angeles'], // clocks go back
+      ['2026-12-24', 'America/Los_Angeles'],
+      ['2026-09-06', 'America/Santiago'], // the clocks jump at midnight
+      ['2026-07-01', 'UTC'],
+    ] as const) {
+      const morning = giftMorning(day, timeZone);
+      expect([siteCalendarDate(morning, timeZone), siteHour(morning, timeZone), morning.getUTCMinutes()]).toEqual([
+        day,
+        8,
+        0,
+      ]);
+    }
   });
 
   it('goes out on a day from today to a year ahead', () => {

@@ -255,7 +255,12 @@ export function DonationForm({ target }: { target: DonationTarget }) {
                   <TipChoices id={id} presetsOff={donationCents === 0} />
                   <CheckboxField
                     id={`${id}-coverFees`}
-                    label={donationMessages.coverFees(donationCents, possibleCoverCents)}
+                    // The figures once there are both a donation and the rates to work them out at.
+                    label={
+                      feeRates && donationCents > 0
+                        ? donationMessages.coverFees(donationCents, possibleCoverCents)
+                        : donationMessages.coverFeesUnknown
+                    }
                     hint="The card processor takes a fee from every payment; this adds it on top, for the charity."
                     error={errors.coverFees?.message}
                     {...form.register('coverFees')}
@@ -348,6 +353,8 @@ export function DonationForm({ target }: { target: DonationTarget }) {
         donationCents={donationCents}
         tipCents={tipCents}
         coverCents={intent && step === 1 ? intent.feeCoverCents : coverCents}
+        // On the payment step, the total the card is charged, as the server made the intent.
+        totalCents={intent && step === 1 ? intent.totalCents : undefined}
         isPlatform={target.kind === 'platform'}
       />
       {askedBefore && (

@@ -51,7 +51,7 @@ export function GiftFields({ id, today }: { id: string; today: string }) {
           />
           <FormField
             id={`${id}-gift-deliverOn`}
-            label="Send on (optional)"
+            label="Delivery date (optional)"
             type="date"
             min={today}
             max={latestDeliveryDate(today)}

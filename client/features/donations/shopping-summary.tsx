@@ -5,12 +5,15 @@ export function ShoppingSummary({
   donationCents,
   tipCents,
   coverCents,
+  totalCents,
   isPlatform,
 }: {
   donationCents: number;
   tipCents: number;
   /** The card fee's cover the donor chose (issue 26), shown only when there is one. */
   coverCents: number;
+  /** The payment's total as the server made it, once there is a payment; else the sum shown. */
+  totalCents?: number;
   isPlatform: boolean;
 }) {
   return (
@@ -35,7 +38,7 @@ export function ShoppingSummary({
         </div>
         <div className="donation-summary-total">
           <dt>Total</dt>
-          <dd>{formatCents(donationCents + coverCents + tipCents)}</dd>
+          <dd>{formatCents(totalCents ?? donationCents + coverCents + tipCents)}</dd>
         </div>
       </dl>
     </aside>

@@ -8,6 +8,7 @@ import { pagePaths } from '../../../shared/routes';
 import { errorMessage } from '../../api/http';
 import { useUser } from '../../lib/session';
 import { usePageTitle, useSite } from '../../lib/site';
+import { formatSiteDate } from '../../../shared/site-dates';
 import { Alert } from '../../ui/alert';
 import { MoneyCell } from '../../ui/money-cell';
 import { NetworkButton, NetworkLink } from '../../ui/needs-network';
@@ -132,7 +133,8 @@ function DonationsTable({ year, donations }: { year: number; donations: GivingDo
       <h2 id={headingId}>Donations in {year}</h2>
       <p className="muted giving-note">
         The tax-deductible part of a donation is what its charity kept (the donation and any card fee you covered, less
-        refunds) above the fundraiser&rsquo;s minimum, which buys the album. Tips are not tax-deductible.
+        the charity&rsquo;s share of any refund or dispute: a refund comes back from the donation and the tip in
+        proportion) above the fundraiser&rsquo;s minimum, which buys the album. Tips are not tax-deductible.
       </p>
       <div className="figures-table-frame">
         <table className="figures-table giving-table table-cards" aria-labelledby={headingId}>
@@ -172,7 +174,7 @@ function DonationsTable({ year, donations }: { year: number; donations: GivingDo
 }
 
 function DonationRow({ donation }: { donation: GivingDonation }) {
-  const { siteName } = useSite();
+  const { siteName, timeZone } = useSite();
   return (
     <tr>
       <td className="giving-date">
@@ -195,7 +197,10 @@ function DonationRow({ donation }: { donation: GivingDonation }) {
       <OptionalMoneyCell label="Refunded" cents={donation.refundedCents} />
       <MoneyCell label="Tax-deductible" cents={donation.taxDeductibleCents} />
       <td className="giving-receipt">
-        <ResendReceipt paymentIntentId={donation.paymentIntentId} />
+        <ResendReceipt
+          paymentIntentId={donation.paymentIntentId}
+          what={`Resend receipt of ${donation.fundraiserName ?? `your gift to ${siteName}`}, ${formatSiteDate(donation.date, timeZone)}`}
+        />
       </td>
     </tr>
   );
@@ -212,7 +217,7 @@ function OptionalMoneyCell({ label, cents }: { label: string; cents: number }) {
 }
 
 /** The receipt again, with what came of asking said where a screen reader hears it. */
-function ResendReceipt({ paymentIntentId }: { paymentIntentId: string }) {
+function ResendReceipt({ paymentIntentId, what }: { paymentIntentId: string; what: string }) {
   const resend = useResendReceipt();
   const outcome = resend.isSuccess
     ? `Sent to ${resend.data.sentTo}. It can take a few minutes to arrive.`
@@ -226,6 +231,8 @@ function ResendReceipt({ paymentIntentId }: { paymentIntentId: string }) {
         type="button"
         className="button button-secondary"
         disabled={resend.isPending}
+        // Every row has one: its name (the visible words first) says which payment it is for.
+        aria-label={resend.isPending ? undefined : what}
         onClick={() => resend.mutate(paymentIntentId)}
       >
         {resend.isPending ? 'Sending...' : 'Resend receipt'}

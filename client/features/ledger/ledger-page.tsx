@@ -62,7 +62,7 @@ function LedgerTotalsList({ totals }: { totals: LedgerTotals }) {
   const figures = [
     { label: 'Given by fans', cents: totals.donatedCents },
     // Issue 26: what fans added so card fees did not come out of their donations.
-    ...(totals.feeCoverCents > 0 ? [{ label: 'Card fees covered by fans', cents: totals.feeCoverCents }] : []),
+    ...(totals.feeCoverCents > 0 ? [{ label: 'Card fees covered by fans, as paid', cents: totals.feeCoverCents }] : []),
     { label: 'After card fees', cents: totals.afterFeesDonatedCents },
     { label: 'Paid to charities', cents: totals.disbursedCents },
     // What charities are owed, never offset by one charity's overpayment (issue 23): that is apart.
@@ -134,7 +134,7 @@ function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
                       <span>
                         {formatCents(entry.donatedCents)}
                         <span className="muted ledger-fee-cover">
-                          with {formatCents(entry.feeCoverCents)} of card fees covered
+                          with {formatCents(entry.feeCoverCents)} of card fees covered, as paid
                         </span>
                       </span>
                     </td>

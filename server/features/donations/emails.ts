@@ -105,7 +105,8 @@ function giftLine(site: Site & { timeZone: string }, donation: DonationRow): str
   const when = donation.giftDeliverOn
     ? `on the morning of ${formatSiteDate(startOfSiteDay(donation.giftDeliverOn, site.timeZone), site.timeZone)}`
     : 'now';
-  return `This donation is a gift for ${recipient}. We are sending them the album with your message ${when}; the receipt and the tax-deductible part are yours.`;
+  const what = donation.giftMessage?.trim() ? 'the album with your message' : 'the album';
+  return `This donation is a gift for ${recipient}. We are sending them ${what} ${when}; the receipt and the tax-deductible part are yours.`;
 }
 
 export type GiftAlbum = { name: string; artistName: string; charityName: string | null };

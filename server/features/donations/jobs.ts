@@ -92,14 +92,27 @@ export function donationJobHandlers(deps: Deps): Record<string, JobHandler> {
         if (!donation) throw new PermanentJobError(`donation ${donationId} is gone`);
         // Once; and not at all for a payment that went back before the gift's day came.
         if (donation.giftSentAt || donation.status !== 'succeeded') return;
-        const purchase = queries.findPurchaseByDonation(deps.db, donationId);
         const target = donation.fundraiserId === null ? undefined : donationTarget(deps.db, donation.fundraiserId);
-        if (!purchase || purchase.revokedAt || !target) return;
+        if (!target) return;
+        // A gift sent later becomes the recipient's now, on its day (fulfilment held it back).
+        const purchase = queries.ensurePurchase(deps.db, {
+          donationId,
+          fundraiserId: target.id,
+          email: donation.giftRecipientEmail!,
+          createdAt: new Date(),
+        });
+        if (purchase.revokedAt) return;
         const link = `${siteUrl}/purchases/${purchaseLinkToken(deps, purchase)}`;
         const album = { name: target.name, artistName: target.artistName, charityName: donation.charityName };
         await deps.mailer.send({ ...giftEmail(deps.config, donation, album, link), key: `gift-${donationId}` });
         const now = new Date();
         queries.markGiftSent(deps.db, donationId, now, new Date(now.getTime() + DOWNLOAD_LINK_MS));
+      },
+      giveUp(payload, error) {
+        // The album is the recipient's (Your music, once they sign up), but the email that tells
+        // them never went: an operator must know, to write to them.
+        const { donationId } = parseReceiptPayload(payload);
+        deps.logger.error({ err: error, donationId }, 'a gift email could not be sent: write to its recipient');
       },
     },
   };

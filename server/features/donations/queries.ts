@@ -120,6 +120,12 @@ export function insertPurchase(db: Db, values: typeof purchases.$inferInsert): P
   return db.insert(purchases).values(values).returning().get();
 }
 
+/** The donation's purchase, made now unless it was made already (a gift's day, its job run again). */
+export function ensurePurchase(db: Db, values: typeof purchases.$inferInsert): PurchaseRow {
+  db.insert(purchases).values(values).onConflictDoNothing({ target: purchases.donationId }).run();
+  return findPurchaseByDonation(db, values.donationId)!;
+}
+
 export function findPurchaseByDonation(db: Db, donationId: number): PurchaseRow | undefined {
   return db.select().from(purchases).where(eq(purchases.donationId, donationId)).get();
 }

@@ -1,7 +1,7 @@
 import { deliveryDateProblem, donationMessages } from '../../../shared/donation-rules';
 import { feeCoverCents as feeCover } from '../../../shared/fee-cover';
 import type { GiftRequest, PaymentIntentRequest } from '../../../shared/schemas/donations';
-import { siteCalendarDate, startOfSiteDay } from '../../../shared/site-dates';
+import { siteCalendarDate, siteHour, startOfSiteDay } from '../../../shared/site-dates';
 import type { CardDetails } from '../../../shared/card-checks';
 import { taxDeductibleCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
@@ -38,9 +38,15 @@ export const GIFT_JOB = 'donation-gift';
 /** The hour of the gift's day, in the site's zone, its email goes out: the morning, not midnight. */
 const GIFT_HOUR = 8;
 
-/** When a gift for `day` ("2026-12-24") goes out: that morning where the site is. */
+/**
+ * When a gift for `day` ("2026-12-24") goes out: 08:00 that day where the site is. Eight hours
+ * after midnight is 07:00 or 09:00 on a day the clocks change, so the wall clock says how far off
+ * the first guess is.
+ */
 export function giftMorning(day: string, timeZone: string): Date {
-  return new Date(startOfSiteDay(day, timeZone).getTime() + GIFT_HOUR * 60 * 60 * 1000);
+  const hour = 60 * 60 * 1000;
+  const guess = startOfSiteDay(day, timeZone).getTime() + GIFT_HOUR * hour;
+  return new Date(guess + (GIFT_HOUR - siteHour(guess, timeZone)) * hour);
 }
 /** Records the processor's fee of a payment that succeeded before the processor knew it. */
 export const FEE_JOB = 'donation-fee';
@@ -194,12 +200,13 @@ function recordFulfilment(
   const paymentIntentId = donation.paymentIntentId;
   if (event && !queries.recordEvent(tx, event.id, event.type)) return asItStands(queries.findDonation(tx, donation.id));
   const now = new Date();
-  const facts = journal.recordCharge(db, journalPayment(donation), fee, now);
+  const facts = journal.recordCharge(db, journalPayment(donation), fee, now, deps.config.feeRates);
   const succeeded = statements.markSucceeded.get({ id: donation.id, at: now.getTime() });
   // Someone else fulfilled it meanwhile (or a refund came first): theirs is the row.
   if (!succeeded) return asItStands(statements.byIntent.get({ paymentIntentId }));
   if (fee === null) enqueue(db, FEE_JOB, { donationId: donation.id }, { maxAttempts: FEE_ATTEMPTS });
-  if (donation.fundraiserId !== null) {
+  // A gift sent later is the recipient's on its day (the gift job gives it then), not before.
+  if (donation.fundraiserId !== null && donation.giftDeliverOn === null) {
     statements.insertPurchase.run({
       donationId: donation.id,
       fundraiserId: donation.fundraiserId,

@@ -41,7 +41,7 @@ export const STATEMENT_WORDING = {
   goods:
     "No goods or services were provided in exchange, other than the albums listed, whose fair market value is the fundraiser's minimum shown for each donation.",
   deductible:
-    'The tax-deductible part of each donation is what its charity kept (the donation and any card fee you covered, less what was refunded to you) above that value.',
+    "The tax-deductible part of each donation is what its charity kept (the donation and any card fee you covered, less the charity's share of any refund or dispute: a refund comes back from the donation and the tip in proportion) above that value.",
   tips: (siteName: string) =>
     `Tips to ${siteName}, and gifts to ${siteName} itself, are not contributions to a charity and are not tax-deductible. Keep this statement with your tax records.`,
 };

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import type { JournalKind } from '../../db/schema';
-import { estimatedFeeCents } from '../../infra/payments/provider';
+import { DEFAULT_FEE_RATES, type FeeRates, processorFeeCents } from '../../../shared/fee-cover';
 import {
   addParts,
   isZero,
@@ -142,14 +142,21 @@ function insert(
  * the payment's facts now (money taken back before the charge was heard of shows there), or null
  * when the charge was recorded already.
  */
-export function recordCharge(db: Db, payment: JournalPayment, fee: ReportedFee | null, at: Date): PaymentFacts | null {
+export function recordCharge(
+  db: Db,
+  payment: JournalPayment,
+  fee: ReportedFee | null,
+  at: Date,
+  estimateAt: FeeRates = DEFAULT_FEE_RATES,
+): PaymentFacts | null {
   // The charge is this payment's own row: one read tells whether it is there and what else is.
   const rows = queries.rowsOfDonation(db, payment.donationId);
   if (rows.some((row) => row.providerId === payment.paymentIntentId)) return null;
   const facts = factsOf(rows);
   // A fee the processor reported already (its row is there) stands; else this one, or the estimate.
   const reported = rows.some((row) => row.kind === 'fee' && !row.estimated);
-  const feeCents = reported ? facts.feeCents : (fee?.feeCents ?? estimatedFeeCents(paymentCents(payment)));
+  // Not reported yet: estimated at the rates the site's fee cover is worked out at (FEE_PERCENT).
+  const feeCents = reported ? facts.feeCents : (fee?.feeCents ?? processorFeeCents(paymentCents(payment), estimateAt));
   const next = paymentFigures(payment, { ...facts, charged: true, feeCents });
   const sums = sumsOf(rows);
   const money = subtractParts(next.money, sums.money);
