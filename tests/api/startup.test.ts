@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FEE_RATES } from '../../shared/fee-cover';
 import { buildServer } from '../../scripts/build-server.mjs';
 import packageJson from '../../package.json';
 import { freePort } from '../fixtures/crash/server-process';
@@ -216,6 +217,7 @@ describe('server start-up', () => {
       expect((await client.get('/api/payments/config')).json).toEqual({
         provider: 'stripe',
         publishableKey: 'pk_live_x',
+        feeRates: DEFAULT_FEE_RATES,
       });
     },
   );
