@@ -7,7 +7,7 @@ import { fundraiserSchema, type Fundraiser } from '../../shared/answers/fundrais
 import { donationMessages } from '../../shared/donation-rules';
 import { DEFAULT_FEE_RATES, feeCoverCents } from '../../shared/fee-cover';
 import { siteCalendarDate, siteHour } from '../../shared/site-dates';
-import { GIFT_JOB } from '../../server/features/donations/service';
+import { GIFT_JOB } from '../../server/features/donations/gift-delivery';
 import { donate, payWithTestCard, startDonation } from '../fixtures/donations';
 import { FAKE_STRIPE_KEYS, type FakeStripe, startFakeStripe } from '../fixtures/fake-stripe';
 import { createFundraiser } from '../fixtures/fundraisers';
@@ -396,5 +396,27 @@ describe('a gift through Stripe', () => {
     stripe.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.kind, GIFT_JOB)).run();
     await stripe.jobs.drain();
     expect(stripe.outbox.messages(recipient)).toHaveLength(0);
+  });
+
+  it('sends the gift email after all when the refund that stopped it fails', async () => {
+    const recipient = uniqueEmail('restored-recipient');
+    const intent = await startDonation(stripe, {
+      fundraiserId: album.id,
+      email: uniqueEmail('restored-giver'),
+      donationCents: 2000,
+      gift: { recipientName: 'Grace', recipientEmail: recipient, message: 'Still yours' },
+    });
+    fake.succeed(intent.paymentIntentId, 74);
+    expect((await deliver(fake.event('payment_intent.succeeded', intent.paymentIntentId))).status).toBe(200);
+    // Refunded in full before the gift job ran: it sends nothing.
+    expect((await deliver(fake.event('charge.refunded', intent.paymentIntentId))).status).toBe(200);
+    await stripe.jobs.drain();
+    expect(stripe.outbox.messages(recipient).filter(isGiftEmail)).toHaveLength(0);
+    // The bank could not pay the refund back: the payment and the gift stand, and its email goes, once.
+    const refund = fake.failRefund(fake.refundsOf(intent.paymentIntentId)[0]!.id);
+    expect((await deliver(fake.event('charge.refund.updated', refund.id))).status).toBe(200);
+    await stripe.jobs.drain();
+    await stripe.jobs.drain();
+    expect(stripe.outbox.messages(recipient).filter(isGiftEmail)).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@ import { deliveryDateProblem, donationLimits, donationMessages } from '../../sha
 import { DEFAULT_FEE_RATES, feeCoverCents, processorFeeCents } from '../../shared/fee-cover';
 import { donationFormSchema, paymentIntentRequestSchema } from '../../shared/schemas/donations';
 import { loadConfig } from '../../server/config';
-import { giftMorning } from '../../server/features/donations/service';
+import { giftMorning } from '../../server/features/donations/gift-delivery';
 import { siteCalendarDate, siteHour } from '../../shared/site-dates';
 import { paymentFigures } from '../../server/features/journal/money';
 import { estimatedFeeCents } from '../../server/infra/payments/provider';

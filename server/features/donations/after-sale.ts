@@ -53,7 +53,7 @@ export async function handlePaymentEvent(deps: Deps, event: PaymentEvent, siteUr
       } else {
         journal.recordDispute(deps.db, payment, event.dispute, now);
       }
-      const revoked = settleAlbum(deps.db, donation, now);
+      const revoked = settleAlbum(deps, deps.db, donation, now, siteUrl);
       // And at once, in every server process: no remembered permission to stream it may outlive
       // the purchase. Counted in this transaction, so it commits with the revocation or not at all.
       if (revoked) deps.streamGrants.clear();

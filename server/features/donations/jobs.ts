@@ -7,7 +7,8 @@ import * as journal from '../journal/service';
 import { giftEmail, receiptEmail } from './emails';
 import { journalPayment } from './payment-position';
 import * as queries from './queries';
-import { DOWNLOAD_LINK_MS, FEE_ATTEMPTS, FEE_JOB, GIFT_JOB, RECEIPT_JOB } from './service';
+import { GIFT_JOB } from './gift-delivery';
+import { DOWNLOAD_LINK_MS, FEE_ATTEMPTS, FEE_JOB, RECEIPT_JOB } from './service';
 
 // The donations feature's jobs, in the money lane (server/compose.ts). The receipt: queued by
 // fulfilment in its transaction (so a fulfilled payment always gets one), retried when mail

@@ -1,7 +1,7 @@
 import { deliveryDateProblem, donationMessages } from '../../../shared/donation-rules';
 import { feeCoverCents as feeCover } from '../../../shared/fee-cover';
 import type { GiftRequest, PaymentIntentRequest } from '../../../shared/schemas/donations';
-import { siteCalendarDate, siteHour, startOfSiteDay } from '../../../shared/site-dates';
+import { siteCalendarDate } from '../../../shared/site-dates';
 import type { CardDetails } from '../../../shared/card-checks';
 import { taxDeductibleCents } from '../../../shared/money';
 import type { Db } from '../../db/client';
@@ -18,6 +18,7 @@ import { randomToken, sha256 } from '../../infra/security/tokens';
 import { type AlbumDownload, purchasedAlbumDownload, streamableTracks } from '../fundraisers/album-media';
 import { donationTarget } from '../fundraisers/service';
 import * as journal from '../journal/service';
+import { queueGiftEmail } from './gift-delivery';
 import { journalPayment, settleAlbum } from './payment-position';
 import * as queries from './queries';
 import type { DonationRow, PurchaseRow } from './queries';
@@ -32,22 +33,6 @@ const say = {
 } as const;
 
 export const RECEIPT_JOB = 'donation-receipt';
-/** Sends a gift's recipient their gift email (issue 26), at once or on the morning of its day. */
-export const GIFT_JOB = 'donation-gift';
-
-/** The hour of the gift's day, in the site's zone, its email goes out: the morning, not midnight. */
-const GIFT_HOUR = 8;
-
-/**
- * When a gift for `day` ("2026-12-24") goes out: 08:00 that day where the site is. Eight hours
- * after midnight is 07:00 or 09:00 on a day the clocks change, so the wall clock says how far off
- * the first guess is.
- */
-export function giftMorning(day: string, timeZone: string): Date {
-  const hour = 60 * 60 * 1000;
-  const guess = startOfSiteDay(day, timeZone).getTime() + GIFT_HOUR * hour;
-  return new Date(guess + (GIFT_HOUR - siteHour(guess, timeZone)) * hour);
-}
 /** Records the processor's fee of a payment that succeeded before the processor knew it. */
 export const FEE_JOB = 'donation-fee';
 
@@ -216,12 +201,9 @@ function recordFulfilment(
     });
   }
   enqueue(db, RECEIPT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8 });
-  if (donation.giftRecipientEmail) {
-    const runAt = donation.giftDeliverOn ? giftMorning(donation.giftDeliverOn, deps.config.timeZone) : now;
-    enqueue(db, GIFT_JOB, { donationId: donation.id, siteUrl }, { maxAttempts: 8, runAt });
-  }
+  if (donation.giftRecipientEmail) queueGiftEmail(db, donation, siteUrl, deps.config.timeZone, now);
   // Money that went back before the success was heard of (events come in any order).
-  if (facts && facts.takenBackCents > 0 && settleAlbum(db, succeeded, now)) {
+  if (facts && facts.takenBackCents > 0 && settleAlbum(deps, db, succeeded, now, siteUrl)) {
     return { donation: statements.byIntent.get({ paymentIntentId }), fulfilledNow: true };
   }
   return { donation: succeeded, fulfilledNow: true };
