@@ -16,6 +16,9 @@ import { keepTidy, prepareSite, startBanner } from './prepare';
 const restartDelayMs = (recentDeaths: number) =>
   recentDeaths <= 1 ? 0 : Math.min(1000 * 2 ** (recentDeaths - 2), 60_000);
 
+/** How long a dead server's leftovers may take to be taken up before its replacement starts anyway. */
+const TAKE_UP_WAIT_MS = 15_000;
+
 /** How long the servers get to finish what they are doing when stopped, before they are killed. */
 const STOP_GRACE_MS = 10_000;
 
@@ -71,8 +74,23 @@ export async function runPrimary(config: Config) {
     // files removed, its jobs queued again (they are taken by whichever server claims them next).
     const takeUp = (step: () => Promise<unknown>) =>
       step().catch((error: unknown) => logger.error({ err: error }, 'taking up what a server process left failed'));
-    void takeUp(() => site.jobs.recover())
-      .then(() => takeUp(() => clearUploadsOfEndedServers(site.deps)))
+    const tookUp = takeUp(() => site.jobs.recover()).then(() => takeUp(() => clearUploadsOfEndedServers(site.deps)));
+    // The site must not stay a server short behind a take-up that hangs (a child that will not
+    // die, a disk that does not answer): past a while the new server starts anyway. That is safe:
+    // a job is queued again only once its old run is ended, and a server takes up the same
+    // leftovers itself as it starts.
+    let waited: NodeJS.Timeout | undefined;
+    const tooLong = new Promise<void>((resolve) => {
+      waited = setTimeout(() => {
+        logger.warn(
+          { waitedMs: TAKE_UP_WAIT_MS },
+          'taking up what a server process left is slow; starting another meanwhile',
+        );
+        resolve();
+      }, TAKE_UP_WAIT_MS);
+    });
+    void Promise.race([tookUp, tooLong])
+      .finally(() => clearTimeout(waited))
       // Not unref'd: with every server down, this timer is what keeps the primary alive to start one.
       .finally(() => setTimeout(() => startOne(slot), delay));
   });
