@@ -604,5 +604,20 @@ describe('giving history after refunds and disputes (Stripe path)', () => {
     const text = (await readPdf(bytes)).text.join(' ');
     expect(text).toContain(formatCents(year.taxDeductibleCents));
     expect(text).toContain(formatCents(3000));
+
+    // A copy of a receipt asked for after a refund says what went back since (the journal's sums).
+    expect((await donor.post(`/api/giving/receipts/${partly}`)).status).toBe(202);
+    expect((await donor.post(`/api/giving/receipts/${open}`)).status).toBe(202);
+    await stripe.server.jobs.drain();
+    const copies = stripe.server.outbox
+      .messages(DONOR)
+      .filter((message) => /Subject: Copy of your receipt: /.test(message))
+      .map((message) => message.replace(/=\r?\n/g, ''));
+    expect(copies).toHaveLength(2);
+    expect(copies.filter((copy) => copy.includes('Since then $15.00 of this payment went back to you'))).toHaveLength(
+      1,
+    );
+    // An open dispute is not money back yet: that copy says nothing went back.
+    expect(copies.filter((copy) => copy.includes('went back to you'))).toHaveLength(1);
   });
 });
