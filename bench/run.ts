@@ -1,6 +1,7 @@
 import { benchApiOverhead } from './api-overhead';
 import { benchArtistSearch } from './artist-search';
 import { benchDonationFulfilment } from './donation-fulfilment';
+import { benchDownloadFormats } from './download-formats';
 import { benchFirstLoadBytes } from './first-load-bytes';
 import { benchFootprint } from './footprint';
 import { benchFundraiserSearch } from './fundraiser-search';
@@ -24,6 +25,7 @@ await benchListenersLoad();
 // large heap behind whose collection would blur a growth of a few megabytes.
 await benchUploadMemory();
 await benchZipMemory();
+await benchDownloadFormats();
 await benchRangeThroughput();
 await benchArtistSearch();
 await benchFundraiserSearch();

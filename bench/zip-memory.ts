@@ -21,7 +21,7 @@ const TRACK_BYTES = 256 * 1024 * 1024;
 const MB = 1024 * 1024;
 
 /** A WAV original of `bytes`, written 1 MB at a time (never held whole); answers its CRC-32. */
-async function writeBigWav(file: string, bytes: number): Promise<number> {
+export async function writeBigWav(file: string, bytes: number): Promise<number> {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(bytes - 8, 4);
@@ -51,7 +51,7 @@ async function writeBigWav(file: string, bytes: number): Promise<number> {
   return crc32;
 }
 
-type Download = { bytes: number; seconds: number; firstByteMs: number; peakGrowthMb: number; status: number };
+export type Download = { bytes: number; seconds: number; firstByteMs: number; peakGrowthMb: number; status: number };
 
 /**
  * The reader: another process, so the RSS sampled here is the server's alone (a reader in this
@@ -67,7 +67,7 @@ const READER = `
   });`;
 
 /** Has another process read the whole answer while this one samples its own RSS. */
-async function download(url: string, headers: Record<string, string>, baselineRss: number): Promise<Download> {
+export async function download(url: string, headers: Record<string, string>, baselineRss: number): Promise<Download> {
   let peak = baselineRss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
   try {
@@ -86,7 +86,7 @@ async function download(url: string, headers: Record<string, string>, baselineRs
   }
 }
 
-function idleRss() {
+export function idleRss() {
   global.gc?.();
   return process.memoryUsage().rss;
 }

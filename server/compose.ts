@@ -12,6 +12,8 @@ import { chooseFfmpeg, ffmpegRunner } from './infra/audio/ffmpeg';
 import { everyOrgClient } from './infra/charity-directory/every-org';
 import { outboxMailer, smtpMailer } from './infra/email/mailer';
 import { createJobRunner } from './infra/jobs/runner';
+import { TRANSCODE_JOB } from './infra/transcodes/cache';
+import { transcodeJobHandlers } from './infra/transcodes/job';
 import { jobQueueDepth } from './infra/jobs/queue';
 import { createLogger } from './infra/logger';
 import { createMetrics } from './infra/metrics';
@@ -77,9 +79,10 @@ export function composeDeps(
 const MONEY_JOB_WORKERS = 2;
 
 /**
- * The background jobs (DESIGN.md section 3, Media; the outbox of receipts), in two lanes with
+ * The background jobs (DESIGN.md section 3, Media; the outbox of receipts), in three lanes with
  * workers of their own: receipts and fees never wait behind an album's transcodes (issue 22),
- * and transcoding keeps JOB_WORKERS (ffmpeg takes a core each). Not started: the server starts
+ * track processing keeps JOB_WORKERS (ffmpeg takes a core each), and fans' download formats have
+ * one of their own (issue 27). Not started: the server starts
  * it, tests start it or drain it.
  */
 export function composeJobs(deps: Deps, processes: ProcessRegistry, options: { pollMs?: number } = {}) {
@@ -88,8 +91,13 @@ export function composeJobs(deps: Deps, processes: ProcessRegistry, options: { p
   return createJobRunner({
     db: deps.db,
     logger: deps.logger,
-    handlers: { ...trackJobHandlers(deps), ...money },
-    lanes: [{ kinds: Object.keys(money), workers: MONEY_JOB_WORKERS }, { workers: deps.config.jobWorkers }],
+    handlers: { ...trackJobHandlers(deps), ...transcodeJobHandlers(deps), ...money },
+    lanes: [
+      { kinds: Object.keys(money), workers: MONEY_JOB_WORKERS },
+      // A fan's download or Data saver file never waits behind an artist's uploads (issue 27).
+      { kinds: [TRANSCODE_JOB], workers: 1 },
+      { workers: deps.config.jobWorkers },
+    ],
     processes,
     pollMs: options.pollMs,
     metrics: deps.metrics,

@@ -86,6 +86,11 @@ const envSchema = z
     BACKUP_KEEP: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
     /** Track-processing jobs run at once by each server process; each ffmpeg takes about a core. */
     JOB_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
+    /**
+     * Disk the download formats and Data saver files may take (issue 27); the least recently used
+     * go beyond it. Megabytes; a fraction is allowed (tests).
+     */
+    TRANSCODE_CACHE_MB: z.coerce.number().positive().default(2048),
     /** An ffmpeg to use instead of looking one up (issue 9: a maintained system build first). */
     FFMPEG_PATH: optionalString,
     /** Uploads are refused while the data folder's disk has less free space than this. */
@@ -225,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backups: { s3Url: e.BACKUP_S3_URL, keep: e.BACKUP_KEEP },
     jobWorkers: e.JOB_WORKERS,
     ffmpegPath: e.FFMPEG_PATH,
+    transcodeCacheBytes: Math.round(e.TRANSCODE_CACHE_MB * 1024 * 1024),
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
     /** The rates "Cover the card fee" is worked out at (shared/fee-cover.ts). */
     feeRates: { basisPoints: Math.round(e.FEE_PERCENT * 100), fixedCents: e.FEE_FIXED_CENTS },

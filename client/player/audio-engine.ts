@@ -1,12 +1,19 @@
 import type { PlayerTrack } from '../../shared/answers/library';
 import type { MediaSessionControls, PlayerMediaSession } from './media-session';
-import { currentTrack, type PlayerCommand, type PlayerState, type TabId } from './player-logic';
+import { currentTrack, type PlayerCommand, playerReducer, type PlayerState, type TabId } from './player-logic';
 import type { CreateSound, Sound } from './sound';
 
 // The sound, in the one tab that plays (DESIGN.md section 3): a thin shell that follows the
 // mirrored state and reports back what the audio did. Everything outside it (the store, the
 // sound, the lock screen, the browser's events) is handed in by start-player.ts, so it is unit
 // tested in node with a fake sound and fake timers (STYLE.md rule 8).
+//
+// One exception to following: when a track ends, this tab moves on by itself, in the `ended`
+// event's own task. iOS Safari starts no sound outside a user gesture's task or that one (and on a
+// locked phone the page may get no other chance to run), so the next track cannot wait for the
+// shared worker's answer, which arrives in a later task. The engine works out that answer with the
+// worker's own rules (playerReducer), plays it at once and tells the worker, whose state then only
+// confirms it; the other tabs mirror it as before.
 
 /** Tracks are turned down to about this loudness (EBU R128), so albums sit at similar levels. */
 const TARGET_LUFS = -16;
@@ -79,6 +86,12 @@ type Loaded = {
 export function createAudioEngine(deps: AudioEngineDeps): { stop: () => void } {
   const { report, controls, mediaSession } = deps;
   let loaded: Loaded | null = null;
+  /**
+   * Where this tab went by itself when a track ended, before the shared state says so. `from` is
+   * the seekVersion the ended report names: a state still at that version in which this tab plays
+   * was sent before the worker heard of the end, and is older than what already sounds.
+   */
+  let ahead: { view: EngineView; from: number } | null = null;
   /** The shared seekVersion this sound follows; every report names it (see player-logic). */
   let appliedSeekVersion = -1;
   /** What this engine last asked the audio to do, so repeated state updates do not re-trigger it. */
@@ -97,7 +110,8 @@ export function createAudioEngine(deps: AudioEngineDeps): { stop: () => void } {
   let stallTimer: ReturnType<typeof setTimeout> | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const state = deps.getState;
+  /** The state this engine follows: the shared one, or its own step ahead of it. */
+  const state = () => ahead?.view ?? deps.getState();
   const tab = () => state().tab;
 
   const position = () => {
@@ -242,7 +256,7 @@ export function createAudioEngine(deps: AudioEngineDeps): { stop: () => void } {
       stoppedItself = true;
       // Silent until the next track starts, or for good when the album wrapped and stopped.
       showStopped();
-      report({ type: 'ended', tab: tab(), version: appliedSeekVersion });
+      moveOnFromEnd();
     });
     sound.on('loaderror', (cause) => {
       if (!isCurrent()) return;
@@ -261,6 +275,33 @@ export function createAudioEngine(deps: AudioEngineDeps): { stop: () => void } {
       report({ type: 'pause' });
     });
     return current;
+  }
+
+  /**
+   * Still inside the `ended` event's task: the shared worker's answer to the end (the next track,
+   * or the first one, stopped, after the last), worked out here by the same reducer and followed
+   * now, with no wait in between (see the top of this file).
+   */
+  function moveOnFromEnd() {
+    const now = state();
+    const version = appliedSeekVersion;
+    const ended: PlayerCommand = { type: 'ended', tab: now.tab, version };
+    const next = playerReducer(now, ended);
+    if (next !== now) {
+      ahead = { view: { ...next, tab: now.tab, playsHere: next.playingTab === now.tab }, from: version };
+    }
+    // Reported first, so that what the next sound reports (a refusal to play, buffering) reaches
+    // the worker after the end it follows. A coordinator in this tab answers before report()
+    // returns, and then this tab already follows its answer.
+    report(ended);
+    if (ahead) sync(ahead.view);
+  }
+
+  /** A state from the shared worker. */
+  function follow(view: EngineView) {
+    if (ahead && view.playsHere && view.seekVersion === ahead.from) return;
+    ahead = null;
+    sync(view);
   }
 
   function sync(view: EngineView) {
@@ -327,7 +368,7 @@ export function createAudioEngine(deps: AudioEngineDeps): { stop: () => void } {
       reopen();
     }
   });
-  const unsubscribe = deps.subscribe(sync);
+  const unsubscribe = deps.subscribe(follow);
   deps.setLivePosition(() => position());
   sync(state());
   return {

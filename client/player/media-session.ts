@@ -1,7 +1,8 @@
 import type { PlayerTrack } from '../../shared/answers/library';
 
-// Headset buttons, media keys and the lock screen (Media Session API; spec part 1 section 4:
-// previous, next and play). Only the tab that makes the sound talks to it.
+// Headset buttons, media keys and the lock screen (Media Session API,
+// https://w3c.github.io/mediasession/; spec part 1 section 4: previous, next and play). Only the tab
+// that makes the sound talks to it.
 
 export type MediaSessionControls = {
   play: () => void;
@@ -52,11 +53,22 @@ export function createMediaSession({ session, createMetadata, baseUrl }: Options
           ? [{ src: new URL(track.albumCoverSrc, baseUrl()).href, sizes: '400x400', type: 'image/jpeg' }]
           : [],
       });
-      const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
+      const handlers: [MediaSessionAction, MediaSessionActionHandler | null][] = [
         ['play', () => controls.play()],
         ['pause', () => controls.pause()],
+        // Seek back and forward are cleared, never bound. The lock screen on iOS (and Safari's
+        // Now Playing on macOS) has two places beside play: with a seek-back or seek-forward
+        // handler they become -10 s / +10 s buttons instead of previous / next, and WebKit is
+        // reported to offer its own seek buttons there unless these are null rather than unset.
+        // This player always has a previous (a restart, or the track before) and a next (the
+        // track after, or back to the first), so the track buttons take those places; the
+        // scrubber (seekto) still seeks. Where both could show (Chrome's media controls), this
+        // gives up ±10 s buttons the spec does not ask for (part 1 section 4: previous, next, play).
+        ['seekbackward', null],
+        ['seekforward', null],
         ['previoustrack', () => controls.previous()],
         ['nexttrack', () => controls.next()],
+        // The lock screen's scrubber.
         [
           'seekto',
           (details) => {

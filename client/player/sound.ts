@@ -7,6 +7,10 @@ export type SoundEvents = {
   play: () => void;
   /** The sound was paused by a call to pause(). */
   pause: () => void;
+  /**
+   * The track played to its end: called from the media element's `ended` event itself, not a
+   * later task, so the next track can start there (iOS Safari allows it nowhere later).
+   */
   end: () => void;
   /** The source could not be read; 'network' when a dropped connection is to blame. */
   loaderror: (cause: 'network' | 'media') => void;

@@ -687,3 +687,40 @@ export const givingStatements = sqliteTable(
   },
   (table) => [uniqueIndex('giving_statements_email_year_unique').on(table.email, table.year)],
 );
+
+/**
+ * Tracks made in another format than their original (issue 27: album downloads in MP3, FLAC …,
+ * and the offline Data saver): a cache on disk (media/transcodes, or the bucket), one row per file,
+ * keyed by everything the file depends on (the original upload, the format, the encoder's
+ * settings, the tags and cover written into it), so an edit of the album makes new keys and never
+ * serves a stale file. A row is asked for ('preparing', with its job), then 'ready' with its file,
+ * or 'failed'; ready rows are evicted least recently used past TRANSCODE_CACHE_MB.
+ */
+export const transcodes = sqliteTable(
+  'transcodes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    cacheKey: text('cache_key').notNull(),
+    /** The original it is made from (uploads.id). */
+    uploadId: text('upload_id').notNull(),
+    /** A download format id, or 'offline-low'. */
+    format: text('format').notNull(),
+    /** The track it was asked for, to name it when it fails (a track may change; the key says what the file is). */
+    trackId: integer('track_id'),
+    /** JSON: what the job makes (server/infra/transcodes/recipe.ts). */
+    recipe: text('recipe').notNull(),
+    status: text('status', { enum: ['preparing', 'ready', 'failed'] }).notNull(),
+    /** The file's name under media/transcodes, once ready. */
+    file: text('file'),
+    bytes: integer('bytes'),
+    /** The file's CRC-32, so a zip of transcodes is written in one pass (zip-stream.ts). */
+    crc32: integer('crc32'),
+    error: text('error'),
+    createdAt: createdAt(),
+    lastUsedAt: defaultNow('last_used_at'),
+  },
+  (table) => [
+    uniqueIndex('transcodes_cache_key_unique').on(table.cacheKey),
+    index('transcodes_lru_idx').on(table.status, table.lastUsedAt),
+  ],
+);

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { FormatPreparation } from '../../shared/answers/formats';
 import type { Deps } from '../deps';
 import { notFound } from '../errors';
 import type { AlbumDownload } from '../features/fundraisers/album-media';
@@ -48,4 +49,36 @@ export async function sendAlbum(c: Context<AppEnv>, deps: Deps, album: AlbumDown
   c.header('content-length', String(zip.size));
   // Under Node the zip is written to the response itself, through two reused buffers (zip-stream.ts).
   return withNodeBody(c, c.body(zip.body), zip.writeTo);
+}
+
+/**
+ * A download format's progress (issue 27): a POST that leaves the files still being made is
+ * "202 Accepted"; a finished (or failed) one, and every GET, a plain 200.
+ */
+export function sendPreparation(c: Context<AppEnv>, preparation: FormatPreparation): Response {
+  const accepted = c.req.method === 'POST' && preparation.status === 'preparing';
+  c.header('cache-control', 'no-store');
+  return c.json(preparation, accepted ? 202 : 200);
+}
+
+/** One track's file as a download (Content-Disposition: attachment), from wherever the store keeps it. */
+export async function sendTrackDownload(
+  c: Context<AppEnv>,
+  file: { path: string; contentType: string; downloadName: string; version: string },
+): Promise<Response> {
+  const response = await sendMedia(c, {
+    path: file.path,
+    contentType: file.contentType,
+    cacheControl: 'private, no-store',
+    version: file.version,
+    downloadName: file.downloadName,
+  });
+  if (!response) throw notFound('This file is no longer available. Please choose the format again.');
+  if (response.status !== 302) {
+    response.headers.set(
+      'content-disposition',
+      `attachment; filename*=UTF-8''${encodeURIComponent(file.downloadName)}`,
+    );
+  }
+  return response;
 }

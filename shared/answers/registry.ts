@@ -29,6 +29,7 @@ import {
   fundraiserSearchResultSchema,
   fundraiserTransactionsSchema,
 } from './fundraisers';
+import { albumFormatsSchema, formatPreparationSchema } from './formats';
 import { givingSchema, receiptCopySchema } from './giving';
 import { libraryAlbumDetailSchema, libraryAlbumListSchema } from './library';
 import { siteSchema } from './site';
@@ -79,6 +80,8 @@ export const answerSchemas = {
   reconciliation: reconciliationSchema,
   giving: givingSchema,
   receiptCopy: receiptCopySchema,
+  albumFormats: albumFormatsSchema,
+  formatPreparation: formatPreparationSchema,
 };
 
 export type AnswerName = keyof typeof answerSchemas;

@@ -105,6 +105,56 @@ const donationTo = (cast: Cast) => ({
   projectId: cast.published.id,
 });
 
+/** A route Hono lists once per method it answers (`.on(['GET', 'POST'], …)`), with the same cells. */
+const sameForGetAndPost = (path: string, cases: Case | Case[]) => ({
+  [`GET ${path}`]: cases,
+  [`POST ${path}`]: cases,
+});
+
+/**
+ * The success page's album download URL for the buyer's payment (its grant is the permission),
+ * looked up once per cast: the lookup is limited per payment, as a card-testing script's would be.
+ */
+const successPageDownloads = new WeakMap<Cast, Promise<string>>();
+function successPageDownload(cast: Cast): Promise<string> {
+  let url = successPageDownloads.get(cast);
+  if (!url) {
+    url = cast.server
+      .client()
+      .get(`/api/transactions/query?paymentIntentId=${cast.bought.paymentIntentId}`)
+      .then((lookup) => transactionSummarySchema.parse(lookup.json).downloadUrl!);
+    successPageDownloads.set(cast, url);
+  }
+  return url;
+}
+
+/** A full track's own calls (its stream's rules: issue 27's downloads are the same music). */
+const fullTrackCases = (format?: string): Case[] => [
+  {
+    case: 'published',
+    prepare: ({ cast }) => ({ params: { id: cast.published.tracksList[0]!.id, format } }),
+    expect: { guest: 401, unverified: 403, stranger: 403, owner: 200, buyer: 200, admin: 200 },
+  },
+  {
+    case: 'draft',
+    prepare: ({ cast }) => ({ params: { id: cast.draft.tracksList[0]!.id, format } }),
+    expect: { guest: 404, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+  },
+  {
+    // The receipt page's track grant opens the track's downloads too.
+    case: 'granted',
+    prepare: async ({ cast }) => {
+      const { tracks } = purchaseLinkSchema.parse(
+        (await cast.server.client().get(`/api/purchases/${cast.purchaseToken}`)).json,
+      );
+      const src = new URL(tracks[0]!.src, cast.server.baseUrl);
+      const grant = src.searchParams.get('grant')!;
+      return { params: { id: cast.published.tracksList[0]!.id, format }, query: `grant=${encodeURIComponent(grant)}` };
+    },
+    expect: everyone(200),
+  },
+];
+
 /**
  * The table: route → the expected answer of each role, per case where a route answers about
  * different things (a published fundraiser and a draft). One line per case, read across.
@@ -436,6 +486,65 @@ const matrix: Record<string, Case | Case[]> = {
       expect: { guest: 404, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
     },
   ],
+  // Download formats (issue 27): whoever may hear the full track or album may take it home in any format.
+  ...sameForGetAndPost('/api/tracks/:id/formats/:format', fullTrackCases('original')),
+  'GET /api/tracks/:id/download': fullTrackCases(),
+  ...sameForGetAndPost('/api/music-library/album/:id/formats/:format', [
+    {
+      case: 'published',
+      prepare: ({ cast }) => ({ params: { id: cast.published.id, format: 'original' } }),
+      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 200, admin: 200 },
+    },
+    {
+      case: 'draft',
+      prepare: ({ cast }) => ({ params: { id: cast.draft.id, format: 'original' } }),
+      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+    },
+  ]),
+  'GET /api/music-library/album/:id/download': [
+    {
+      case: 'published',
+      prepare: published,
+      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 200, admin: 200 },
+    },
+    {
+      case: 'draft',
+      prepare: draft,
+      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+    },
+  ],
+  'GET /api/fundraisers/:id/formats': [
+    { case: 'published', prepare: published, expect: everyone(200) },
+    {
+      case: 'draft',
+      prepare: draft,
+      expect: { guest: 404, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+    },
+  ],
+  ...sameForGetAndPost('/api/fundraisers/:id/formats/:format', [
+    {
+      case: 'published',
+      prepare: ({ cast }) => ({ params: { id: cast.published.id, format: 'original' } }),
+      expect: { guest: 401, unverified: 403, stranger: 403, owner: 200, buyer: 200, admin: 200 },
+    },
+    {
+      case: 'granted',
+      prepare: async ({ cast }) => ({
+        params: { id: cast.published.id, format: 'original' },
+        query: new URL(await successPageDownload(cast), cast.server.baseUrl).search.slice(1),
+      }),
+      expect: everyone(200),
+    },
+    {
+      case: 'draft',
+      prepare: ({ cast }) => ({ params: { id: cast.draft.id, format: 'original' } }),
+      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+    },
+  ]),
+  ...sameForGetAndPost('/api/purchases/:token/formats/:format', {
+    prepare: ({ cast }) => ({ params: { token: cast.purchaseToken, format: 'original' } }),
+    expect: everyone(200),
+  }),
   'GET /api/tracks/:id/stream': [
     {
       case: 'published',

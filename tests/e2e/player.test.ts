@@ -18,6 +18,8 @@ const email = 'player-owner@example.org';
 const ALBUM = 'Tide and Tone';
 /** `/api/tracks/{id}/stream` of the album's first track, as a URL fragment. */
 let firstTrackId = '';
+/** The same for its second track. */
+let secondTrackId = '';
 
 useAppAndBrowser(async (started, launched) => {
   server = started;
@@ -33,6 +35,7 @@ beforeAll(async () => {
     publish: true,
   });
   firstTrackId = `/api/tracks/${album.tracksList[0]!.id}/stream`;
+  secondTrackId = `/api/tracks/${album.tracksList[1]!.id}/stream`;
   await server.jobs.drain();
 });
 
@@ -128,6 +131,57 @@ describe('player', () => {
     await page.goto(`${server.baseUrl}/browse`);
     await player(page).getByRole('link', { name: 'Track 1' }).click();
     await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+    await context.close();
+  });
+
+  it('a track that ends starts the next within its ended event, as iOS Safari requires (issue 27)', async () => {
+    const context = await loggedInContext();
+    // Every <audio> element Howler makes (it calls `new Audio()`) notes the task of its `ended`
+    // event, and each play() call says whether it ran in one. Chromium would start a later play
+    // too; iOS Safari does not.
+    await context.addInitScript(() => {
+      const plays: { src: string; inEnded: boolean }[] = [];
+      const record = { inEnded: false, plays };
+      Object.defineProperty(window, 'playerRecord', { value: record });
+      const NativeAudio = window.Audio;
+      const RecordingAudio = function (src?: string) {
+        const element = new NativeAudio(src);
+        element.addEventListener('ended', () => {
+          record.inEnded = true;
+          setTimeout(() => {
+            record.inEnded = false;
+          });
+        });
+        return element;
+      };
+      Object.defineProperty(window, 'Audio', { value: RecordingAudio, writable: true, configurable: true });
+      const play = HTMLMediaElement.prototype.play;
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        record.plays.push({ src: this.src, inEnded: record.inEnded });
+        return play.call(this);
+      };
+    });
+    const { page } = await newPage(context);
+    const playsOf = (track: string) =>
+      page.evaluate((fragment) => {
+        const record: { plays: { src: string; inEnded: boolean }[] } = Reflect.get(window, 'playerRecord');
+        return record.plays.filter((call) => call.src.includes(fragment));
+      }, track);
+    await openAlbum(page);
+    await page.getByRole('button', { name: 'Play Track 1' }).click();
+    await expect.poll(async () => (await playingSound(page))?.seek ?? 0, { timeout: 15_000 }).toBeGreaterThan(0.5);
+    expect(await playsOf(secondTrackId)).toEqual([]);
+
+    // Its last half second, then it ends by itself.
+    await player(page).getByRole('slider', { name: 'Seek' }).focus();
+    await page.keyboard.press('End');
+    await nowPlaying(page, 'Track 2');
+    await expect
+      .poll(() => playsOf(secondTrackId))
+      .toContainEqual({ src: expect.stringContaining(secondTrackId), inEnded: true });
+    await expect.poll(async () => (await playingSound(page))?.src ?? '', { timeout: 10_000 }).toContain(secondTrackId);
+    await expect.poll(async () => (await playingSound(page))?.seek ?? 0, { timeout: 10_000 }).toBeGreaterThan(1);
+    await expect.poll(() => page.evaluate(() => navigator.mediaSession.metadata?.title)).toBe('Track 2');
     await context.close();
   });
 

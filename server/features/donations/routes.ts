@@ -6,13 +6,14 @@ import { paymentIntentRequestSchema, testCardSchema } from '../../../shared/sche
 import { transactionsParamsSchema } from '../../../shared/schemas/fundraisers';
 import { invalid, notFound, unavailable } from '../../errors';
 import type { AppEnv } from '../../http/context';
-import { sendAlbum } from '../../http/send-album';
+import { sendAlbum, sendPreparation } from '../../http/send-album';
 import { siteUrlForEmails } from '../../http/site-url';
 import { requireAdminSession } from '../../http/session';
 import { jsonBody, parseWith } from '../../http/validation';
 import { csvAttachment } from '../../infra/csv';
 import { WebhookSignatureError } from '../../infra/payments/provider';
 import { handlePaymentEvent } from './after-sale';
+import * as albumFormats from '../fundraisers/album-formats';
 import { askAgainForFees } from './jobs';
 import * as adminTransactions from './admin-transactions';
 import * as donations from './service';
@@ -80,7 +81,25 @@ export const donationRoutes = new Hono<AppEnv>()
   .get('/purchases/:token', (c) => c.json(donations.purchaseLink(c.get('deps'), purchaseToken(c.req.param('token')))))
   .get('/purchases/:token/download', async (c) => {
     const deps = c.get('deps');
-    return sendAlbum(c, deps, await donations.purchaseDownload(deps, purchaseToken(c.req.param('token'))));
+    const token = purchaseToken(c.req.param('token'));
+    const format = c.req.query('format');
+    if (format === undefined) return sendAlbum(c, deps, await donations.purchaseDownload(deps, token));
+    const row = donations.purchasedAlbumOfLink(deps, token);
+    return sendAlbum(c, deps, await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)));
+  })
+  /** The receipt link's album in a download format (issue 27), as Your music prepares it. */
+  .on(['GET', 'POST'], '/purchases/:token/formats/:format', (c) => {
+    const deps = c.get('deps');
+    const token = purchaseToken(c.req.param('token'));
+    const row = donations.purchasedAlbumOfLink(deps, token);
+    const format = albumFormats.formatOf(c.req.param('format'));
+    return sendPreparation(
+      c,
+      albumFormats.prepareFormat(deps, row, format, {
+        retry: c.req.method === 'POST',
+        downloadUrl: `/api/purchases/${token}/download?format=${format}`,
+      }),
+    );
   })
   /** The admins' Transactions tab (spec part 2 section 7): succeeded payments, newest first. */
   .get('/admin/transactions', (c) => {

@@ -15,7 +15,12 @@ import { enqueue } from '../../infra/jobs/queue';
 import type { PaymentEvent, ReportedFee } from '../../infra/payments/provider';
 import { recordPaidTestIntent } from '../../infra/payments/test-provider';
 import { randomToken, sha256 } from '../../infra/security/tokens';
-import { type AlbumDownload, purchasedAlbumDownload, streamableTracks } from '../fundraisers/album-media';
+import {
+  type AlbumDownload,
+  purchasedAlbum,
+  purchasedAlbumDownload,
+  streamableTracks,
+} from '../fundraisers/album-media';
 import { donationTarget } from '../fundraisers/service';
 import * as journal from '../journal/service';
 import { queueGiftEmail } from './gift-delivery';
@@ -352,6 +357,11 @@ function giftFrom(deps: Deps, purchase: PurchaseRow) {
 /** GET /api/purchases/{token}/download: the album zip, for whoever holds the receipt's link. */
 export function purchaseDownload(deps: Deps, token: string): Promise<AlbumDownload> {
   return purchasedAlbumDownload(deps, purchaseOfLink(deps, token).fundraiserId);
+}
+
+/** The album a receipt's link gives (issue 27: its download formats), or 404 as purchaseLink. */
+export function purchasedAlbumOfLink(deps: Deps, token: string) {
+  return purchasedAlbum(deps, purchaseOfLink(deps, token).fundraiserId);
 }
 
 /**

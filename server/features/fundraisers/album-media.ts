@@ -71,14 +71,11 @@ export const albumFilesMissingMessage = "Some of this album's files are missing.
 
 /**
  * GET /api/fundraisers/{id}/download (the admins' 'Download tracks', Your music's 'Download songs'):
- * the album as one zip, each track's original upload named "NN - Track name.ext" in album order
- * (DESIGN.md contract details). A legacy v1 fundraiser answers the zip that was uploaded. Whoever
- * may hear the full tracks may take them home (canStream: owner, admins and buyers; once the
- * fundraiser is deleted, buyers and admins only). Every original must be on disk before the first
- * byte leaves: a zip that breaks off halfway looks like a network fault to the buyer, while a 404
- * says what is wrong (and the log tells us).
+ * the fundraiser whose music this session may take home, or 403/404. Whoever may hear the full
+ * tracks may take them home (canStream: owner, admins and buyers; once the fundraiser is deleted,
+ * buyers and admins only).
  */
-export async function albumDownload(deps: Deps, session: Session, id: number): Promise<AlbumDownload> {
+export function downloadableAlbum(deps: Deps, session: Session, id: number): FundraiserRow {
   // A deleted fundraiser's music stays its buyers' (server/access/can-stream.ts); to everyone
   // else the fundraiser is gone.
   const row = visibleOrNotFound(session, queries.findFundraiserIncludingDeleted(deps.db, id));
@@ -86,27 +83,31 @@ export async function albumDownload(deps: Deps, session: Session, id: number): P
     if (row.deletedAt) throw notFound(say.notFound);
     throw forbidden('Only those who donated to this fundraiser can download its music.');
   }
-  return albumFiles(deps, row);
+  return row;
 }
 
 /**
  * The album of a purchase, for the receipt's download link (the donations feature, issue 10):
  * the link's token is the permission, checked by its caller.
  */
-export async function purchasedAlbumDownload(deps: Deps, fundraiserId: number): Promise<AlbumDownload> {
+export function purchasedAlbum(deps: Deps, fundraiserId: number): FundraiserRow {
   const row = queries.findFundraiserIncludingDeleted(deps.db, fundraiserId);
   if (!row) throw notFound(say.notFound);
-  return albumFiles(deps, row);
+  return row;
+}
+
+export async function purchasedAlbumDownload(deps: Deps, fundraiserId: number): Promise<AlbumDownload> {
+  return albumFiles(deps, purchasedAlbum(deps, fundraiserId));
 }
 
 /**
  * GET /api/fundraisers/{id}/download?grant=: the album for whoever holds a grant of it (the
  * success page's download, server/access/url-grants.ts), session or not.
  */
-export async function grantedAlbumDownload(deps: Deps, id: number, grant: string): Promise<AlbumDownload> {
+export function grantedAlbum(deps: Deps, id: number, grant: string): FundraiserRow {
   const purchaseId = grantedPurchase(deps.urlGrants, grant, { kind: 'album', fundraiserId: id });
   requireStandingPurchase(deps.db, purchaseId, id);
-  return purchasedAlbumDownload(deps, id);
+  return purchasedAlbum(deps, id);
 }
 
 /** A track a buyer can play now, with its rendition's version (what its stream URL names). */
@@ -133,8 +134,13 @@ export function streamableTracks(db: Db, fundraiserId: number): StreamableTrack[
   );
 }
 
-/** The album's files as one download: the legacy zip, or each track's original. */
-async function albumFiles(deps: Deps, row: FundraiserRow): Promise<AlbumDownload> {
+/**
+ * The album's files as one download: the legacy zip that was uploaded, or each track's original
+ * named "NN - Track name.ext" in album order (DESIGN.md contract details). Every original must be
+ * on disk before the first byte leaves: a zip that breaks off halfway looks like a network fault
+ * to the buyer, while a 404 says what is wrong (and the log tells us).
+ */
+export async function albumFiles(deps: Deps, row: FundraiserRow): Promise<AlbumDownload> {
   const fileName = `${safeFileName(row.name, 'album')}.zip`;
   if (row.hasV1Tracks) {
     if (!row.tracksZipUploadId) throw notFound('This fundraiser has no album zip yet.');

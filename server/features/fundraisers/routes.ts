@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { okSchema } from '../../../shared/answers/api';
 import { featuredFundraiserIdsSchema } from '../../../shared/schemas/admin-money';
 import {
@@ -15,18 +15,26 @@ import { fundraiserMessages } from '../../../shared/fundraiser-messages';
 import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
-import { sendAlbum } from '../../http/send-album';
+import { sendAlbum, sendPreparation } from '../../http/send-album';
 import { cacheControlFor } from '../../http/send-file';
 import { sendMedia } from '../../http/send-media';
 import { requireAdminSession, requireSession, requireVerifiedSession } from '../../http/session';
 import { jsonBody, multipartRequest, parseWith } from '../../http/validation';
 import { receiveForm } from '../../infra/storage/multipart';
 import { ARTIST_NOT_FOUND } from '../artists/service';
+import * as albumFormats from './album-formats';
 import * as albumMedia from './album-media';
 import * as legacyForm from './legacy-form';
 import * as fundraisers from './service';
 
 const fundraiserId = (raw: string) => pathId(raw, fundraiserMessages.notFound);
+
+/** The album whose music the caller may take home: by the URL's grant, or the session's right to it. */
+function albumOfCaller(c: Context<AppEnv>, id: number) {
+  const grant = c.req.query('grant');
+  if (grant !== undefined) return albumMedia.grantedAlbum(c.get('deps'), id, grant);
+  return albumMedia.downloadableAlbum(c.get('deps'), requireSession(c), id);
+}
 
 // Spec part 2 section 7: the fundraiser calls. Routes parse and call the service; a call about one
 // fundraiser asks whether the caller may make it before it reads the request (issue 14).
@@ -89,16 +97,34 @@ export const fundraiserRoutes = new Hono<AppEnv>()
   })
   /**
    * The album as a zip (server/http/send-album.ts): owner, admins and buyers; or whoever holds a
-   * grant of it in the URL (a guest on the success page), session or not.
+   * grant of it in the URL (a guest on the success page), session or not. `?format=` names a
+   * download format (issue 27): the prepared files, 409 while they are being made.
    */
   .get('/fundraisers/:id/download', async (c) => {
     const deps = c.get('deps');
+    const row = albumOfCaller(c, fundraiserId(c.req.param('id')));
+    const format = c.req.query('format');
+    if (format === undefined) return sendAlbum(c, deps, await albumMedia.albumFiles(deps, row));
+    return sendAlbum(c, deps, await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)));
+  })
+  /** Every download format with the album's size in it: public, so a fan sees them before buying. */
+  .get('/fundraisers/:id/formats', (c) =>
+    c.json(albumFormats.albumFormats(c.get('deps'), c.get('session'), fundraiserId(c.req.param('id')))),
+  )
+  /** Prepares the album in a format (POST; idempotent) and says how far it has come (GET, POST). */
+  .on(['GET', 'POST'], '/fundraisers/:id/formats/:format', (c) => {
+    const id = fundraiserId(c.req.param('id'));
+    const row = albumOfCaller(c, id);
+    const format = albumFormats.formatOf(c.req.param('format'));
     const grant = c.req.query('grant');
-    if (grant !== undefined) {
-      return sendAlbum(c, deps, await albumMedia.grantedAlbumDownload(deps, fundraiserId(c.req.param('id')), grant));
-    }
-    const session = requireSession(c);
-    return sendAlbum(c, deps, await albumMedia.albumDownload(deps, session, fundraiserId(c.req.param('id'))));
+    const query = new URLSearchParams({ format, ...(grant === undefined ? {} : { grant }) });
+    return sendPreparation(
+      c,
+      albumFormats.prepareFormat(c.get('deps'), row, format, {
+        retry: c.req.method === 'POST',
+        downloadUrl: `/api/fundraisers/${id}/download?${query}`,
+      }),
+    );
   })
   .patch('/fundraisers/:id/publish', async (c) => {
     const session = requireSession(c);

@@ -2,8 +2,11 @@ import { Hono } from 'hono';
 import { libraryPageParamsSchema } from '../../../shared/schemas/library';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
+import { sendAlbum, sendPreparation } from '../../http/send-album';
 import { requireSession } from '../../http/session';
 import { parseWith } from '../../http/validation';
+import * as albumFormats from '../fundraisers/album-formats';
+import { albumFiles } from '../fundraisers/album-media';
 import * as library from './service';
 
 const albumId = (raw: string) => pathId(raw, library.ALBUM_NOT_FOUND);
@@ -27,4 +30,26 @@ export const libraryRoutes = new Hono<AppEnv>()
   .get('/music-library/album/:id', (c) => {
     const session = requireSession(c);
     return c.json(library.getAlbum(c.get('deps'), session, { id: albumId(c.req.param('id')) }));
+  })
+  /** Prepares the album in a download format (POST; idempotent) and says how far it has come (issue 27). */
+  .on(['GET', 'POST'], '/music-library/album/:id/formats/:format', (c) => {
+    const deps = c.get('deps');
+    const id = albumId(c.req.param('id'));
+    const row = library.downloadableAlbum(deps, requireSession(c), id);
+    const format = albumFormats.formatOf(c.req.param('format'));
+    return sendPreparation(
+      c,
+      albumFormats.prepareFormat(deps, row, format, {
+        retry: c.req.method === 'POST',
+        downloadUrl: `/api/music-library/album/${id}/download?format=${format}`,
+      }),
+    );
+  })
+  /** The album zip: in `?format=` once prepared (409 until then), else the originals as today. */
+  .get('/music-library/album/:id/download', async (c) => {
+    const deps = c.get('deps');
+    const row = library.downloadableAlbum(deps, requireSession(c), albumId(c.req.param('id')));
+    const format = c.req.query('format');
+    if (format === undefined) return sendAlbum(c, deps, await albumFiles(deps, row));
+    return sendAlbum(c, deps, await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)));
   });

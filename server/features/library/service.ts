@@ -9,6 +9,7 @@ import { canStream } from '../../access/can-stream';
 import { notFound } from '../../errors';
 import type { Deps, Session } from '../../deps';
 import { renditionVersion } from '../../infra/storage/media';
+import { purchasedAlbum } from '../fundraisers/album-media';
 import { formerSlugOwner } from '../fundraisers/service';
 import * as queries from './queries';
 import type { AlbumRow } from './queries';
@@ -60,6 +61,21 @@ export function listPurchases(deps: Deps, session: Session, { page, pageSize }: 
 function findByFormerSlug(deps: Deps, by: { id: number } | { slug: string }) {
   const id = 'slug' in by ? formerSlugOwner(deps.db, by.slug) : undefined;
   return id === undefined ? undefined : queries.findAlbum(deps.db, { id });
+}
+
+/**
+ * The album's fundraiser, for its download formats in Your music (issue 27): 404 to callers with
+ * no access, as getAlbum.
+ */
+export function downloadableAlbum(deps: Deps, session: Session, id: number): ReturnType<typeof purchasedAlbum> {
+  const row = queries.findAlbum(deps.db, { id });
+  if (
+    !row ||
+    !canStream(deps.db, session.user, { fundraiserId: row.id, ownerId: row.userId, deleted: row.deletedAt !== null })
+  ) {
+    throw notFound(ALBUM_NOT_FOUND);
+  }
+  return purchasedAlbum(deps, id);
 }
 
 /**

@@ -8,6 +8,8 @@ export type TrackMedia = {
   status: 'processing' | 'ready' | 'failed';
   streamFile: string | null;
   previewFile: string | null;
+  /** The original upload (the download formats and Data saver are made from it). */
+  uploadId: string | null;
   fundraiserId: number;
   ownerId: number;
   fundraiserStatus: 'DRAFT' | 'PUBLISHED';
@@ -22,6 +24,7 @@ function prepareTrackMedia(db: Db) {
       status: fundraiserTracks.status,
       streamFile: fundraiserTracks.streamFile,
       previewFile: fundraiserTracks.previewFile,
+      uploadId: fundraiserTracks.uploadId,
       fundraiserId: fundraisers.id,
       ownerId: fundraisers.userId,
       fundraiserStatus: fundraisers.status,

@@ -1,10 +1,14 @@
+import path from 'node:path';
 import { Hono, type Context } from 'hono';
-import { notFound } from '../../errors';
+import { invalid, notFound } from '../../errors';
 import { pathId } from '../../http/ids';
 import type { AppEnv } from '../../http/context';
 import { cacheControlFor } from '../../http/send-file';
+import { sendPreparation, sendTrackDownload } from '../../http/send-album';
 import { sendMedia } from '../../http/send-media';
-import { forgetStreamGrant, mediaMessages, type TrackAudio, trackPreview, trackStream } from './service';
+import * as albumFormats from '../fundraisers/album-formats';
+import { purchasedAlbum } from '../fundraisers/album-media';
+import { forgetStreamGrant, fullTrack, mediaMessages, type TrackAudio, trackPreview, trackStream } from './service';
 
 const trackId = (raw: string) => pathId(raw, mediaMessages.trackNotFound);
 
@@ -31,6 +35,9 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     const session = c.get('session');
     const id = trackId(c.req.param('id'));
     const requested = c.req.query('v');
+    const quality = c.req.query('quality');
+    if (quality === 'low') return sendDataSaver(c, id);
+    if (quality !== undefined && quality !== 'standard') throw invalid(mediaMessages.unknownQuality);
     const audio = trackStream(deps, session, id, requested, c.req.query('grant'));
     const response = await sendAudio(c, audio);
     if (response) return response;
@@ -40,4 +47,50 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     const current = await sendAudio(c, trackStream(deps, session, id, requested));
     if (!current) throw notFound(mediaMessages.notReady);
     return current;
+  })
+  /** Prepares one track in a download format (POST; idempotent) and says how far it has come (issue 27). */
+  .on(['GET', 'POST'], '/tracks/:id/formats/:format', (c) => {
+    const deps = c.get('deps');
+    const id = trackId(c.req.param('id'));
+    const grant = c.req.query('grant');
+    const track = fullTrack(deps, c.get('session'), id, grant);
+    const format = albumFormats.formatOf(c.req.param('format'));
+    const query = new URLSearchParams({ format, ...(grant === undefined ? {} : { grant }) });
+    return sendPreparation(
+      c,
+      albumFormats.prepareFormat(deps, purchasedAlbum(deps, track.fundraiserId), format, {
+        retry: c.req.method === 'POST',
+        trackId: id,
+        downloadUrl: `/api/tracks/${id}/download?${query}`,
+      }),
+    );
+  })
+  /** One track in `?format=` (the original without one), once prepared: 409 until then. */
+  .get('/tracks/:id/download', async (c) => {
+    const deps = c.get('deps');
+    const id = trackId(c.req.param('id'));
+    const track = fullTrack(deps, c.get('session'), id, c.req.query('grant'));
+    const format = albumFormats.formatOf(c.req.query('format') ?? 'original');
+    const row = purchasedAlbum(deps, track.fundraiserId);
+    return sendTrackDownload(c, await albumFormats.trackFormatFile(deps, row, id, format));
   });
+
+/**
+ * The Data saver file of a track (DESIGN.md, contract details for wave 3, offline quality), for
+ * whoever may hear the track: made on the first request (which waits for it), then with Range like
+ * the standard stream. Bought music: the buyer's browser may keep it, shared caches may not.
+ */
+async function sendDataSaver(c: Context<AppEnv>, id: number) {
+  const deps = c.get('deps');
+  const track = fullTrack(deps, c.get('session'), id, c.req.query('grant'));
+  if (track.status !== 'ready') throw notFound(mediaMessages.notReady);
+  const file = await albumFormats.offlineLowFile(deps, track.fundraiserId, id);
+  const response = await sendMedia(c, {
+    path: file.path,
+    contentType: file.contentType,
+    cacheControl: cacheControlFor({ cache: 'private', immutable: false }),
+    version: path.basename(file.path),
+  });
+  if (!response) throw notFound(mediaMessages.notReady);
+  return response;
+}

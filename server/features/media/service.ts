@@ -14,6 +14,7 @@ export const mediaMessages = {
   notReady: 'This track is not available yet.',
   logIn: 'Please log in to listen to the full track.',
   noAccess: "Only the fundraiser's owner, its donors and admins can listen to the full track.",
+  unknownQuality: 'Unknown quality: ask for "standard" or "low".',
 };
 
 /** A rendition on disk and how it may be cached. */
@@ -89,14 +90,32 @@ export function trackStream(
  * query), then the purchase, on every request, so a refund ends it at once (nothing is remembered).
  */
 function grantedStream(deps: Deps, trackId: number, grant: string, requested?: string): TrackAudio {
-  const purchaseId = grantedPurchase(deps.urlGrants, grant, { kind: 'track', trackId });
-  const track = findTrackMedia(deps.db, trackId);
-  if (!track) throw notFound(mediaMessages.trackNotFound);
-  requireStandingPurchase(deps.db, purchaseId, track.fundraiserId);
+  const track = grantedTrack(deps, trackId, grant);
   const file = readyRendition(track, track.streamFile);
   const version = renditionVersion(file);
   // As any bought stream: the buyer's browser may keep it, shared caches may not.
   return { path: deps.media.streamFile(file), version, cache: 'private', immutable: requested === version };
+}
+
+/** The track a URL's grant opens, while its purchase stands. */
+function grantedTrack(deps: Deps, trackId: number, grant: string): TrackMedia {
+  const purchaseId = grantedPurchase(deps.urlGrants, grant, { kind: 'track', trackId });
+  const track = findTrackMedia(deps.db, trackId);
+  if (!track) throw notFound(mediaMessages.trackNotFound);
+  requireStandingPurchase(deps.db, purchaseId, track.fundraiserId);
+  return track;
+}
+
+/**
+ * A track whose full music the caller may have, by the URL's grant or by canStream, as the stream
+ * decides (401, 403 or 404 otherwise): for its downloads and its Data saver file (issue 27).
+ */
+export function fullTrack(deps: Deps, session: Session | null, trackId: number, grant?: string): TrackMedia {
+  if (grant !== undefined) return grantedTrack(deps, trackId, grant);
+  const track = findTrackMedia(deps.db, trackId);
+  if (!track) throw notFound(mediaMessages.trackNotFound);
+  requireStreamable(deps, session, track);
+  return track;
 }
 
 /** The rendition a remembered grant named is gone from disk (replaced): the next ask looks again. */
@@ -108,6 +127,12 @@ export function forgetStreamGrant(deps: Deps, session: Session | null, trackId: 
 function streamableRendition(deps: Deps, session: Session | null, trackId: number): string {
   const track = findTrackMedia(deps.db, trackId);
   if (!track) throw notFound(mediaMessages.trackNotFound);
+  requireStreamable(deps, session, track);
+  return readyRendition(track, track.streamFile);
+}
+
+/** canStream's answer for the track's fundraiser: 401, 403 or 404 unless the caller may hear it. */
+function requireStreamable(deps: Deps, session: Session | null, track: TrackMedia) {
   const user = session?.user ?? null;
   const album = { fundraiserId: track.fundraiserId, ownerId: track.ownerId, deleted: isDeleted(track) };
   if (!canStream(deps.db, user, album)) {
@@ -117,5 +142,4 @@ function streamableRendition(deps: Deps, session: Session | null, trackId: numbe
     if (!user) throw unauthenticated(mediaMessages.logIn);
     throw forbidden(mediaMessages.noAccess);
   }
-  return readyRendition(track, track.streamFile);
 }

@@ -13,6 +13,7 @@ import { isJpegOrPng, renderImage } from './images';
 import { type MultipartBody, type ReceivedFile, receiveSingleFile } from '../../infra/storage/multipart';
 import * as queries from '../../infra/storage/upload-records';
 import { UNUSED_UPLOAD_TTL_MS } from '../../infra/storage/upload-records';
+import { transcodeFileInUse } from '../../infra/transcodes/cache';
 
 const MB = 1024 * 1024;
 
@@ -278,6 +279,7 @@ async function removeStrayFiles(
     ['tmp', () => false],
     ['streams', (name) => queries.renditionInUse(db, 'stream', name)],
     ['previews', (name) => queries.renditionInUse(db, 'preview', name)],
+    ['transcodes', (name) => transcodeFileInUse(db, name)],
   ];
   let removed = 0;
   for (const [folder, isKept] of folders) {

@@ -53,6 +53,11 @@ export function mediaStore(dataDir: string, storeIn?: (root: string) => MediaObj
     streams: path.join(root, 'streams'),
     /** Public 30-second previews of tracks. */
     previews: path.join(root, 'previews'),
+    /**
+     * Tracks made in other formats (issue 27): a cache, made again when missing, so not in
+     * MEDIA_FOLDERS (backups and media-migrate leave it out).
+     */
+    transcodes: path.join(root, 'transcodes'),
   };
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
   const imageFile = (id: string, width: number, format: 'webp' | 'jpg') =>
@@ -111,7 +116,7 @@ export function mediaStore(dataDir: string, storeIn?: (root: string) => MediaObj
      * local disk. `file` is its path here (what remove takes).
      */
     async *files(
-      folder: (typeof MEDIA_FOLDERS)[number] | 'tmp',
+      folder: (typeof MEDIA_FOLDERS)[number] | 'tmp' | 'transcodes',
     ): AsyncIterable<{ file: string; name: string; modified: Date }> {
       const listings: AsyncIterable<{ key: string; modified: Date }>[] = [localObjects(root).list(`${folder}/`)];
       if (objects.kind !== 'local' && folder !== 'tmp') listings.push(objects.list(`${folder}/`));
@@ -141,6 +146,8 @@ export function mediaStore(dataDir: string, storeIn?: (root: string) => MediaObj
     /** `name` is one that newRenditionName made (stored in the database), never a client's. */
     streamFile: (name: string) => path.join(dirs.streams, name),
     previewFile: (name: string) => path.join(dirs.previews, name),
+    /** `name` is one that newTranscodeName made (stored in the database). */
+    transcodeFile: (name: string) => path.join(dirs.transcodes, name),
   };
 }
 
@@ -158,6 +165,11 @@ export function newUploadId(): string {
 /** A fresh file name for a rendition: renditions are immutable, a new render gets a new name. */
 export function newRenditionName(): string {
   return `${randomBytes(16).toString('base64url')}.mp3`;
+}
+
+/** A fresh file name for a transcode, with the extension its players expect. */
+export function newTranscodeName(extension: string): string {
+  return `${randomBytes(16).toString('base64url')}.${extension}`;
 }
 
 /** A rendition's version in its URLs (`?v=`): the name without ".mp3" (shared/schemas/library.ts trackUrls). */
