@@ -8,8 +8,13 @@ import { parseFile } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { albumFormatsSchema, formatPreparationSchema } from '../../shared/answers/formats';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
-import { DOWNLOAD_FORMAT_IDS, downloadFormats, losslessUnavailableReason } from '../../shared/download-formats';
-import { fundraiserTracks, jobs, transcodes } from '../../server/db/schema';
+import {
+  DOWNLOAD_FORMAT_IDS,
+  downloadFormats,
+  legacyAlbumReason,
+  losslessUnavailableReason,
+} from '../../shared/download-formats';
+import { fundraisers, fundraiserTracks, jobs, transcodes } from '../../server/db/schema';
 import { chooseFfmpeg } from '../../server/infra/audio/ffmpeg';
 import { donate } from '../fixtures/donations';
 import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
@@ -174,6 +179,16 @@ describe('GET /api/fundraisers/{id}/formats', () => {
     expect(refused.json).toMatchObject({ code: 'OTHER', message: losslessUnavailableReason });
     expect((await fan.post(`/api/music-library/album/${wavAlbum.id}/formats/aiff`)).status).toBe(400);
     expect((await guest.get(`/api/fundraisers/999999/formats`)).status).toBe(404);
+  });
+  it('offers a legacy album (one uploaded zip) only as it was uploaded', async () => {
+    const legacy = await createFundraiser(owner, { publish: true });
+    server.db.update(fundraisers).set({ hasV1Tracks: true }).where(eq(fundraisers.id, legacy.id)).run();
+    const { formats } = albumFormatsSchema.parse((await fan.get(`/api/fundraisers/${legacy.id}/formats`)).json);
+    expect(formats.filter((format) => format.available).map((format) => format.id)).toEqual(['original']);
+    expect(formats.find((format) => format.id === 'flac')!.reason).toBe(legacyAlbumReason);
+    const { preparation } = await prepare(owner, `/api/music-library/album/${legacy.id}/formats/original`);
+    expect(preparation).toMatchObject({ status: 'ready', totalTracks: 0 });
+    expect((await owner.post(`/api/music-library/album/${legacy.id}/formats/mp3-320`)).status).toBe(400);
   });
 });
 

@@ -224,10 +224,11 @@ export function prepareFormat(
   options: { retry: boolean; trackId?: number; downloadUrl: string },
 ): FormatPreparation {
   const album = loadAlbum(deps, row);
+  const { downloadUrl } = options;
+  // The originals are there already (a legacy album's one zip too): the download says if not.
+  if (format === 'original') return originalReady(format, tracksAsked(album, options.trackId), downloadUrl);
   requireOffered(album, format);
   const tracks = tracksAsked(album, options.trackId);
-  const { downloadUrl } = options;
-  if (format === 'original') return originalReady(format, tracks, downloadUrl);
   const rows = askForTranscodes(deps.db, asksFor(deps, album, format, tracks), { retryFailed: options.retry });
   return progress(format, tracks, rows, downloadUrl);
 }
