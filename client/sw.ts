@@ -24,18 +24,24 @@ self.addEventListener('message', (event) => {
 
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/media\//] }));
 
-/** A saved track's stream, from the device when every byte of that version is there. */
+/**
+ * A saved track's stream, from the device when every byte of that version is there. The player's
+ * URL is the key whatever quality was saved (issue 27): a Data saver copy answers for it, with its
+ * own content type. The track and its chunks are read in one transaction, so a change of quality
+ * completing meanwhile (client/offline/download-album.ts) gives the old copy or the new, never a mix.
+ */
 async function savedStream(request: Request, url: URL): Promise<Response> {
   const trackId = Number(/^\/api\/tracks\/(\d+)\/stream$/.exec(url.pathname)?.[1]);
-  const track = await offlineDb.tracks.get(trackId).catch(() => undefined);
-  if (track && track.size > 0 && track.received >= track.size && track.src === url.pathname + url.search) {
-    const [album, chunks] = await Promise.all([
-      savedAlbumForDeviceUser((albums) => albums.get(track.projectId)).catch(() => undefined),
-      trackChunks(trackId),
-    ]);
-    if (album && chunksComplete(chunks, track.size)) {
-      return rangedResponse(request, chunks, track.size, track.contentType);
-    }
+  const saved = await offlineDb
+    .transaction('r', [offlineDb.tracks, offlineDb.chunks], async () => {
+      const track = await offlineDb.tracks.get(trackId);
+      const whole = track && track.size > 0 && track.received >= track.size && track.src === url.pathname + url.search;
+      return whole ? { track, chunks: await trackChunks(trackId) } : undefined;
+    })
+    .catch(() => undefined);
+  if (saved && chunksComplete(saved.chunks, saved.track.size)) {
+    const album = await savedAlbumForDeviceUser((albums) => albums.get(saved.track.projectId)).catch(() => undefined);
+    if (album) return rangedResponse(request, saved.chunks, saved.track.size, saved.track.contentType);
   }
   return fetch(request);
 }

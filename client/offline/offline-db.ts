@@ -1,11 +1,25 @@
 import { Dexie, type EntityTable } from 'dexie';
 import type { LibraryAlbumDetail } from '../../shared/answers/library';
+import type { OfflineQuality } from './offline-quality';
 
 // Music saved on this device (issue 12; DESIGN.md "offline"): one IndexedDB database that the
 // pages write and the service worker reads, so /api/tracks/{id}/stream answers from the device.
 
 /** 'saving' while a tab downloads it (or will resume it), 'saved' when every track is whole. */
 export type SaveState = 'saving' | 'paused' | 'saved' | 'failed';
+
+/**
+ * A change of quality under way (issue 27): each track's copy in the new quality is downloaded
+ * beside the one that plays (SavedTrack.next, nextChunks), and replaces it only once every track
+ * has its whole copy, so the album plays offline throughout and is never half one, half the other.
+ */
+export type QualitySwitch = {
+  to: OfflineQuality;
+  state: 'saving' | 'paused' | 'failed';
+  problem?: string;
+  totalBytes: number;
+  receivedBytes: number;
+};
 
 export type SavedAlbum = {
   projectId: number;
@@ -17,20 +31,34 @@ export type SavedAlbum = {
   state: SaveState;
   /** Why the last attempt stopped, in words for the page. */
   problem?: string;
+  /** What its tracks are saved in; tracks added later take it too. */
+  quality: OfflineQuality;
+  switching?: QualitySwitch;
   totalBytes: number;
   receivedBytes: number;
   savedAt: number;
 };
 
-export type SavedTrack = {
-  trackId: number;
-  projectId: number;
-  /** The versioned stream URL: the same URL the player asks for. */
-  src: string;
+/** One quality's copy of a track: the bytes it should have and those it has. */
+export type TrackCopy = {
+  quality: OfflineQuality;
   /** 0 until the first answer gives the length. */
   size: number;
   received: number;
   contentType: string;
+};
+
+/** A saved track: its copy that plays (its bytes in `chunks`) and, while switching, the next one. */
+export type SavedTrack = TrackCopy & {
+  trackId: number;
+  projectId: number;
+  /**
+   * The versioned stream URL: the same URL the player asks for, and the service worker's key
+   * whatever the quality (the bytes are downloaded from offline-quality.ts's qualityUrl).
+   */
+  src: string;
+  /** The copy in the album's new quality, its bytes in `nextChunks`. */
+  next?: TrackCopy;
 };
 
 /** A piece of a track's bytes, stored as it arrived, so a broken download resumes where it stopped. */
@@ -50,6 +78,7 @@ export const offlineDb = new Dexie('soundcause-offline') as Dexie & {
   albums: EntityTable<SavedAlbum, 'projectId'>;
   tracks: EntityTable<SavedTrack, 'trackId'>;
   chunks: EntityTable<TrackChunk, 'trackId'>;
+  nextChunks: EntityTable<TrackChunk, 'trackId'>;
   responses: EntityTable<SavedResponse, 'url'>;
   device: EntityTable<DeviceUser, 'key'>;
 };
@@ -61,20 +90,35 @@ offlineDb.version(1).stores({
   responses: 'url, projectId',
 });
 offlineDb.version(2).stores({ device: 'key' });
+// Issue 27: music saved before there was a choice is the streaming rendition, Standard.
+offlineDb
+  .version(3)
+  .stores({ nextChunks: '[trackId+start], trackId' })
+  .upgrade(async (tx) => {
+    const standard = (row: { quality?: OfflineQuality }) => {
+      row.quality ??= 'standard';
+    };
+    await tx.table<SavedAlbum, number>('albums').toCollection().modify(standard);
+    await tx.table<SavedTrack, number>('tracks').toCollection().modify(standard);
+  });
 
-/** A track's chunks in order (their Blobs are handles: reading the rows does not read the bytes). */
-export function trackChunks(trackId: number): Promise<TrackChunk[]> {
-  return offlineDb.chunks.where('[trackId+start]').between([trackId, Dexie.minKey], [trackId, Dexie.maxKey]).toArray();
+/**
+ * A track's chunks in order (their Blobs are handles: reading the rows does not read the bytes),
+ * from `chunks` (the copy that plays) or `nextChunks` (the one replacing it).
+ */
+export function trackChunks(trackId: number, table = offlineDb.chunks): Promise<TrackChunk[]> {
+  return table.where('[trackId+start]').between([trackId, Dexie.minKey], [trackId, Dexie.maxKey]).toArray();
 }
 
 /** Removes an album and everything saved for it. */
 export async function removeSavedAlbum(projectId: number): Promise<void> {
   await offlineDb.transaction(
     'rw',
-    [offlineDb.albums, offlineDb.tracks, offlineDb.chunks, offlineDb.responses],
+    [offlineDb.albums, offlineDb.tracks, offlineDb.chunks, offlineDb.nextChunks, offlineDb.responses],
     async () => {
       const trackIds = (await offlineDb.tracks.where('projectId').equals(projectId).primaryKeys()) as number[];
       await offlineDb.chunks.where('trackId').anyOf(trackIds).delete();
+      await offlineDb.nextChunks.where('trackId').anyOf(trackIds).delete();
       await offlineDb.tracks.where('projectId').equals(projectId).delete();
       await offlineDb.responses.where('projectId').equals(projectId).delete();
       await offlineDb.albums.delete(projectId);
@@ -86,7 +130,7 @@ export async function removeSavedAlbum(projectId: number): Promise<void> {
 export async function removeSavedMusicOf(owner: string): Promise<void> {
   await offlineDb.transaction(
     'rw',
-    [offlineDb.albums, offlineDb.tracks, offlineDb.chunks, offlineDb.responses],
+    [offlineDb.albums, offlineDb.tracks, offlineDb.chunks, offlineDb.nextChunks, offlineDb.responses],
     async () => {
       const projectIds = await offlineDb.albums.where('owner').equals(owner).primaryKeys();
       for (const projectId of projectIds) await removeSavedAlbum(projectId);

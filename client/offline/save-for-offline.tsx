@@ -2,17 +2,35 @@ import { useId, useRef, useState } from 'react';
 import type { LibraryAlbumDetail, LibraryTrack } from '../../shared/answers/library';
 import { useUser } from '../lib/session';
 import { deviceOwner, type SavedTrack } from './offline-db';
-import { removeFromDevice, removeTrackFromDevice, retrySave, runSave, saveForOffline } from './save-album';
+import {
+  removeFromDevice,
+  removeTrackFromDevice,
+  retrySave,
+  runSave,
+  saveForOffline,
+  switchAlbumQuality,
+} from './save-album';
 import { useOnline } from '../lib/use-online';
 import { NetworkButton, offlineReason } from '../ui/needs-network';
 import { RemoveSavedDialog } from './remove-saved-dialog';
 import { formatBytes } from '../lib/format-bytes';
 import { isTrackSaved } from './saved-track';
-import { useSavedAlbum, useStorageFigures } from './use-offline';
+import { useSavedAlbum } from './use-offline';
+import { CheckIcon, DownloadIcon } from './offline-icons';
+import { QualityMenu, useChosenQuality } from './quality-menu';
+import { SwitchActions, SwitchProgress } from './quality-switch';
+import {
+  chooseQuality,
+  chosenQuality,
+  describeEstimate,
+  estimatedBytes,
+  otherQuality,
+  qualityNames,
+} from './offline-quality';
 import './offline.css';
 
 // The album page's offline controls (issue 12; DESIGN.md: the control is named "Save for offline"
-// and says "Saved for offline" when done).
+// and says "Saved for offline" when done), in the quality chosen beside it (issue 27).
 
 const percent = (received: number, total: number) =>
   total > 0 ? Math.min(100, Math.floor((received / total) * 100)) : 0;
@@ -30,6 +48,7 @@ export function SaveAlbumControl({
   const user = useUser();
   const online = useOnline();
   const saved = useSavedAlbum(album.projectId);
+  const chosen = useChosenQuality();
   const progressId = useId();
   const [confirmingRemove, setConfirmingRemove] = useState(false);
   // Removed from the dialog, the album loses the button that opened it: the keyboard goes on to
@@ -39,39 +58,54 @@ export function SaveAlbumControl({
   if (!user || tracks.length === 0 || saved === undefined || savedTracks === undefined) return null;
 
   const savedCount = tracks.filter((track) => isTrackSaved(savedTracks.get(track.id))).length;
-  const saveAll = () => void saveForOffline(album, deviceOwner(user));
 
   if (!saved) {
     return (
       <div className="offline-control">
-        <NetworkButton
-          ref={(button) => {
-            if (!button || !removedHere.current) return;
-            removedHere.current = false;
-            button.focus();
-          }}
-          action="save this album"
-          type="button"
-          className="button button-secondary"
-          onClick={saveAll}
-        >
-          <DownloadIcon /> Save for offline
-        </NetworkButton>
+        <div className="offline-save-row">
+          <NetworkButton
+            ref={(button) => {
+              if (!button || !removedHere.current) return;
+              removedHere.current = false;
+              button.focus();
+            }}
+            action="save this album"
+            type="button"
+            className="button button-secondary"
+            onClick={() => void saveForOffline(album, deviceOwner(user), { quality: chosen })}
+          >
+            <DownloadIcon /> Save for offline
+          </NetworkButton>
+          <QualityMenu
+            quality={chosen}
+            onChange={chooseQuality}
+            sizes={{ standard: estimatedBytes(tracks, 'standard'), low: estimatedBytes(tracks, 'low') }}
+          />
+        </div>
       </div>
     );
   }
 
+  // An album keeps one quality: "Save all tracks" saves the rest in it.
+  const saveAll = () => void saveForOffline(album, deviceOwner(user));
+  const quality = qualityNames[saved.quality];
   const progress = percent(saved.receivedBytes, saved.totalBytes);
   if (saved.state === 'saved') {
     const partial = savedCount < tracks.length;
+    const onDevice = tracks.filter((track) => savedTracks.has(track.id));
+    const other = otherQuality(saved.quality);
     return (
       <div className="offline-control">
         <p className="offline-status offline-status-done">
           <CheckIcon /> {partial ? `${savedCount} of ${tracks.length} tracks saved for offline` : 'Saved for offline'}
-          <span className="muted"> · {formatBytes(saved.receivedBytes)}</span>
+          <span className="muted">
+            {' '}
+            · {quality} · {formatBytes(saved.receivedBytes)}
+          </span>
         </p>
+        {saved.switching && <SwitchProgress from={saved.quality} switching={saved.switching} />}
         <div className="actions">
-          {partial && (
+          {partial && !saved.switching && (
             <NetworkButton
               action="save the other tracks"
               type="button"
@@ -79,6 +113,23 @@ export function SaveAlbumControl({
               onClick={saveAll}
             >
               Save all tracks
+            </NetworkButton>
+          )}
+          {saved.switching ? (
+            <SwitchActions
+              projectId={album.projectId}
+              from={saved.quality}
+              switching={saved.switching}
+              online={online}
+            />
+          ) : (
+            <NetworkButton
+              action="change the quality"
+              type="button"
+              className="button button-secondary"
+              onClick={() => void switchAlbumQuality(album.projectId, other)}
+            >
+              Switch to {describeEstimate(other, estimatedBytes(onDevice, other))}
             </NetworkButton>
           )}
           <button type="button" className="button button-ghost" onClick={() => setConfirmingRemove(true)}>
@@ -96,7 +147,7 @@ export function SaveAlbumControl({
           confirmLabel="Remove"
           count={savedCount}
           noun="track"
-          bytes={saved.receivedBytes}
+          bytes={saved.receivedBytes + (saved.switching?.receivedBytes ?? 0)}
         >
           The album stays in Your music: stream it, or save it again, whenever you’re online.
         </RemoveSavedDialog>
@@ -111,7 +162,7 @@ export function SaveAlbumControl({
           ? (saved.problem ?? 'Saving stopped.')
           : saved.state === 'paused'
             ? `Paused at ${progress}%: ${saved.problem ?? 'waiting for the connection.'}`
-            : `Saving for offline… ${progress}%`}
+            : `Saving for offline… ${progress}% · ${quality}`}
       </p>
       <progress
         className="offline-progress"
@@ -144,7 +195,10 @@ export function SaveAlbumControl({
   );
 }
 
-/** A track row's own save button: save, its progress, or remove. */
+/**
+ * A track row's own save button: save, its progress, or remove. A track of an album partly saved
+ * takes the album's quality (saveForOffline), else the one the album's quality menu shows.
+ */
 export function TrackSaveButton({
   album,
   track,
@@ -182,55 +236,12 @@ export function TrackSaveButton({
     <button
       type="button"
       className="offline-track-button"
-      onClick={() => void saveForOffline(album, deviceOwner(user), [track.id])}
+      onClick={() => void saveForOffline(album, deviceOwner(user), { trackIds: [track.id], quality: chosenQuality() })}
       disabled={!online}
       aria-label={`Save ${track.name} for offline`}
       title={online ? 'Save for offline' : offlineReason('save this track')}
     >
       <DownloadIcon />
     </button>
-  );
-}
-
-/** What `owner`'s saved music takes on this device and what is left. */
-export function StorageMeter({ owner }: { owner: string | undefined }) {
-  const figures = useStorageFigures(owner);
-  const labelId = useId();
-  if (!figures) return null;
-  const { savedBytes, usageBytes, quotaBytes } = figures;
-  const left = quotaBytes !== undefined && usageBytes !== undefined ? Math.max(0, quotaBytes - usageBytes) : undefined;
-  return (
-    <div className="storage-meter">
-      <p id={labelId}>
-        Saved music uses <strong>{formatBytes(savedBytes)}</strong>
-        {left !== undefined && <> · {formatBytes(left)} left on this device</>}
-      </p>
-      {quotaBytes !== undefined && usageBytes !== undefined && quotaBytes > 0 && (
-        <meter
-          className="storage-meter-bar"
-          min={0}
-          max={quotaBytes}
-          value={usageBytes}
-          aria-labelledby={labelId}
-          aria-valuetext={`${formatBytes(usageBytes)} of ${formatBytes(quotaBytes)} used`}
-        />
-      )}
-    </div>
-  );
-}
-
-function DownloadIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d="M11 4h2v8.2l3.3-3.3 1.4 1.4-5.7 5.7-5.7-5.7 1.4-1.4 3.3 3.3zM5 18h14v2H5z" />
-    </svg>
-  );
-}
-
-function CheckIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d="m9.5 16.2-4.2-4.2-1.4 1.4 5.6 5.6 11-11-1.4-1.4z" />
-    </svg>
   );
 }

@@ -51,31 +51,61 @@ export function useSavedAlbumCount(): number | undefined {
   return useLiveQuery(() => offlineDb.albums.count(), []);
 }
 
-export type StorageFigures = { savedBytes: number; usageBytes?: number; quotaBytes?: number };
+/** The ids of the tracks each of `owner`'s saved albums has on this device, by album. */
+export function useSavedTrackIds(owner: string | undefined): Map<number, Set<number>> | undefined {
+  return useLiveQuery(async () => {
+    const byAlbum = new Map<number, Set<number>>();
+    if (owner === undefined) return byAlbum;
+    const projectIds = await offlineDb.albums.where('owner').equals(owner).primaryKeys();
+    const tracks = await offlineDb.tracks.where('projectId').anyOf(projectIds).toArray();
+    for (const track of tracks) {
+      const ids = byAlbum.get(track.projectId) ?? new Set<number>();
+      ids.add(track.trackId);
+      byAlbum.set(track.projectId, ids);
+    }
+    return byAlbum;
+  }, [owner]);
+}
+
+export type StorageFigures = {
+  savedBytes: number;
+  usageBytes?: number;
+  quotaBytes?: number;
+  /** Whether the browser keeps this site's storage when space runs low (undefined: it cannot say). */
+  persisted?: boolean;
+};
 
 /** What `owner`'s saved music takes, and what the browser says is used and left, kept current. */
 export function useStorageFigures(owner: string | undefined): StorageFigures | undefined {
+  // A change of quality under way holds both copies: both count.
   const savedBytes = useLiveQuery(
     async () =>
       owner === undefined
         ? 0
         : (await offlineDb.albums.where('owner').equals(owner).toArray()).reduce(
-            (sum, album) => sum + album.receivedBytes,
+            (sum, album) => sum + album.receivedBytes + (album.switching?.receivedBytes ?? 0),
             0,
           ),
     [owner],
   );
-  const [estimate, setEstimate] = useState<StorageEstimate>();
+  const [browser, setBrowser] = useState<{ estimate?: StorageEstimate; persisted?: boolean }>({});
   useEffect(() => {
     let current = true;
-    void navigator.storage
-      ?.estimate?.()
-      .then((figures) => current && setEstimate(figures))
-      .catch(() => undefined);
+    // Asked again as the saved bytes change: the first save is when persistence is asked for
+    // (save-album.ts), and the browser's answer may change with the site's use.
+    void Promise.all([
+      navigator.storage?.estimate?.().catch(() => undefined),
+      navigator.storage?.persisted?.().catch(() => undefined),
+    ]).then(([estimate, persisted]) => current && setBrowser({ estimate, persisted }));
     return () => {
       current = false;
     };
   }, [savedBytes]);
   if (savedBytes === undefined) return undefined;
-  return { savedBytes, usageBytes: estimate?.usage, quotaBytes: estimate?.quota };
+  return {
+    savedBytes,
+    usageBytes: browser.estimate?.usage,
+    quotaBytes: browser.estimate?.quota,
+    persisted: browser.persisted,
+  };
 }

@@ -89,7 +89,7 @@ describe('offline listening', () => {
       await page.goto(`${server.baseUrl}/music`);
       await page.getByRole('link', { name: 'Saved on this device' }).click();
       // The meter gives the saved bytes, and what the browser says is left.
-      const meter = page.locator('.storage-meter p');
+      const meter = page.locator('.storage-meter-figures');
       await expect.poll(() => meter.locator('strong').textContent()).toBe(formatBytes(bytes));
       expect(await meter.textContent()).toMatch(/ · \d+(\.\d)? [KMGT]B left on this device$/);
       await page.getByRole('link', { name: ALBUM }).click();

@@ -9,7 +9,7 @@ import { controlledPage, gate, savedAlbumIds, savedBytes, storeRows } from '../f
 import { type TestClient, type TestServer, verifiedUser } from '../fixtures/test-server';
 
 // Saving for offline in Chromium (issue 12): the first save asks the browser to keep the music
-// (once); tracks asked for while a save runs are downloaded by it; a save the server refused is
+// (once) and the storage meter says it was refused (issue 27); tracks asked for while a save runs are downloaded by it; a save the server refused is
 // tried again; Cancel removes what was saved, in every tab; removing one album asks first and
 // leaves the others; a full disk says so.
 
@@ -97,6 +97,10 @@ describe('saving for offline', () => {
       expect(tracks).toHaveLength(3);
       for (const track of tracks) expect(track.received).toBe(track.size);
       expect(await persistCalls(page)).toBe(1);
+      // The storage meter says the browser did not agree to keep it (issue 27).
+      await page.goto(`${server.baseUrl}/music/albums/saved`);
+      await page.getByText('This browser may clear saved music when space runs low.').waitFor();
+      await albumPage(page, night);
 
       // One track off the device: the album stays, with the other two.
       const before = await savedBytes(page);
