@@ -10,6 +10,7 @@ import { Alert } from '../../ui/alert';
 import { Spinner } from '../../ui/spinner';
 import { paymentConfigQueryOptions, transactionSummaryQueryOptions } from './donations-api';
 import { GrantedAlbum } from './granted-album';
+import { type AlbumAccess, grantIn } from '../../ui/download-formats-api';
 import { TestModeBanner } from './test-mode-banner';
 import './donations.css';
 import { LoadFailure } from '../../ui/offline-notice';
@@ -97,6 +98,12 @@ export function DonationSuccessPage() {
   );
 }
 
+/** The grant of the album's zip reaches its other formats too (issue 27). */
+function grantAccess(downloadUrl: string): AlbumAccess | null {
+  const grant = grantIn(downloadUrl);
+  return grant ? { via: 'grant', grant } : null;
+}
+
 function Thanks({ data }: { data: TransactionSummary }) {
   const user = useUser();
   const { project, gift } = data;
@@ -127,7 +134,12 @@ function Thanks({ data }: { data: TransactionSummary }) {
               <p>by {project.artistName}</p>
             </div>
           </div>
-          <GrantedAlbum album={project} tracks={data.tracks} downloadHref={data.downloadUrl} />
+          <GrantedAlbum
+            album={project}
+            tracks={data.tracks}
+            downloadHref={data.downloadUrl}
+            access={grantAccess(data.downloadUrl)}
+          />
         </section>
       )}
       <section className="card stack" aria-labelledby="donation-summary-heading">

@@ -1,18 +1,30 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { GrantedTrack } from '../../../shared/answers/donations';
 import type { PlayerTrack } from '../../../shared/answers/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
+import { usePageSettled } from '../../lib/page-settled';
 import { useUser } from '../../lib/session';
 import { playGrantedTracks } from '../../player/player-dock';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { NetworkLink } from '../../ui/needs-network';
 import { PlayButton } from '../../ui/play-button';
+import { DownloadAsButton } from '../../ui/download-chooser';
+import { type AlbumAccess, albumTarget, grantIn, trackTarget } from '../../ui/download-formats-api';
+import { useDownloadPreparation } from '../../ui/download-preparation';
+import { DownloadStatus } from '../../ui/download-status';
+
+// A track's own download menu (issue 27) loads once the page has settled, with its menu library.
+const TrackDownloadMenu = lazy(() =>
+  import('../../ui/download-track-menu').then((m) => ({ default: m.TrackDownloadMenu })),
+);
 
 // A bought album for its buyer, session or not (issue 22): Listen now, the download, and the
 // tracks, on the success page and the receipt's page. Each track's `src` carries a grant
-// (server/access/url-grants.ts), so it plays in the site's player without an account.
+// (server/access/url-grants.ts), so it plays in the site's player without an account — and
+// downloads, in any format (issue 27), the album under the page's own access and each track under
+// its grant.
 
-export type GrantedAlbumInfo = { name: string; artistName: string; urlSlug: string; image: string | null };
+export type GrantedAlbumInfo = { id: number; name: string; artistName: string; urlSlug: string; image: string | null };
 
 /** As the player takes them; the title leads to the fundraiser (Your music needs an account). */
 function toPlayerTracks(album: GrantedAlbumInfo, tracks: GrantedTrack[]): PlayerTrack[] {
@@ -35,9 +47,11 @@ type GrantedAlbumProps = {
   tracks: GrantedTrack[];
   /** The album's zip, for whoever holds this page. */
   downloadHref: string;
+  /** How this page reaches the album's other formats (the receipt's link or the success page's grant); none, no formats. */
+  access: AlbumAccess | null;
 };
 
-export function GrantedAlbum({ album, tracks, downloadHref }: GrantedAlbumProps) {
+export function GrantedAlbum({ album, tracks, downloadHref, access }: GrantedAlbumProps) {
   const loggedIn = useUser() !== null;
   const playerTracks = useMemo(() => toPlayerTracks(album, tracks), [album, tracks]);
   const currentId = usePlayerStore((state) => state.tracklist[state.index]?.trackId);
@@ -46,6 +60,10 @@ export function GrantedAlbum({ album, tracks, downloadHref }: GrantedAlbumProps)
   const currentIndex = tracks.findIndex((track) => track.id === currentId);
   const play = (index: number) =>
     index === currentIndex ? playerControls.toggle() : playGrantedTracks(playerTracks, index, loggedIn);
+  const downloadTarget = albumTarget(album, access ?? { via: 'library' });
+  const download = useDownloadPreparation(downloadTarget);
+  const settled = usePageSettled();
+  const albumSeconds = useMemo(() => tracks.map((track) => track.durationSeconds), [tracks]);
 
   return (
     <div className="granted-album stack">
@@ -63,31 +81,84 @@ export function GrantedAlbum({ album, tracks, downloadHref }: GrantedAlbumProps)
         >
           Download songs
         </NetworkLink>
+        {access && <DownloadAsButton target={downloadTarget} onChoose={download.choose} />}
       </p>
+      {access && <DownloadStatus target={downloadTarget} download={download} />}
       {tracks.length > 0 && (
         <ol className="granted-tracks" aria-label="Tracks">
-          {tracks.map((track, index) => {
-            const isCurrent = index === currentIndex;
-            const seconds = track.durationSeconds;
-            return (
-              <li key={track.id} className={isCurrent ? 'granted-track-current' : undefined}>
-                <PlayButton playing={isCurrent && playing} label={track.name} onClick={() => play(index)} />
-                <span className="granted-track-number" aria-hidden="true">
-                  {index + 1}
-                </span>
-                <span className="granted-track-name" aria-current={isCurrent ? 'true' : undefined}>
-                  {track.name}
-                </span>
-                {seconds !== null && seconds > 0 && (
-                  <time className="granted-track-length" dateTime={isoDuration(seconds)}>
-                    {formatPlaybackTime(seconds)}
-                  </time>
-                )}
-              </li>
-            );
-          })}
+          {tracks.map((track, index) => (
+            <GrantedTrackRow
+              key={track.id}
+              track={track}
+              index={index}
+              fundraiserId={album.id}
+              albumSeconds={albumSeconds}
+              isCurrent={index === currentIndex}
+              isPlaying={index === currentIndex && playing}
+              settled={settled}
+              onPlay={() => play(index)}
+            />
+          ))}
         </ol>
       )}
     </div>
+  );
+}
+
+type GrantedTrackRowProps = {
+  track: GrantedTrack;
+  index: number;
+  fundraiserId: number;
+  albumSeconds: readonly (number | null)[];
+  isCurrent: boolean;
+  isPlaying: boolean;
+  /** The first page has settled: the row's download menu loads. */
+  settled: boolean;
+  onPlay: () => void;
+};
+
+function GrantedTrackRow({
+  track,
+  index,
+  fundraiserId,
+  albumSeconds,
+  isCurrent,
+  isPlaying,
+  settled,
+  onPlay,
+}: GrantedTrackRowProps) {
+  const seconds = track.durationSeconds;
+  // The track's own grant (the one its stream carries) lets a guest download it as well.
+  const downloadTarget = useMemo(
+    () => trackTarget({ id: track.id, name: track.name }, fundraiserId, grantIn(track.src)),
+    [track.id, track.name, track.src, fundraiserId],
+  );
+  const download = useDownloadPreparation(downloadTarget);
+  return (
+    <li className={isCurrent ? 'granted-track-current' : undefined}>
+      <PlayButton playing={isPlaying} label={track.name} onClick={onPlay} />
+      <span className="granted-track-number" aria-hidden="true">
+        {index + 1}
+      </span>
+      <div className="granted-track-name">
+        <span aria-current={isCurrent ? 'true' : undefined}>{track.name}</span>
+        <DownloadStatus target={downloadTarget} download={download} compact />
+      </div>
+      {seconds !== null && seconds > 0 && (
+        <time className="granted-track-length" dateTime={isoDuration(seconds)}>
+          {formatPlaybackTime(seconds)}
+        </time>
+      )}
+      {settled && (
+        <Suspense fallback={null}>
+          <TrackDownloadMenu
+            target={downloadTarget}
+            trackSeconds={seconds}
+            albumSeconds={albumSeconds}
+            onChoose={download.choose}
+          />
+        </Suspense>
+      )}
+    </li>
   );
 }

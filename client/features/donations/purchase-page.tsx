@@ -81,6 +81,7 @@ export function PurchasePage() {
         album={project}
         tracks={tracks}
         downloadHref={`/api/purchases/${encodeURIComponent(token)}/download`}
+        access={{ via: 'receipt', token }}
       />
       <p className="field-hint">
         This link works until {new Date(expiresAt).toLocaleDateString('en-US', { dateStyle: 'long' })}.

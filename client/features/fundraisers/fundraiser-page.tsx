@@ -21,6 +21,7 @@ import './fundraisers.css';
 import { isNotFound } from '../../api/http';
 import { LoadFailure } from '../../ui/offline-notice';
 import { formatCount } from '../../../shared/format-count';
+import { WhenNear } from '../../ui/when-near';
 
 // What only owners and admins use loads when they use it, and the not-found page when it is needed
 // (issue 13): a visitor's page carries no menu or dialog library.
@@ -37,6 +38,9 @@ const PublishButton = lazy(() => import('./publish-button').then((m) => ({ defau
 const FundraiserNotFound = lazy(() =>
   import('./fundraiser-not-found').then((m) => ({ default: m.FundraiserNotFound })),
 );
+// The formats the album downloads in (issue 27) load as the tracklist comes near.
+const loadDownloadFormats = () => import('../../ui/download-formats-list');
+const DownloadFormatsList = lazy(() => loadDownloadFormats().then((m) => ({ default: m.DownloadFormatsList })));
 
 /** The fundraiser page, /projects/{projectSlugOrId} (spec part 2 section 2, 'Fundraiser detail page'). */
 export function FundraiserPage() {
@@ -213,6 +217,12 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
                 <TrackItem key={track.id} track={track} />
               ))}
             </ol>
+            <WhenNear
+              load={loadDownloadFormats}
+              placeholder={<div className="fundraiser-formats-placeholder" aria-hidden="true" />}
+            >
+              <DownloadFormatsList fundraiserId={fundraiser.id} />
+            </WhenNear>
           </section>
         )}
         <section className="fundraiser-about" aria-labelledby={aboutId}>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useId, useMemo, useState } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import type { LibraryAlbumDetail, LibraryTrack, PlayerTrack } from '../../../shared/answers/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
@@ -21,6 +21,10 @@ import { albumTitle, isMusicTab, musicListPath } from './album-links';
 import { NetworkLink } from '../../ui/needs-network';
 import './music.css';
 import { LoadFailure } from '../../ui/offline-notice';
+import { DownloadAsButton } from '../../ui/download-chooser';
+import { albumTarget, trackTarget } from '../../ui/download-formats-api';
+import { useDownloadPreparation } from '../../ui/download-preparation';
+import { DownloadStatus } from '../../ui/download-status';
 
 // The offline store (Dexie), the save controls and their dialog load once the page has settled:
 // the cover, the names and the tracks are drawn first, without them (issue 24). Until the store
@@ -29,6 +33,10 @@ const loadOffline = () => import('../../offline/album-offline');
 const SavedTracksReader = lazy(() => loadOffline().then((m) => ({ default: m.SavedTracksReader })));
 const SaveAlbumControl = lazy(() => loadOffline().then((m) => ({ default: m.SaveAlbumControl })));
 const TrackSaveButton = lazy(() => loadOffline().then((m) => ({ default: m.TrackSaveButton })));
+// A track's own download menu (issue 27) loads the same way, with its menu library.
+const TrackDownloadMenu = lazy(() =>
+  import('../../ui/download-track-menu').then((m) => ({ default: m.TrackDownloadMenu })),
+);
 
 /** While a track is being processed the page looks again this often, so it turns playable by itself. */
 const PROCESSING_REFRESH_MS = 5000;
@@ -99,6 +107,13 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
   // With no network the store says which tracks play at all: read at once.
   const online = useOnline();
   const [savedTracks, setSavedTracks] = useState<Map<number, SavedTrack>>();
+  // Legacy albums are one uploaded zip: they download only as it was uploaded.
+  const formats = album.tracksZipLink && !album.hasV1Tracks;
+  const downloadTarget = useMemo(
+    () => albumTarget({ id: album.projectId, name: title }, { via: 'library' }),
+    [album.projectId, title],
+  );
+  const download = useDownloadPreparation(downloadTarget);
   return (
     <div className="page stack album-page">
       {(settled || !online) && (
@@ -138,7 +153,9 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
                 Download songs
               </NetworkLink>
             )}
+            {formats && <DownloadAsButton target={downloadTarget} onChoose={download.choose} />}
           </div>
+          {formats && <DownloadStatus target={downloadTarget} download={download} />}
           {!album.hasV1Tracks && savedTracks && (
             <Suspense fallback={null}>
               <SaveAlbumControl album={album} savedTracks={savedTracks} />
@@ -146,7 +163,11 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
           )}
         </div>
       </div>
-      {album.hasV1Tracks ? <LegacyTracks album={album} /> : <TrackTable album={album} savedTracks={savedTracks} />}
+      {album.hasV1Tracks ? (
+        <LegacyTracks album={album} />
+      ) : (
+        <TrackTable album={album} savedTracks={savedTracks} settled={settled} />
+      )}
     </div>
   );
 }
@@ -197,9 +218,14 @@ function toPlayerTracks(album: LibraryAlbumDetail, playable: (track: LibraryTrac
     }));
 }
 
-type TrackTableProps = { album: LibraryAlbumDetail; savedTracks: Map<number, SavedTrack> | undefined };
+type TrackTableProps = {
+  album: LibraryAlbumDetail;
+  savedTracks: Map<number, SavedTrack> | undefined;
+  /** The first page has settled: the rows' own buttons load. */
+  settled: boolean;
+};
 
-function TrackTable({ album, savedTracks }: TrackTableProps) {
+function TrackTable({ album, savedTracks, settled }: TrackTableProps) {
   const headingId = useId();
   const online = useOnline();
   const isSaved = (track: LibraryTrack) => isTrackSaved(savedTracks?.get(track.id));
@@ -208,6 +234,7 @@ function TrackTable({ album, savedTracks }: TrackTableProps) {
   // Playing in another tab shows here as paused: this page's button would take the sound over.
   const playing = usePlayerStore((state) => state.playing && state.playsHere);
   const status = usePlayerStore((state) => state.status);
+  const albumSeconds = useMemo(() => album.tracks.map((track) => track.durationSeconds), [album.tracks]);
 
   if (album.tracks.length === 0) {
     return (
@@ -222,7 +249,7 @@ function TrackTable({ album, savedTracks }: TrackTableProps) {
     <section className="stack" aria-labelledby={headingId}>
       <h2 id={headingId}>Tracks</h2>
       <div className="album-tracks-frame">
-        <table className="album-tracks">
+        <table className="album-tracks album-tracks-with-downloads">
           <thead>
             <tr>
               <th scope="col" className="album-track-play">
@@ -231,12 +258,14 @@ function TrackTable({ album, savedTracks }: TrackTableProps) {
               <th scope="col" className="album-track-number">
                 #
               </th>
-              <th scope="col">Title</th>
+              <th scope="col" className="album-track-title">
+                Title
+              </th>
               <th scope="col" className="number">
                 Length
               </th>
               <th scope="col" className="album-track-offline">
-                <span className="visually-hidden">Save for offline</span>
+                <span className="visually-hidden">Save for offline or download</span>
               </th>
             </tr>
           </thead>
@@ -248,6 +277,9 @@ function TrackTable({ album, savedTracks }: TrackTableProps) {
                 <TrackRow
                   key={track.id}
                   track={track}
+                  fundraiserId={album.projectId}
+                  albumSeconds={albumSeconds}
+                  settled={settled}
                   isCurrent={isCurrent}
                   isPlaying={isCurrent && playing}
                   failedToPlay={isCurrent && status === 'error'}
@@ -277,6 +309,9 @@ function TrackTable({ album, savedTracks }: TrackTableProps) {
 
 type TrackRowProps = {
   track: LibraryTrack;
+  fundraiserId: number;
+  albumSeconds: readonly (number | null)[];
+  settled: boolean;
   isCurrent: boolean;
   isPlaying: boolean;
   failedToPlay: boolean;
@@ -287,8 +322,26 @@ type TrackRowProps = {
   onPlay: (() => void) | undefined;
 };
 
-function TrackRow({ track, isCurrent, isPlaying, failedToPlay, notOnDevice, saveButton, onPlay }: TrackRowProps) {
+function TrackRow({
+  track,
+  fundraiserId,
+  albumSeconds,
+  settled,
+  isCurrent,
+  isPlaying,
+  failedToPlay,
+  notOnDevice,
+  saveButton,
+  onPlay,
+}: TrackRowProps) {
   const seconds = track.durationSeconds;
+  const downloadTarget = useMemo(
+    () => trackTarget({ id: track.id, name: track.name }, fundraiserId),
+    [track.id, track.name, fundraiserId],
+  );
+  const download = useDownloadPreparation(downloadTarget);
+  // Only a track that was processed is offered in formats: one that failed has nothing to make them from.
+  const downloadable = track.status === 'ready' && Boolean(track.src);
   return (
     <tr className={isCurrent ? 'album-track-current' : undefined} aria-current={isCurrent ? 'true' : undefined}>
       <td className="album-track-play">
@@ -299,11 +352,26 @@ function TrackRow({ track, isCurrent, isPlaying, failedToPlay, notOnDevice, save
         <span className="album-track-name">{track.name}</span>
         {isPlaying && <span className="visually-hidden"> (now playing)</span>}
         <TrackNote track={track} failedToPlay={failedToPlay} notOnDevice={notOnDevice} />
+        {downloadable && <DownloadStatus target={downloadTarget} download={download} compact />}
       </td>
       <td className="number">
         {seconds !== null && seconds > 0 && <time dateTime={isoDuration(seconds)}>{formatPlaybackTime(seconds)}</time>}
       </td>
-      <td className="album-track-offline">{saveButton}</td>
+      <td className="album-track-offline">
+        <div className="download-track-cell">
+          {saveButton}
+          {settled && downloadable && (
+            <Suspense fallback={null}>
+              <TrackDownloadMenu
+                target={downloadTarget}
+                trackSeconds={seconds}
+                albumSeconds={albumSeconds}
+                onChoose={download.choose}
+              />
+            </Suspense>
+          )}
+        </div>
+      </td>
     </tr>
   );
 }
