@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { fundraiserTracks, transcodes, uploads } from '../server/db/schema';
@@ -9,7 +7,7 @@ import { encodeTrack, encodings, type TranscodeFormat } from '../server/infra/au
 import { fileChecksum } from '../server/infra/storage/checksum';
 import { createFundraiser } from '../tests/fixtures/fundraisers';
 import { startTestServer, verifiedUser } from '../tests/fixtures/test-server';
-import { download, type Download, idleRss, writeBigWav } from './zip-memory';
+import { bareFileServer, download, type Download, idleRss, writeBigWav } from './zip-memory';
 
 // Issue 27: download formats. (1) How long ffmpeg takes per minute of audio for each format,
 // against decoding the same minute to nothing (the floor any format pays), median of three with
@@ -104,21 +102,7 @@ async function zipFromCache(server: Awaited<ReturnType<typeof startTestServer>>)
       .run();
     files.push(file);
   }
-  const bare = http.createServer(async (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/octet-stream' });
-    for (const file of files) {
-      await new Promise<void>((resolve, reject) =>
-        fs
-          .createReadStream(file)
-          .on('end', () => resolve())
-          .on('error', reject)
-          .pipe(res, { end: false }),
-      );
-    }
-    res.end();
-  });
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  const { server: bare, url: bareUrl } = await bareFileServer(files);
   const appUrl = `${server.baseUrl}/api/music-library/album/${fundraiser.id}/download?format=wav`;
   const headers = { cookie: owner.cookieHeader(), 'x-forwarded-for': owner.ip };
   try {

@@ -86,6 +86,25 @@ export async function download(url: string, headers: Record<string, string>, bas
   }
 }
 
+/** The baseline of the download benchmarks: a bare node:http server piping `files` one after another, no zip. */
+export async function bareFileServer(files: string[]) {
+  const server = http.createServer(async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    for (const file of files) {
+      await new Promise<void>((resolve, reject) =>
+        fs
+          .createReadStream(file)
+          .on('end', () => resolve())
+          .on('error', reject)
+          .pipe(res, { end: false }),
+      );
+    }
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
 export function idleRss() {
   global.gc?.();
   return process.memoryUsage().rss;
@@ -115,21 +134,7 @@ export async function benchZipMemory() {
   const totalMb = (originals.length * TRACK_BYTES) / MB;
   const writeSeconds = (performance.now() - started) / 1000;
 
-  const bare = http.createServer(async (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/octet-stream' });
-    for (const file of albumFiles) {
-      await new Promise<void>((resolve, reject) =>
-        fs
-          .createReadStream(file)
-          .on('end', () => resolve())
-          .on('error', reject)
-          .pipe(res, { end: false }),
-      );
-    }
-    res.end();
-  });
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  const { server: bare, url: bareUrl } = await bareFileServer(albumFiles);
   const appUrl = `${server.baseUrl}/api/fundraisers/${fundraiser.id}/download`;
   const appHeaders = { cookie, 'x-forwarded-for': owner.ip };
 

@@ -128,6 +128,20 @@ function successPageDownload(cast: Cast): Promise<string> {
   return url;
 }
 
+/** An album in Your music (DESIGN.md: 404 to callers with no access), with more path parameters. */
+const libraryAlbumCases = (params: Record<string, string> = {}): Case[] => [
+  {
+    case: 'published',
+    prepare: ({ cast }) => ({ params: { id: cast.published.id, ...params } }),
+    expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 200, admin: 200 },
+  },
+  {
+    case: 'draft',
+    prepare: ({ cast }) => ({ params: { id: cast.draft.id, ...params } }),
+    expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+  },
+];
+
 /** A full track's own calls (its stream's rules: issue 27's downloads are the same music). */
 const fullTrackCases = (format?: string): Case[] => [
   {
@@ -489,30 +503,8 @@ const matrix: Record<string, Case | Case[]> = {
   // Download formats (issue 27): whoever may hear the full track or album may take it home in any format.
   ...sameForGetAndPost('/api/tracks/:id/formats/:format', fullTrackCases('original')),
   'GET /api/tracks/:id/download': fullTrackCases(),
-  ...sameForGetAndPost('/api/music-library/album/:id/formats/:format', [
-    {
-      case: 'published',
-      prepare: ({ cast }) => ({ params: { id: cast.published.id, format: 'original' } }),
-      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 200, admin: 200 },
-    },
-    {
-      case: 'draft',
-      prepare: ({ cast }) => ({ params: { id: cast.draft.id, format: 'original' } }),
-      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
-    },
-  ]),
-  'GET /api/music-library/album/:id/download': [
-    {
-      case: 'published',
-      prepare: published,
-      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 200, admin: 200 },
-    },
-    {
-      case: 'draft',
-      prepare: draft,
-      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
-    },
-  ],
+  ...sameForGetAndPost('/api/music-library/album/:id/formats/:format', libraryAlbumCases({ format: 'original' })),
+  'GET /api/music-library/album/:id/download': libraryAlbumCases(),
   'GET /api/fundraisers/:id/formats': [
     { case: 'published', prepare: published, expect: everyone(200) },
     {
@@ -585,18 +577,7 @@ const matrix: Record<string, Case | Case[]> = {
       expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
     },
   ],
-  'GET /api/music-library/album/:id': [
-    {
-      case: 'published',
-      prepare: published,
-      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 200, admin: 200 },
-    },
-    {
-      case: 'draft',
-      prepare: draft,
-      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
-    },
-  ],
+  'GET /api/music-library/album/:id': libraryAlbumCases(),
 
   // Donations (spec part 2 section 6: visitors donate; DESIGN.md: the receipt link is the permission).
   'GET /api/payments/config': { expect: everyone(200) },
