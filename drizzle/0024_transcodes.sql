@@ -15,4 +15,5 @@ CREATE TABLE `transcodes` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `transcodes_cache_key_unique` ON `transcodes` (`cache_key`);--> statement-breakpoint
-CREATE INDEX `transcodes_lru_idx` ON `transcodes` (`status`,`last_used_at`);
+CREATE INDEX `transcodes_lru_idx` ON `transcodes` (`status`,`last_used_at`);--> statement-breakpoint
+CREATE INDEX `transcodes_file_idx` ON `transcodes` (`file`);

@@ -72,6 +72,7 @@ export const conflict = (message: string) => new AppError('conflict', 'OTHER', m
 export const unsupportedMedia = (message: string) => new AppError('unsupported-media', 'OTHER', message);
 /** A card the payment provider refused (402): the donor may try another. */
 export const paymentRefused = (message: string) => new AppError('payment-refused', 'OTHER', message);
-export const unavailable = (message: string) => new AppError('unavailable', 'OTHER', message);
+export const unavailable = (message: string, retryAfterMs?: number) =>
+  new AppError('unavailable', 'OTHER', message, {}, retryAfterMs);
 export const rateLimited = (message: string, code: ErrorCode = 'RATE_LIMITED', retryAfterMs?: number) =>
   new AppError('rate-limited', code, message, {}, retryAfterMs);

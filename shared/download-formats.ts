@@ -66,5 +66,9 @@ export const isDownloadFormat = (value: string): value is DownloadFormatId =>
 export const losslessUnavailableReason =
   'Not offered: some of these tracks were uploaded as MP3, and a lossless copy of an MP3 would only be bigger, not better.';
 
+/** Why FLAC and ALAC are not offered for 32-bit or floating-point WAV originals. */
+export const deepWavReason =
+  'Not offered: these tracks were uploaded as 32-bit or floating-point WAV, more than FLAC and ALAC can hold; WAV keeps every bit.';
+
 /** Why nothing but the uploaded zip is offered for an album from the old site. */
 export const legacyAlbumReason = 'Not offered: this album was uploaded as one zip and downloads as it was uploaded.';

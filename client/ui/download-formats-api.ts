@@ -101,7 +101,7 @@ export function preparationQueryOptions(target: DownloadTarget, format: Download
 
 /**
  * Starts preparing (or joins the preparation another tab started; after a failure, tries the failed
- * tracks again). The server answers 202 while it is under way and 200 once ready.
+ * tracks again). The server answers 202 with how far it has come, whatever that is.
  */
 export function startPreparation(target: DownloadTarget, format: DownloadFormatId) {
   return apiRequest(target.preparationPath(format), 'formatPreparation', { method: 'POST' });

@@ -722,5 +722,7 @@ export const transcodes = sqliteTable(
   (table) => [
     uniqueIndex('transcodes_cache_key_unique').on(table.cacheKey),
     index('transcodes_lru_idx').on(table.status, table.lastUsedAt),
+    // The hourly sweep asks of each file in media/transcodes whether a row names it.
+    index('transcodes_file_idx').on(table.file),
   ],
 );

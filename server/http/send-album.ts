@@ -52,13 +52,13 @@ export async function sendAlbum(c: Context<AppEnv>, deps: Deps, album: AlbumDown
 }
 
 /**
- * A download format's progress (issue 27): a POST that leaves the files still being made is
- * "202 Accepted"; a finished (or failed) one, and every GET, a plain 200.
+ * A download format's progress (issue 27): a POST, which asks for the preparation, is "202
+ * Accepted" whatever it finds (DESIGN.md, formats); a GET, which only asks how far it is, 200.
  */
-export function sendPreparation(c: Context<AppEnv>, preparation: FormatPreparation): Response {
-  const accepted = c.req.method === 'POST' && preparation.status === 'preparing';
+export async function sendPreparation(c: Context<AppEnv>, preparation: Promise<FormatPreparation>): Promise<Response> {
+  const answer = await preparation;
   c.header('cache-control', 'no-store');
-  return c.json(preparation, accepted ? 202 : 200);
+  return c.json(answer, c.req.method === 'POST' ? 202 : 200);
 }
 
 /** One track's file as a download (Content-Disposition: attachment), from wherever the store keeps it. */

@@ -105,11 +105,21 @@ const donationTo = (cast: Cast) => ({
   projectId: cast.published.id,
 });
 
-/** A route Hono lists once per method it answers (`.on(['GET', 'POST'], …)`), with the same cells. */
-const sameForGetAndPost = (path: string, cases: Case | Case[]) => ({
-  [`GET ${path}`]: cases,
-  [`POST ${path}`]: cases,
-});
+/**
+ * A download format's preparation, which one route answers for GET and POST (`.on(['GET', 'POST'],
+ * …)`): the same refusals; where GET answers 200, POST (which asks for the preparation) 202.
+ */
+const sameForGetAndPost = (path: string, cases: Case | Case[]) => {
+  const accepted = (expected: Expected): Expected =>
+    Object.fromEntries(
+      Object.entries(expected).map(([role, status]) => [role, status === 200 ? 202 : status]),
+    ) as Expected;
+  const forPost = (one: Case): Case => ({ ...one, expect: accepted(one.expect) });
+  return {
+    [`GET ${path}`]: cases,
+    [`POST ${path}`]: Array.isArray(cases) ? cases.map(forPost) : forPost(cases),
+  };
+};
 
 /**
  * The success page's album download URL for the buyer's payment (its grant is the permission),

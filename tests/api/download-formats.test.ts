@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { parseFile } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { albumFormatsSchema, formatPreparationSchema } from '../../shared/answers/formats';
@@ -11,10 +11,12 @@ import type { Fundraiser } from '../../shared/answers/fundraisers';
 import {
   DOWNLOAD_FORMAT_IDS,
   downloadFormats,
+  deepWavReason,
   legacyAlbumReason,
   losslessUnavailableReason,
 } from '../../shared/download-formats';
 import { fundraisers, fundraiserTracks, jobs, transcodes } from '../../server/db/schema';
+import { offlineLowMessages } from '../../server/features/fundraisers/album-formats';
 import { chooseFfmpeg } from '../../server/infra/audio/ffmpeg';
 import { donate } from '../fixtures/donations';
 import { createFundraiser, uploadImage, uploadTrack } from '../fixtures/fundraisers';
@@ -118,7 +120,8 @@ beforeAll(async () => {
 
 const prepare = async (client: TestClient, url: string, method: 'GET' | 'POST' = 'POST') => {
   const answer = await client.request(method, url);
-  expect([200, 202], answer.text).toContain(answer.status);
+  // DESIGN.md: a POST asks for the preparation, 202 whatever it finds; a GET only reads, 200.
+  expect(answer.status, answer.text).toBe(method === 'POST' ? 202 : 200);
   return { status: answer.status, preparation: formatPreparationSchema.parse(answer.json) };
 };
 
@@ -180,12 +183,38 @@ describe('GET /api/fundraisers/{id}/formats', () => {
     expect((await fan.post(`/api/music-library/album/${wavAlbum.id}/formats/aiff`)).status).toBe(400);
     expect((await guest.get(`/api/fundraisers/999999/formats`)).status).toBe(404);
   });
+  it('offers WAV but not FLAC or ALAC for a 32-bit original, and FLAC for a WAV track of an album with an MP3', async () => {
+    const deep = await albumOf(owner, [{ bytes: tone(1, { codec: 'pcm_s32le' }), name: 'deep.wav' }]);
+    await server.jobs.drain();
+    const { formats } = albumFormatsSchema.parse((await fan.get(`/api/fundraisers/${deep.id}/formats`)).json);
+    const offered = Object.fromEntries(formats.map((format) => [format.id, format]));
+    expect(offered.wav!.available).toBe(true);
+    for (const id of ['flac', 'alac'] as const)
+      expect(offered[id]).toMatchObject({ available: false, reason: deepWavReason });
+
+    // The mixed album's first track is a WAV: on its own it is lossless.
+    const wavTrack = mixedAlbum.tracksList[0]!.id;
+    expect((await fan.post(`/api/tracks/${wavTrack}/formats/flac`)).status).toBe(202);
+    expect((await fan.post(`/api/tracks/${mixedAlbum.tracksList[1]!.id}/formats/flac`)).json).toMatchObject({
+      message: losslessUnavailableReason,
+    });
+  });
+
   it('offers a legacy album (one uploaded zip) only as it was uploaded', async () => {
     const legacy = await createFundraiser(owner, { publish: true });
     server.db.update(fundraisers).set({ hasV1Tracks: true }).where(eq(fundraisers.id, legacy.id)).run();
     const { formats } = albumFormatsSchema.parse((await fan.get(`/api/fundraisers/${legacy.id}/formats`)).json);
     expect(formats.filter((format) => format.available).map((format) => format.id)).toEqual(['original']);
     expect(formats.find((format) => format.id === 'flac')!.reason).toBe(legacyAlbumReason);
+    // Without its zip yet there is nothing to download: said at once, not after a failed download.
+    const noZip = await owner.post(`/api/music-library/album/${legacy.id}/formats/original`);
+    expect(noZip.status).toBe(404);
+    expect(noZip.json).toMatchObject({ message: 'This fundraiser has no album zip yet.' });
+    server.db
+      .update(fundraisers)
+      .set({ tracksZipUploadId: legacy.previewTrackFile! })
+      .where(eq(fundraisers.id, legacy.id))
+      .run();
     const { preparation } = await prepare(owner, `/api/music-library/album/${legacy.id}/formats/original`);
     expect(preparation).toMatchObject({ status: 'ready', totalTracks: 0 });
     expect((await owner.post(`/api/music-library/album/${legacy.id}/formats/mp3-320`)).status).toBe(400);
@@ -268,10 +297,28 @@ describe('preparing and downloading a format', () => {
     expect(early.json).toMatchObject({ code: 'OTHER' });
     await server.jobs.drain();
     const done = await prepare(fan, url);
-    expect(done).toMatchObject({ status: 200, preparation: { status: 'ready', readyTracks: 2 } });
+    expect(done).toMatchObject({ status: 202, preparation: { status: 'ready', readyTracks: 2 } });
     // Asked again once ready: no more work.
     expect(server.db.select().from(jobs).where(eq(jobs.kind, 'transcode-track')).all().length).toBe(jobsAfter);
   });
+
+  it('writes names with control characters and ffmetadata’s own characters into the tags without losing the others', async () => {
+    const trackId = wavAlbum.tracksList[0]!.id;
+    const name = 'Line\rbreak\u0000 = ; # \\ [STREAM] 🎵';
+    server.db.update(fundraiserTracks).set({ name }).where(eq(fundraiserTracks.id, trackId)).run();
+    try {
+      const { preparation } = await prepare(fan, `/api/tracks/${trackId}/formats/opus-128`);
+      await server.jobs.drain();
+      expect((await prepare(fan, `/api/tracks/${trackId}/formats/opus-128`, 'GET')).preparation.status).toBe('ready');
+      const { file } = await downloadTo(fan, preparation.downloadUrl, 'odd.opus');
+      const { common } = await parseFile(file);
+      expect(common.title).toBe('Line break  = ; # \\ [STREAM] 🎵');
+      expect(common).toMatchObject({ album: wavAlbum.name, track: { no: 1, of: 2 } });
+      expect(common.picture).toHaveLength(1);
+    } finally {
+      server.db.update(fundraiserTracks).set({ name: 'Track 1' }).where(eq(fundraiserTracks.id, trackId)).run();
+    }
+  }, 60_000);
 
   it('downloads one track in any format, and the original as uploaded', async () => {
     const trackId = wavAlbum.tracksList[1]!.id;
@@ -398,6 +445,31 @@ describe('Data saver (GET /api/tracks/{id}/stream?quality=low)', () => {
     const stranger = await verifiedUser(server, 'low-stranger@example.org');
     expect((await stranger.get(url)).status).toBe(403);
     expect((await fan.get(`/api/tracks/${first!.id}/stream?quality=best`)).status).toBe(400);
+
+    // A track whose file cannot be made fails the save at once (409), tried once per request.
+    const secondUrl = `/api/tracks/${second!.id}/stream?quality=low`;
+    server.db.delete(transcodes).where(eq(transcodes.trackId, second!.id)).run();
+    const original = server.media.trackFile(second!.uploadId!, 'wav');
+    const kept = fs.readFileSync(original);
+    fs.writeFileSync(original, Buffer.from('not audio at all'));
+    try {
+      const failing = fan.get(secondUrl);
+      await expect
+        .poll(() => server.db.select().from(transcodes).where(eq(transcodes.trackId, second!.id)).all().length)
+        .toBe(1);
+      await server.jobs.drain();
+      const answer = await failing;
+      expect(answer.status).toBe(409);
+      expect(answer.json).toMatchObject({ code: 'OTHER', message: offlineLowMessages.failed });
+    } finally {
+      fs.writeFileSync(original, kept);
+    }
+    const retried = fan.get(secondUrl);
+    await expect
+      .poll(() => server.db.select().from(jobs).where(eq(jobs.status, 'queued')).all().length)
+      .toBeGreaterThan(0);
+    await server.jobs.drain();
+    expect((await retried).status).toBe(200);
   }, 60_000);
 });
 
@@ -424,6 +496,12 @@ describe('the cache', () => {
     const onDisk = () => fs.readdirSync(small.media.dirs.transcodes);
     let firstMade: number[] | undefined;
     for (const format of ['wav', 'flac', 'mp3-320', 'alac', 'aac-256', 'wav']) {
+      // An hour passes between fans: nothing made before was used since (files used in the last
+      // half hour are never evicted, which the album being made relies on).
+      small.db
+        .update(transcodes)
+        .set({ lastUsedAt: sql`${transcodes.lastUsedAt} - 3600000` })
+        .run();
       await prepare(artist, `/api/music-library/album/${album.id}/formats/${format}`);
       await small.jobs.drain();
       const rows = cached();
@@ -442,5 +520,39 @@ describe('the cache', () => {
     const left = new Set(cached().map((row) => row.id));
     expect(firstMade!.filter((id) => left.has(id)).length).toBeLessThan(firstMade!.length);
     expect(cached().filter((row) => row.format === 'wav')).toHaveLength(2);
+  }, 60_000);
+
+  it('still finishes an album bigger than the cache, and comes back under the limit once it is not used', async () => {
+    const artist = await verifiedUser(small, 'cache-big@example.org');
+    const uploads = {
+      cover: await uploadImage(artist),
+      preview: await uploadTrack(artist, tone(1, {}), 'preview.wav'),
+      // Three 1 s WAVs: 529 KB, over the 0.4 MB cache on their own.
+      tracks: await Promise.all(
+        [220, 330, 440].map((frequency) => uploadTrack(artist, tone(1, { frequency }), 'big.wav')),
+      ),
+    };
+    const album = await createFundraiser(artist, { uploads, publish: true });
+    await small.jobs.drain();
+    const url = `/api/music-library/album/${album.id}/formats/wav`;
+    await prepare(artist, url);
+    await small.jobs.drain();
+    expect((await prepare(artist, url, 'GET')).preparation).toMatchObject({ status: 'ready', readyTracks: 3 });
+    const total = () =>
+      small.db
+        .select()
+        .from(transcodes)
+        .where(eq(transcodes.status, 'ready'))
+        .all()
+        .reduce((sum, row) => sum + row.bytes!, 0);
+    expect(total()).toBeGreaterThan(0.4 * 1024 * 1024);
+    // An hour on, another format is made: the big album's files, unused since, make room.
+    small.db
+      .update(transcodes)
+      .set({ lastUsedAt: sql`${transcodes.lastUsedAt} - 3600000` })
+      .run();
+    await prepare(artist, `/api/music-library/album/${album.id}/formats/opus-128`);
+    await small.jobs.drain();
+    expect(total()).toBeLessThanOrEqual(0.4 * 1024 * 1024);
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import {
   type DownloadFormatId,
   downloadFormats,
   isDownloadFormat,
+  deepWavReason,
   legacyAlbumReason,
   losslessUnavailableReason,
 } from '../../../shared/download-formats';
@@ -12,6 +13,7 @@ import type { Deps, Session } from '../../deps';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { conflict, invalid, notFound, unavailable } from '../../errors';
 import { encodings, type TranscodeFormat } from '../../infra/audio/encode';
+import { firstBytes, wavSamples, type WavSamples } from '../../infra/audio/wav-samples';
 import {
   askForTranscodes,
   cacheKeyOf,
@@ -43,47 +45,75 @@ export const formatMessages = {
   preparing: 'This download is still being prepared. Please try again in a moment.',
   noTracks: 'This fundraiser has no tracks to download yet.',
   trackNotFound: 'Track not found.',
+  noZip: 'This fundraiser has no album zip yet.',
 };
 
 /** A track of the album with its original, as the formats see it. */
 type TrackSource = {
   trackId: number;
   name: string;
-  /** 1-based, in album order. */
+  /** 1-based, in the order of the album's tracks that download. */
   number: number;
   durationSeconds: number | null;
   upload: { id: string; format: 'wav' | 'mp3'; bytes: number; crc32: number | null };
+  /** A WAV original's samples (undefined for an MP3, or a WAV whose header could not be read). */
+  samples?: WavSamples;
 };
 
 type Album = { row: FundraiserRow; artistName: string; tracks: TrackSource[] };
 
-/** The album's tracks that have an original (a track still uploading has none), in album order. */
-function loadAlbum(deps: Deps, row: FundraiserRow): Album {
-  const listed = queries.listTracks(deps.db, [row.id]);
-  const tracks = listed.flatMap((track, index): TrackSource[] => {
-    const upload = !row.hasV1Tracks && track.uploadId ? findUpload(deps.db, track.uploadId) : undefined;
-    if (!upload || (upload.format !== 'wav' && upload.format !== 'mp3')) return [];
-    return [
-      {
-        trackId: track.id,
-        name: track.name,
-        number: index + 1,
-        durationSeconds: track.durationSeconds,
-        upload: { id: upload.id, format: upload.format, bytes: upload.bytes, crc32: upload.crc32 },
-      },
-    ];
+/** Uploads never change: what each WAV's header said is kept for the process's life (a few bytes each). */
+const samplesOfUpload = new Map<string, WavSamples | undefined>();
+
+async function wavSamplesOf(deps: Deps, uploadId: string): Promise<WavSamples | undefined> {
+  if (samplesOfUpload.has(uploadId)) return samplesOfUpload.get(uploadId);
+  const head = await deps.media.read(deps.media.trackFile(uploadId, 'wav'), { start: 0, end: 64 * 1024 - 1 });
+  const samples = head ? wavSamples(await firstBytes(head, 64 * 1024)) : undefined;
+  if (samplesOfUpload.size > 50_000) samplesOfUpload.clear();
+  samplesOfUpload.set(uploadId, samples);
+  return samples;
+}
+
+/**
+ * The album's tracks that download in other formats: processed (ffmpeg read them once already; a
+ * track that failed would fail every format) with an original, in album order.
+ */
+async function loadAlbum(deps: Deps, row: FundraiserRow): Promise<Album> {
+  const listed = row.hasV1Tracks ? [] : queries.listTracks(deps.db, [row.id]);
+  const usable = listed.flatMap((track) => {
+    const upload = track.status === 'ready' && track.uploadId ? findUpload(deps.db, track.uploadId) : undefined;
+    return upload && (upload.format === 'wav' || upload.format === 'mp3')
+      ? [{ track, upload, format: upload.format }]
+      : [];
   });
+  const tracks = await Promise.all(
+    usable.map(async ({ track, upload, format }, index): Promise<TrackSource> => ({
+      trackId: track.id,
+      name: track.name,
+      number: index + 1,
+      durationSeconds: track.durationSeconds,
+      upload: { id: upload.id, format, bytes: upload.bytes, crc32: upload.crc32 },
+      samples: format === 'wav' ? await wavSamplesOf(deps, upload.id) : undefined,
+    })),
+  );
   const artistName = artistSummaries(deps.db, [row.artistId]).get(row.artistId)?.name ?? '';
   return { row, artistName, tracks };
 }
 
-/** Lossless targets from lossless originals only: an MP3 made into FLAC is bigger, never better. */
-const allLossless = (album: Album) => album.tracks.every((track) => track.upload.format === 'wav');
+/** FLAC and ALAC hold integer samples of up to 24 bits. */
+const fitsFlac = (track: TrackSource) =>
+  track.samples?.kind === 'pcm' && track.samples.bits > 0 && track.samples.bits <= 24;
 
-/** Why `format` is not offered for this album, or undefined when it is. */
-function unavailableReason(album: Album, format: DownloadFormatId): string | undefined {
+/**
+ * Why `format` is not offered for these tracks of the album (all of them, or the one a single
+ * download asks for), or undefined when it is. Lossless targets come from lossless originals only:
+ * an MP3 made into FLAC is bigger, never better.
+ */
+function unavailableReason(album: Album, format: DownloadFormatId, tracks = album.tracks): string | undefined {
   if (album.row.hasV1Tracks) return format === 'original' ? undefined : legacyAlbumReason;
-  if (downloadFormats[format].lossless && !allLossless(album)) return losslessUnavailableReason;
+  if (!downloadFormats[format].lossless) return undefined;
+  if (tracks.some((track) => track.upload.format !== 'wav')) return losslessUnavailableReason;
+  if (format !== 'wav' && !tracks.every(fitsFlac)) return deepWavReason;
   return undefined;
 }
 
@@ -156,10 +186,10 @@ function albumBytes(deps: Deps, album: Album, format: DownloadFormatId): number 
  * GET /api/fundraisers/{id}/formats: every format with the album's size in it, for anyone who may
  * see the fundraiser (before buying, too).
  */
-export function albumFormats(deps: Deps, session: Session | null, id: number): AlbumFormats {
+export async function albumFormats(deps: Deps, session: Session | null, id: number): Promise<AlbumFormats> {
   const row = visibleOrNotFound(session, queries.findFundraiserById(deps.db, id));
-  const album = loadAlbum(deps, row);
-  const lossless = !row.hasV1Tracks && album.tracks.length > 0 && allLossless(album);
+  const album = await loadAlbum(deps, row);
+  const lossless = album.tracks.length > 0 && album.tracks.every((track) => track.upload.format === 'wav');
   return {
     formats: DOWNLOAD_FORMAT_IDS.map((format): AlbumFormat => {
       const reason = unavailableReason(album, format);
@@ -182,10 +212,10 @@ export function formatOf(value: string | undefined): DownloadFormatId {
   return value;
 }
 
-function requireOffered(album: Album, format: DownloadFormatId) {
-  const reason = unavailableReason(album, format);
+function requireOffered(album: Album, format: DownloadFormatId, tracks = album.tracks) {
+  const reason = unavailableReason(album, format, tracks);
   if (reason) throw invalid(reason);
-  if (album.tracks.length === 0) throw notFound(formatMessages.noTracks);
+  if (tracks.length === 0) throw notFound(formatMessages.noTracks);
 }
 
 /** How far `rows` (one per track of `tracks`) have come. */
@@ -217,18 +247,22 @@ function progress(
  * (askForTranscodes: one preparation whoever asks at once), and a GET asks too, so a file evicted
  * from the cache while a page waited is made again instead of waiting forever.
  */
-export function prepareFormat(
+export async function prepareFormat(
   deps: Deps,
   row: FundraiserRow,
   format: DownloadFormatId,
   options: { retry: boolean; trackId?: number; downloadUrl: string },
-): FormatPreparation {
-  const album = loadAlbum(deps, row);
+): Promise<FormatPreparation> {
+  const album = await loadAlbum(deps, row);
   const { downloadUrl } = options;
-  // The originals are there already (a legacy album's one zip too): the download says if not.
-  if (format === 'original') return originalReady(format, tracksAsked(album, options.trackId), downloadUrl);
-  requireOffered(album, format);
+  // A legacy album's one uploaded zip is its original, there already when it has one.
+  if (row.hasV1Tracks && format === 'original' && options.trackId === undefined) {
+    if (!row.tracksZipUploadId) throw notFound(formatMessages.noZip);
+    return originalReady(format, [], downloadUrl);
+  }
   const tracks = tracksAsked(album, options.trackId);
+  requireOffered(album, format, tracks);
+  if (format === 'original') return originalReady(format, tracks, downloadUrl);
   const rows = askForTranscodes(deps.db, asksFor(deps, album, format, tracks), { retryFailed: options.retry });
   return progress(format, tracks, rows, downloadUrl);
 }
@@ -323,7 +357,7 @@ export async function formatDownload(deps: Deps, row: FundraiserRow, format: Dow
     if (originals.kind === 'zip') return originals;
     return { ...originals, entries: [...originals.entries, ...(await coverEntry(deps, row))] };
   }
-  const album = loadAlbum(deps, row);
+  const album = await loadAlbum(deps, row);
   requireOffered(album, format);
   const fileName = `${safeFileName(row.name, 'album')} (${downloadFormats[format].label}).zip`;
   const tracks = await preparedEntries(deps, album, format, album.tracks);
@@ -337,9 +371,10 @@ export async function trackFormatFile(
   trackId: number,
   format: DownloadFormatId,
 ): Promise<{ path: string; contentType: string; downloadName: string; version: string }> {
-  const album = loadAlbum(deps, row);
-  requireOffered(album, format);
-  const [track] = tracksAsked(album, trackId);
+  const album = await loadAlbum(deps, row);
+  const tracks = tracksAsked(album, trackId);
+  requireOffered(album, format, tracks);
+  const [track] = tracks;
   if (format === 'original') {
     const { id, format: extension } = track!.upload;
     const contentType = extension === 'wav' ? 'audio/wav' : 'audio/mpeg';
@@ -362,36 +397,43 @@ export async function trackFormatFile(
 /** How long a Data saver request waits for its file before answering 503 (the save tries again). */
 const OFFLINE_LOW_WAIT_MS = 60_000;
 const OFFLINE_LOW_POLL_MS = 200;
+/** What the 503 asks the save to wait before it asks again. */
+const OFFLINE_LOW_RETRY_AFTER_MS = 5_000;
 
 export const offlineLowMessages = {
   failed: 'This track could not be prepared for Data saver. Please save it in Standard quality.',
   slow: 'This track is still being prepared for Data saver. Please try again in a moment.',
 };
 
+const offlineLowAsk = (track: TrackSource): TranscodeAsk => ({
+  trackId: track.trackId,
+  recipe: { uploadId: track.upload.id, sourceFormat: track.upload.format, format: 'offline-low' },
+});
+
 /**
  * GET /api/tracks/{id}/stream?quality=low (DESIGN.md, contract details for wave 3, offline
  * quality), for a caller already let in: the track as the offline Data saver (AAC 96 kbps), made
- * from the original on the first request and cached. The request waits for its file; the album's
- * other tracks are asked for in the same breath, behind it, so a save going through the album
- * finds each one made or under way.
+ * from the original on the first request and cached. A made file is answered at once (a save's
+ * ranges ask nothing more). Otherwise the request waits for it; the first ask also asks for the
+ * album's other tracks, behind it, so a save going through the album finds each made or under
+ * way. Only the track asked for is tried again after a failure, once per request: a save that
+ * fails gives up (409) rather than have the server encode a broken track again and again.
+ * `signal` ends the wait when the caller goes away.
  */
 export async function offlineLowFile(
   deps: Deps,
   fundraiserId: number,
   trackId: number,
+  signal?: AbortSignal,
 ): Promise<{ path: string; contentType: string }> {
   const row = queries.findFundraiserIncludingDeleted(deps.db, fundraiserId);
-  const album = row ? loadAlbum(deps, row) : undefined;
+  const album = row ? await loadAlbum(deps, row) : undefined;
   const track = album?.tracks.find((candidate) => candidate.trackId === trackId);
   if (!track || !album) throw notFound(formatMessages.trackNotFound);
-  const ask = (source: TrackSource): TranscodeAsk => ({
-    trackId: source.trackId,
-    recipe: { uploadId: source.upload.id, sourceFormat: source.upload.format, format: 'offline-low' },
-  });
-  const asks = [track, ...album.tracks.filter((other) => other !== track)].map(ask);
-  const key = cacheKeyOf(asks[0]!.recipe);
+  const ask = offlineLowAsk(track);
+  const key = cacheKeyOf(ask.recipe);
   const deadline = Date.now() + OFFLINE_LOW_WAIT_MS;
-  askForTranscodes(deps.db, asks, { retryFailed: true, first: true });
+  let asked = false;
   for (;;) {
     const made = findTranscode(deps.db, key);
     if (made?.status === 'ready' && made.file) {
@@ -404,10 +446,18 @@ export async function offlineLowFile(
       forgetTranscode(deps.db, made.id);
       continue;
     }
-    if (made?.status === 'failed') throw unavailable(offlineLowMessages.failed);
-    if (Date.now() > deadline) throw unavailable(offlineLowMessages.slow);
-    // Evicted while this request waited (a full cache): asked for again.
-    if (!made) askForTranscodes(deps.db, asks.slice(0, 1), { retryFailed: true, first: true });
+    if (made?.status === 'failed' && asked) throw conflict(offlineLowMessages.failed);
+    if (!asked) {
+      const others = album.tracks.filter((other) => other !== track).map(offlineLowAsk);
+      askForTranscodes(deps.db, [ask], { retryFailed: true, first: true, attempts: 1 });
+      askForTranscodes(deps.db, others, { retryFailed: false, first: true, attempts: 1 });
+      asked = true;
+    } else if (!made) {
+      // Evicted while this request waited (a full cache): asked for again.
+      askForTranscodes(deps.db, [ask], { retryFailed: false, first: true, attempts: 1 });
+    }
+    if (Date.now() > deadline) throw unavailable(offlineLowMessages.slow, OFFLINE_LOW_RETRY_AFTER_MS);
+    if (signal?.aborted) throw unavailable(offlineLowMessages.slow, OFFLINE_LOW_RETRY_AFTER_MS);
     await sleep(OFFLINE_LOW_POLL_MS);
   }
 }

@@ -108,8 +108,8 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     return sendAlbum(c, deps, await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)));
   })
   /** Every download format with the album's size in it: public, so a fan sees them before buying. */
-  .get('/fundraisers/:id/formats', (c) =>
-    c.json(albumFormats.albumFormats(c.get('deps'), c.get('session'), fundraiserId(c.req.param('id')))),
+  .get('/fundraisers/:id/formats', async (c) =>
+    c.json(await albumFormats.albumFormats(c.get('deps'), c.get('session'), fundraiserId(c.req.param('id')))),
   )
   /** Prepares the album in a format (POST; idempotent) and says how far it has come (GET, POST). */
   .on(['GET', 'POST'], '/fundraisers/:id/formats/:format', (c) => {

@@ -84,7 +84,7 @@ async function sendDataSaver(c: Context<AppEnv>, id: number) {
   const deps = c.get('deps');
   const track = fullTrack(deps, c.get('session'), id, c.req.query('grant'));
   if (track.status !== 'ready') throw notFound(mediaMessages.notReady);
-  const file = await albumFormats.offlineLowFile(deps, track.fundraiserId, id);
+  const file = await albumFormats.offlineLowFile(deps, track.fundraiserId, id, c.req.raw.signal);
   const response = await sendMedia(c, {
     path: file.path,
     contentType: file.contentType,

@@ -132,8 +132,12 @@ export const encodings: Record<TranscodeFormat, Encoding> = {
   },
 };
 
-/** ffmetadata escapes '=', ';', '#', '\' and line breaks with a backslash. */
-const escapeMetadata = (value: string) => value.replace(/[=;#\\\n]/g, (character) => `\\${character}`);
+/**
+ * ffmetadata escapes '=', ';', '#' and '\' with a backslash. Control characters (a name may hold
+ * a CR or a NUL: names are only trimmed) become spaces: ffmpeg ends a line or a value at them.
+ */
+const escapeMetadata = (value: string) =>
+  value.replace(/\p{Cc}/gu, ' ').replace(/[=;#\\]/g, (character) => `\\${character}`);
 
 /**
  * A FLAC METADATA_BLOCK_PICTURE (FLAC format, section 'PICTURE'), base64: how Ogg Opus files

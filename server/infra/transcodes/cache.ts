@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { transcodes } from '../../db/schema';
+import { jobs, transcodes } from '../../db/schema';
 import { encodings, type TrackTags, type TranscodeFormat } from '../audio/encode';
 import { enqueue } from '../jobs/queue';
 
@@ -58,17 +58,19 @@ export type TranscodeAsk = { recipe: TranscodeRecipe; trackId?: number };
  * made already is left as it is, so two tabs asking at once (or two server processes) start one
  * preparation: the row's unique key decides, inside one IMMEDIATE transaction. A failed one is
  * tried again when `retryFailed` (the page's Try again). `first` puts the jobs ahead of the queue's
- * others (a player waiting for its Data saver file). The files made already count as used now.
- * Answers the rows in the order asked.
+ * others (a player waiting for its Data saver file); `attempts` is how often a job tries before it
+ * fails. A row left 'preparing' without a job (its job given up, and the server stopped before the
+ * row said so) gets one again. The files made already count as used now. Answers the rows in the
+ * order asked.
  */
 export function askForTranscodes(
   db: Db,
   asks: TranscodeAsk[],
-  options: { retryFailed: boolean; first?: boolean },
+  options: { retryFailed: boolean; first?: boolean; attempts?: number },
 ): TranscodeRow[] {
   const keyed = asks.map((ask) => ({ ...ask, key: cacheKeyOf(ask.recipe) }));
   // Jobs are claimed in run_at order: the epoch comes before every job queued in the usual way.
-  const jobOptions = { runAt: options.first ? new Date(0) : undefined, maxAttempts: 3 };
+  const jobOptions = { runAt: options.first ? new Date(0) : undefined, maxAttempts: options.attempts ?? 3 };
   return db.transaction(
     (tx) => {
       for (const { recipe, trackId, key } of keyed) {
@@ -89,13 +91,13 @@ export function askForTranscodes(
           enqueue(tx, TRANSCODE_JOB, { key }, jobOptions);
           continue;
         }
-        if (!options.retryFailed) continue;
-        const { changes } = tx
-          .update(transcodes)
-          .set({ status: 'preparing', error: null })
-          .where(and(eq(transcodes.cacheKey, key), eq(transcodes.status, 'failed')))
-          .run();
-        if (changes > 0) enqueue(tx, TRANSCODE_JOB, { key }, jobOptions);
+        const row = tx.select({ status: transcodes.status }).from(transcodes).where(eq(transcodes.cacheKey, key)).get();
+        if (row?.status === 'preparing' && !hasLiveJob(tx, key)) {
+          enqueue(tx, TRANSCODE_JOB, { key }, jobOptions);
+        } else if (row?.status === 'failed' && options.retryFailed) {
+          tx.update(transcodes).set({ status: 'preparing', error: null }).where(eq(transcodes.cacheKey, key)).run();
+          enqueue(tx, TRANSCODE_JOB, { key }, jobOptions);
+        }
       }
       const keys = keyed.map(({ key }) => key);
       // Asked for is used: the files already made for this ask are the last to be evicted while
@@ -109,6 +111,22 @@ export function askForTranscodes(
     },
     { behavior: 'immediate' },
   );
+}
+
+/** Whether a job for `key` waits or runs (its payload is written by enqueue's JSON.stringify, so compared as text). */
+function hasLiveJob(db: Db, key: string): boolean {
+  const live = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        inArray(jobs.status, ['queued', 'running']),
+        eq(jobs.kind, TRANSCODE_JOB),
+        eq(jobs.payload, JSON.stringify({ key })),
+      ),
+    )
+    .get();
+  return live !== undefined;
 }
 
 /** The rows of these keys, by key (a key nobody asked for is absent). */
@@ -168,10 +186,13 @@ export function cachedBytes(db: Db): number {
 
 /**
  * Takes the least recently used ready files off the books until the cache holds at most
- * `limitBytes`, never `keepId` (the file just made, which someone is waiting for). Answers the
- * files to remove from the store; their rows are gone already, so nobody is handed one of them.
+ * `limitBytes`. Files used since `keepUsedSince` stay whatever the total (an album being prepared,
+ * whose page asks every few seconds, or being downloaded): an album bigger than the cache still
+ * finishes, and a download never loses a file halfway; the cache then goes over its limit for a
+ * while, and comes back under at a later eviction. Answers the files to remove from the store;
+ * their rows are gone already, so nobody is handed one of them.
  */
-export function evictOverLimit(db: Db, limitBytes: number, keepId?: number): string[] {
+export function evictOverLimit(db: Db, limitBytes: number, keepUsedSince: Date): string[] {
   return db.transaction(
     (tx) => {
       let total = cachedBytes(tx);
@@ -179,7 +200,7 @@ export function evictOverLimit(db: Db, limitBytes: number, keepId?: number): str
       const candidates = tx
         .select({ id: transcodes.id, file: transcodes.file, bytes: transcodes.bytes })
         .from(transcodes)
-        .where(and(eq(transcodes.status, 'ready'), keepId === undefined ? undefined : ne(transcodes.id, keepId)))
+        .where(and(eq(transcodes.status, 'ready'), lt(transcodes.lastUsedAt, keepUsedSince)))
         .orderBy(asc(transcodes.lastUsedAt), asc(transcodes.id))
         .all();
       const evicted: string[] = [];

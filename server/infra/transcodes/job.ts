@@ -27,6 +27,12 @@ type TranscodeDeps = Pick<Deps, 'db' | 'media' | 'logger' | 'ffmpeg' | 'config'>
 /** What a fan reads when a track could not be made; the log has ffmpeg's own words. */
 export const transcodeFailedMessage = 'This track could not be prepared in this format. Please try again later.';
 
+/**
+ * Files used this recently are never evicted (cache.ts, evictOverLimit): longer than a page waits
+ * between its questions and than most downloads take.
+ */
+export const RECENT_USE_MS = 30 * 60 * 1000;
+
 /** The cover's largest JPEG rendition (the zip's cover.jpg is the same file). */
 export const COVER_WIDTH = 1200;
 
@@ -113,7 +119,7 @@ export function transcodeJobHandlers(deps: TranscodeDeps): Record<string, JobHan
           await media.remove(output);
           return;
         }
-        const evicted = evictOverLimit(db, deps.config.transcodeCacheBytes, row.id);
+        const evicted = evictOverLimit(db, deps.config.transcodeCacheBytes, new Date(Date.now() - RECENT_USE_MS));
         await media.discard(...evicted.map((file) => media.transcodeFile(file)));
         if (evicted.length) logger.info({ count: evicted.length }, 'transcode cache: evicted the least recently used');
       },
