@@ -71,6 +71,9 @@ export default defineConfig({
     sourcemap: true,
     manifest: true,
     rolldownOptions: {
+      // The app, and the embedded player's page (issue 28): a script of its own, with nothing of
+      // the app's, served inside the server-drawn page (server/features/sharing/embed-page.ts).
+      input: { index: path.join(CLIENT_ROOT, 'index.html'), embed: path.join(CLIENT_ROOT, 'embed/main.ts') },
       output: {
         // What the three pages of the budget all need travels in one request (scripts/landing-chunk.ts).
         codeSplitting: {
@@ -123,6 +126,8 @@ export default defineConfig({
         buildPlugins: { vite: [passLogLevel] },
         // The app shell only (STYLE.md, excalidraw): scripts, styles, fonts, icons and index.html.
         globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
+        // The embedded player's files are for other sites' frames, never part of the app offline.
+        globIgnores: ['**/embed-*.{js,css}', '**/embed-*.{js,css}.map'],
         maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
       },
     }),

@@ -29,6 +29,7 @@ export async function benchDonationFulfilment(count = 1000) {
     projectId: fundraiser.id,
     coverFees: false,
     gift: null,
+    source: null,
   };
   server.sqlite.exec('CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, email TEXT NOT NULL, cents INTEGER NOT NULL)');
   const insert = server.sqlite.prepare('INSERT INTO bench_rows (email, cents) VALUES (?, ?)');

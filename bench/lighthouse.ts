@@ -5,7 +5,8 @@ import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { chromiumPath } from '../tests/fixtures/browser';
-import { criticalPathKb } from '../scripts/bundle-budget.mjs';
+import { criticalPathKb, embedKb } from '../scripts/bundle-budget.mjs';
+import { embedUrl } from '../shared/embed';
 import {
   alone,
   compiledServer,
@@ -22,8 +23,12 @@ import {
 // and the host's benchmark index of each run (Lighthouse's measure of how fast this machine was
 // at that moment: its simulated 4x slowdown multiplies whatever the machine is doing). And the
 // gzipped JavaScript each page needs before it can show its content. Needs `npm run build`.
+// LIGHTHOUSE_ROUTES=embed-compact,embed-full measures only the routes with those ids.
 
 const RUNS = 3;
+
+/** Issue 28's targets for the embedded player's page, as Lighthouse scores out of 100. */
+const EMBED_TARGETS = { performance: 95, accessibility: 100 };
 
 type Scores = {
   performance: number;
@@ -33,6 +38,20 @@ type Scores = {
   tbt: number;
   cls: number;
   benchmarkIndex: number;
+  /** The accessibility audits that failed, with the elements each names: what to fix for 100. */
+  accessibilityFailures: string[];
+};
+
+type Route = {
+  /** What LIGHTHOUSE_ROUTES names it by. */
+  id: string;
+  name: string;
+  path: string;
+  /** Its name in page-chunks.json, or 'embed' for the embedded player's page. */
+  page: string;
+  signedIn?: boolean;
+  /** An issue's targets for the median run. */
+  targets?: { performance: number; accessibility: number };
 };
 
 async function launchChromium(port: number) {
@@ -79,7 +98,8 @@ async function audit(url: string, port: number): Promise<Scores> {
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   if (process.env.LIGHTHOUSE_REPORT_DIR) {
-    const name = new URL(url).pathname.replace(/\W+/g, '_') || 'home';
+    const { pathname, search } = new URL(url);
+    const name = `${pathname}${search}`.replace(/\W+/g, '_') || 'home';
     fs.writeFileSync(path.join(process.env.LIGHTHOUSE_REPORT_DIR, `${name}.json`), JSON.stringify(result.lhr, null, 1));
   }
   const { categories, audits } = result.lhr;
@@ -92,7 +112,16 @@ async function audit(url: string, port: number): Promise<Scores> {
     tbt: ms('total-blocking-time'),
     cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
     benchmarkIndex: result.lhr.environment.benchmarkIndex,
+    accessibilityFailures: (categories.accessibility?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && audits[ref.id]?.score === 0)
+      .map((ref) => `${ref.id}: ${failingNodes(audits[ref.id]!.details).join(', ')}`),
   };
+}
+
+/** The elements a failed audit names (its details' items, as selectors), or what it says instead. */
+function failingNodes(details: unknown): string[] {
+  const items = (details as { items?: { node?: { selector?: string; snippet?: string } }[] } | undefined)?.items;
+  return (items ?? []).map((item) => item.node?.selector ?? item.node?.snippet ?? JSON.stringify(item));
 }
 
 /** The demo admin's session cookies (the demo's albums are theirs, so they are in Your music). */
@@ -152,13 +181,34 @@ export async function benchLighthouse() {
     const slug = featured[0]!.urlSlug;
     const cookies = await demoAdminCookies(base, dataDir);
     stopChromium = await launchChromium(port);
-    const routes = [
-      { name: '/', path: '/', page: 'home' },
-      { name: '/browse', path: '/browse', page: 'browse' },
-      { name: '/projects/{slug}', path: `/projects/${slug}`, page: 'fundraiser' },
-      { name: '/projects/{slug}/donate', path: `/projects/${slug}/donate`, page: 'donate' },
-      { name: '/music/album/{slug}', path: `/music/album/${slug}`, page: 'album', signedIn: true },
+    // The featured fundraiser's embedded player (issue 28) is measured on its own, as a tab: the
+    // page a frame shows, without the host page around it. Its script is its own build entry.
+    const allRoutes: Route[] = [
+      { id: 'home', name: '/', path: '/', page: 'home' },
+      { id: 'browse', name: '/browse', path: '/browse', page: 'browse' },
+      { id: 'fundraiser', name: '/projects/{slug}', path: `/projects/${slug}`, page: 'fundraiser' },
+      { id: 'donate', name: '/projects/{slug}/donate', path: `/projects/${slug}/donate`, page: 'donate' },
+      {
+        id: 'embed-compact',
+        name: '/embed/{slug} compact',
+        path: embedUrl('', slug, { size: 'compact', theme: 'light' }),
+        page: 'embed',
+        targets: EMBED_TARGETS,
+      },
+      {
+        id: 'embed-full',
+        name: '/embed/{slug} full',
+        path: embedUrl('', slug, { size: 'full', theme: 'light' }),
+        page: 'embed',
+        targets: EMBED_TARGETS,
+      },
+      { id: 'album', name: '/music/album/{slug}', path: `/music/album/${slug}`, page: 'album', signedIn: true },
     ];
+    const only = process.env.LIGHTHOUSE_ROUTES?.split(',').map((id) => id.trim());
+    const routes = only ? allRoutes.filter((route) => only.includes(route.id)) : allRoutes;
+    if (only && routes.length !== only.length) {
+      throw new Error(`LIGHTHOUSE_ROUTES names routes that are not measured; known: ${allRoutes.map((r) => r.id)}`);
+    }
     console.log(
       `\nLighthouse 12, mobile (simulated slow 4G, 4× CPU slowdown), the compiled server on the demo content, ${RUNS} runs each, the median by score`,
     );
@@ -180,10 +230,24 @@ export async function benchLighthouse() {
         string,
         unknown
       >;
-      const criticalJs = route.page in chunks ? `${criticalPathKb(dist, route.page).toFixed(1)} KB` : '';
+      // The embedded player's script is all it loads, the whole of its entry.
+      const criticalJs =
+        route.page === 'embed'
+          ? `${embedKb(dist).toFixed(1)} KB`
+          : route.page in chunks
+            ? `${criticalPathKb(dist, route.page).toFixed(1)} KB`
+            : '';
+      const target = route.targets
+        ? `  target perf ≥ ${route.targets.performance}, a11y ${route.targets.accessibility}: ${
+            median.performance >= route.targets.performance && median.accessibility >= route.targets.accessibility
+              ? 'met'
+              : 'NOT met'
+          }`
+        : '';
       console.log(
-        `  ${route.name.padEnd(24)} ${String(median.performance).padStart(5)} ${String(median.accessibility).padStart(5)} ${s(median.fcp).padStart(7)} ${s(median.lcp).padStart(7)} ${`${Math.round(median.tbt)} ms`.padStart(6)} ${median.cls.toFixed(3).padStart(6)}  ${criticalJs.padEnd(11)}  ${each}`,
+        `  ${route.name.padEnd(24)} ${String(median.performance).padStart(5)} ${String(median.accessibility).padStart(5)} ${s(median.fcp).padStart(7)} ${s(median.lcp).padStart(7)} ${`${Math.round(median.tbt)} ms`.padStart(6)} ${median.cls.toFixed(3).padStart(6)}  ${criticalJs.padEnd(11)}  ${each}${target}`,
       );
+      for (const failure of median.accessibilityFailures) console.log(`    accessibility audit failed: ${failure}`);
     }
   } finally {
     await stopChromium?.();

@@ -32,7 +32,8 @@ export function pageChunks(pages: Record<string, string>): Plugin {
         for (const imported of byFile.get(file)?.imports ?? []) if (byFile.has(imported)) closure(imported, into);
         return into;
       };
-      const entry = chunks.find((chunk) => chunk.isEntry);
+      // The app's entry (index.html's), not the embedded player's (vite.config.ts names both).
+      const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === 'index');
       if (!entry) throw new Error('page-chunks: the build has no entry chunk');
       const entryFiles = closure(entry.fileName, new Set());
       const cssOf = (file: string) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])];

@@ -18,6 +18,7 @@ import { analyticsRoutes } from './features/analytics/routes';
 import { mailingListRoutes } from './features/mailing-list/routes';
 import { metricsRoutes, siteRoutes } from './features/site/routes';
 import { mediaRoutes, uploadRoutes } from './features/uploads/routes';
+import { embedPageRoutes, sharingRoutes } from './features/sharing/routes';
 import { answerHeadersOf } from './http/answer-headers';
 import { handleError } from './http/app-errors';
 import { clientAppRoutes, type PageLookup } from './http/client-app';
@@ -95,6 +96,7 @@ export function createApp(deps: Deps) {
     .route('/', analyticsRoutes)
     .route('/', artistRoutes)
     .route('/', fundraiserRoutes)
+    .route('/', sharingRoutes)
     .route('/', trackAudioRoutes)
     .route('/', libraryRoutes)
     .route('/', donationRoutes)
@@ -113,6 +115,8 @@ export function createApp(deps: Deps) {
   app.route('/api', api);
   app.route('/', mediaRoutes(deps.media));
   app.route('/', metricsRoutes);
+  // Before the app's pages, which answer every other address.
+  app.route('/', embedPageRoutes(deps.config.clientDistDir));
   app.route(
     '/',
     clientAppRoutes({

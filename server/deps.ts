@@ -58,6 +58,10 @@ export type ShareCard = {
   path: string;
   /** Open Graph's kind of page: an album unless it says otherwise. */
   type?: 'music.album' | 'website';
+  /** The page's embedded player (issue 28): its path and frame, for Twitter's player card. */
+  player?: { path: string; width: number; height: number };
+  /** Whether GET /api/oembed answers for this page: its head then says where (oEmbed discovery). */
+  oEmbed?: boolean;
 };
 
 /**

@@ -14,6 +14,8 @@ export type ErrorKind =
   | 'too-large'
   | 'unsupported-media'
   | 'rate-limited'
+  /** A form of answer the server does not make (oEmbed's XML). */
+  | 'not-implemented'
   | 'unavailable';
 
 export class AppError extends Error {

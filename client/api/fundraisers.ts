@@ -21,6 +21,7 @@ export const fundraiserKeys = {
   details: () => [...fundraiserKeys.all, 'detail'] as const,
   bySlugOrId: (slugOrId: string) => [...fundraiserKeys.details(), slugOrId] as const,
   transactions: (id: number, page: number) => [...fundraiserKeys.all, 'transactions', id, page] as const,
+  reach: (id: number) => [...fundraiserKeys.all, 'reach', id] as const,
   search: (params: FundraiserSearch) => [...fundraiserKeys.all, 'search', params] as const,
 };
 
@@ -72,6 +73,23 @@ export function fundraiserTransactionsQueryOptions(id: number, page: number) {
     queryKey: fundraiserKeys.transactions(id, page),
     queryFn: () => apiRequest(`/api/fundraisers/${id}/transactions?${query}`, 'fundraiserTransactions'),
   });
+}
+
+/** GET /api/fundraisers/{id}/reach: its shares and what its embedded player brought (owner and admins). */
+export function fundraiserReachQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: fundraiserKeys.reach(id),
+    queryFn: () => apiRequest(`/api/fundraisers/${id}/reach`, 'fundraiserReach'),
+    retry: retryUnlessRefused,
+  });
+}
+
+/**
+ * POST /api/fundraisers/{id}/shares: one completed share (DESIGN.md wave 3, "shares"). The server
+ * counts a visitor at most once an hour and answers the count either way.
+ */
+export function recordShare(id: number) {
+  return apiRequest(`/api/fundraisers/${id}/shares`, 'shareCount', { method: 'POST' });
 }
 
 export const charityKeys = {

@@ -26,6 +26,8 @@ const NEVER_PUBLIC = new Set([
   'test_payment_intents',
   'change_versions',
   'upload_reservations',
+  // Embed views and plays, counted per day (a share's count is the fundraiser's own column).
+  'fundraiser_daily_counts',
 ]);
 
 /** What a session lookup reads: the session and its user (whose deletion takes its sessions). */

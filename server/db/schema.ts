@@ -392,6 +392,11 @@ export const donations = sqliteTable(
     charityEin: text('charity_ein'),
     charityName: text('charity_name'),
     /**
+     * Where the donation began: 'embed' when the donor came from the fundraiser's embedded player
+     * on another site (issue 28), else null. Nothing about the donor's visit is kept.
+     */
+    source: text('source', { enum: ['embed'] }),
+    /**
      * 'refunded' once the whole payment went back (refunds, or a dispute lost): the purchase goes
      * with it, and comes back if a refund fails. Refunded in part, or disputed, it stays
      * 'succeeded'. What the payment's money did is in money_journal, not here.
@@ -725,4 +730,22 @@ export const transcodes = sqliteTable(
     // The hourly sweep asks of each file in media/transcodes whether a row names it.
     index('transcodes_file_idx').on(table.file),
   ],
+);
+
+/**
+ * What happened around a fundraiser, counted per day in the site's time zone (issue 28: views of
+ * and preview plays in its embedded player, completed shares). Counts only: no cookies, no visitor, nothing personal;
+ * a year of them is a few hundred rows per fundraiser.
+ */
+export const fundraiserDailyCounts = sqliteTable(
+  'fundraiser_daily_counts',
+  {
+    fundraiserId: integer('fundraiser_id')
+      .notNull()
+      .references(() => fundraisers.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    kind: text('kind', { enum: ['embed_view', 'embed_play', 'share'] }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.fundraiserId, table.day, table.kind] })],
 );

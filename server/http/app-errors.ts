@@ -17,6 +17,7 @@ const statusOf = {
   'too-large': 413,
   'unsupported-media': 415,
   'rate-limited': 429,
+  'not-implemented': 501,
   unavailable: 503,
 } as const satisfies Record<ErrorKind, ContentfulStatusCode>;
 

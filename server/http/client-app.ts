@@ -39,7 +39,7 @@ function withShareCard(html: string, card: ShareCard, origin: string, siteName: 
     ['property', 'og:title', card.title],
     ['property', 'og:description', description],
     ['property', 'og:url', `${origin}${card.path}`],
-    ['name', 'twitter:card', card.imagePath ? 'summary_large_image' : 'summary'],
+    ['name', 'twitter:card', card.player ? 'player' : card.imagePath ? 'summary_large_image' : 'summary'],
     ['name', 'twitter:title', card.title],
     ['name', 'twitter:description', description],
   ];
@@ -49,9 +49,24 @@ function withShareCard(html: string, card: ShareCard, origin: string, siteName: 
       ['name', 'twitter:image', `${origin}${card.imagePath}`],
     );
   }
-  const meta = tags
-    .map(([kind, key, value]) => `<meta ${kind}="${key}" content="${escapeHtml(value)}" />`)
-    .join('\n    ');
+  if (card.player) {
+    tags.push(
+      ['name', 'twitter:player', `${origin}${card.player.path}`],
+      ['name', 'twitter:player:width', String(card.player.width)],
+      ['name', 'twitter:player:height', String(card.player.height)],
+    );
+  }
+  const links = card.oEmbed
+    ? [
+        `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(
+          `${origin}/api/oembed?${new URLSearchParams({ url: `${origin}${card.path}`, format: 'json' })}`,
+        )}" title="${escapeHtml(card.title)}" />`,
+      ]
+    : [];
+  const meta = [
+    ...tags.map(([kind, key, value]) => `<meta ${kind}="${key}" content="${escapeHtml(value)}" />`),
+    ...links,
+  ].join('\n    ');
   return html
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
     .replace(

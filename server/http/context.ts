@@ -13,5 +13,7 @@ export type AppEnv = {
     answerHeaders: AnswerHeaders;
     /** A page's nonce for its inline styles, set by the page's handler (security-headers.ts). */
     styleNonce: string | undefined;
+    /** Set by a page any site may show in a frame: the embedded player, /embed/* (security-headers.ts). */
+    framable: boolean | undefined;
   };
 };

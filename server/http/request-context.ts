@@ -81,7 +81,7 @@ export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> 
       finishAnswer(
         res.headers,
         collected,
-        security.forAnswer(https, res.headers.get('content-type'), c.get('styleNonce')),
+        security.forAnswer(https, res.headers.get('content-type'), c.get('styleNonce'), c.get('framable') === true),
       );
     }
     const status = res.status;

@@ -51,11 +51,14 @@ function mediaOrigins(config: Config): string[] {
  *   the same addresses as online, so no blob: is needed.
  * - Workers: the service worker and the player's SharedWorker, both the app's own files.
  * - With media in a bucket, its origin and the CDN's (mediaOrigins).
+ * - Frames: the page's own (the Share dialog previews the embedded player) besides the video
+ *   players and Stripe's. Framed by no one, except the embedded player's pages, which any site
+ *   may frame: that is what they are for (issue 28; DESIGN.md wave 3, "embeds").
  */
-function contentSecurityPolicy(config: Config): (nonce: string | undefined) => string {
+function contentSecurityPolicy(config: Config) {
   const stripe = config.stripe !== undefined;
   const media = mediaOrigins(config);
-  const directives = (styleSources: string[]): [string, string[]][] => [
+  const directives = (styleSources: string[], ancestors: string[]): [string, string[]][] => [
     ['default-src', ["'self'"]],
     ['script-src', ["'self'", ...(stripe ? STRIPE_SCRIPTS : [])]],
     ['style-src', ["'self'", ...styleSources]],
@@ -63,22 +66,26 @@ function contentSecurityPolicy(config: Config): (nonce: string | undefined) => s
     ['media-src', ["'self'", 'data:', ...media]],
     ['font-src', ["'self'"]],
     ['connect-src', ["'self'", ...media, ...(stripe ? STRIPE_API : [])]],
-    ['frame-src', [...videoPlayers, ...(stripe ? STRIPE_FRAMES : [])]],
+    // 'self': the Share dialog's live preview of the embedded player (issue 28).
+    ['frame-src', ["'self'", ...videoPlayers, ...(stripe ? STRIPE_FRAMES : [])]],
     ['worker-src', ["'self'"]],
     ['manifest-src', ["'self'"]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],
-    ['frame-ancestors', ["'none'"]],
+    ['frame-ancestors', ancestors],
   ];
-  const write = (styleSources: string[]) =>
-    directives(styleSources)
+  const write = (styleSources: string[], ancestors = ["'none'"]) =>
+    directives(styleSources, ancestors)
       .map(([name, sources]) => `${name} ${sources.join(' ')}`)
       .join('; ');
   // Built once; a page's policy is the same text around its nonce.
   const withoutNonce = write([]);
   const [before, after] = write(["'nonce-NONCE'"]).split('NONCE') as [string, string];
-  return (nonce) => (nonce === undefined ? withoutNonce : before + nonce + after);
+  const page = (nonce: string | undefined) => (nonce === undefined ? withoutNonce : before + nonce + after);
+  // The embedded player (issue 28) is made to be shown in any site's frame, and has no inline styles.
+  const framable = write([], ['*']);
+  return { page, framable };
 }
 
 /**
@@ -162,16 +169,30 @@ export function securityHeaders(config: Config) {
   const forDocument = (https: boolean, styleNonce: string | undefined): Record<string, string> => ({
     ...transport(https),
     'x-content-type-options': 'nosniff',
-    'content-security-policy': csp(styleNonce),
+    'content-security-policy': csp.page(styleNonce),
     'permissions-policy': permissions,
     'cross-origin-opener-policy': openerPolicy,
     'referrer-policy': 'strict-origin-when-cross-origin',
     // frame-ancestors 'none' says the same to browsers that know CSP 2; this to those that do not.
     'x-frame-options': 'DENY',
   });
+  // No X-Frame-Options: it has no value that allows every site, and CSP's frame-ancestors wins
+  // over it in every browser that knows both.
+  const forFramable = (https: boolean): Record<string, string> => ({
+    ...transport(https),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': csp.framable,
+    'permissions-policy': permissions,
+    'cross-origin-opener-policy': openerPolicy,
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  });
   return {
     forData,
-    forAnswer: (https: boolean, contentType: string | null, styleNonce: string | undefined) =>
-      contentType?.startsWith('application/json') ? forData(https) : forDocument(https, styleNonce),
+    forAnswer: (https: boolean, contentType: string | null, styleNonce: string | undefined, framable = false) =>
+      contentType?.startsWith('application/json')
+        ? forData(https)
+        : framable
+          ? forFramable(https)
+          : forDocument(https, styleNonce),
   };
 }

@@ -110,3 +110,20 @@ export const fundraiserTransactionsSchema = z.object({
   results: z.array(fundraiserTransactionSchema),
   totalCount: z.int(),
 });
+
+/** POST /api/fundraisers/{id}/shares (DESIGN.md wave 3, "shares"): the count after this share. */
+export const shareCountSchema = z.object({ shareCount: z.int() });
+
+/**
+ * GET /api/fundraisers/{id}/reach (owner, admin; issue 28): how far the fundraiser travelled, all
+ * time: completed shares, views of and preview plays in its embedded player, and the donations that
+ * began in an embed with what they gave the charity (after refunds). Counts only, no visitor.
+ */
+export const fundraiserReachSchema = z.object({
+  shareCount: z.int(),
+  embedViews: z.int(),
+  embedPlays: z.int(),
+  embedDonations: z.int(),
+  embedRaisedCents: z.int(),
+});
+export type FundraiserReach = z.infer<typeof fundraiserReachSchema>;

@@ -28,6 +28,8 @@ import {
   fundraiserSchema,
   fundraiserSearchResultSchema,
   fundraiserTransactionsSchema,
+  fundraiserReachSchema,
+  shareCountSchema,
 } from './fundraisers';
 import { albumFormatsSchema, formatPreparationSchema } from './formats';
 import { givingSchema, receiptCopySchema } from './giving';
@@ -56,6 +58,8 @@ export const answerSchemas = {
   fundraiserSearch: fundraiserSearchResultSchema,
   fundraiserRef: fundraiserRefSchema,
   fundraiserTransactions: fundraiserTransactionsSchema,
+  fundraiserReach: fundraiserReachSchema,
+  shareCount: shareCountSchema,
   featuredCharities: featuredCharitiesSchema,
   nonprofitSearch: nonprofitSearchResultSchema,
   nonprofitDetail: nonprofitDetailSchema,

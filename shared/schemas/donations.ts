@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { messages } from '../messages';
 import { cardNumberProblem, cvcProblem, expiryProblem } from '../card-checks';
 import { deliveryDateProblem, donationLimits, donationMessages, TIP_CHOICES, tipOf } from '../donation-rules';
+import { EMBED_SOURCE } from '../embed';
 import { parseDollarsToCents } from '../money';
 import { emailField, emailFieldFor, optionalText, requiredText } from './text';
 
@@ -54,6 +55,11 @@ export const paymentIntentRequestSchema = z
     coverFees: z.boolean().default(false),
     /** Issue 26: the album goes to someone else; the giver gets the receipt. */
     gift: giftSchema.nullable().default(null),
+    /**
+     * Issue 28: 'embed' when the donor came from the fundraiser's embedded player. Only an
+     * attribution: a value the server does not know is no source, never a refused donation.
+     */
+    source: z.enum([EMBED_SOURCE]).nullable().default(null).catch(null),
   })
   .superRefine((input, ctx) => {
     if (input.gift && input.gift.recipientEmail === input.email) {

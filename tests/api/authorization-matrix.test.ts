@@ -523,6 +523,46 @@ const matrix: Record<string, Case | Case[]> = {
       expect: { guest: 404, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
     },
   ],
+  // Issue 28: sharing. Anyone may share a public fundraiser and report its embed; no one a draft,
+  // not even its owner (a draft has no public address to share). What it brought is its owner's.
+  'POST /api/fundraisers/:id/shares': [
+    { case: 'published', prepare: published, expect: everyone(200) },
+    { case: 'draft', prepare: draft, expect: everyone(404) },
+  ],
+  'POST /api/fundraisers/:id/embed-events': [
+    {
+      case: 'published',
+      prepare: ({ cast }) => ({ params: { id: cast.published.id }, send: { json: { kind: 'view' } } }),
+      expect: everyone(204),
+    },
+    {
+      case: 'draft',
+      prepare: ({ cast }) => ({ params: { id: cast.draft.id }, send: { json: { kind: 'view' } } }),
+      expect: everyone(404),
+    },
+  ],
+  'GET /api/fundraisers/:id/reach': [
+    {
+      case: 'published',
+      prepare: published,
+      expect: { guest: 401, unverified: 403, stranger: 403, owner: 200, buyer: 403, admin: 200 },
+    },
+    {
+      case: 'draft',
+      prepare: draft,
+      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+    },
+  ],
+  // Which fundraiser is the query's to say: a draft's address is a 404 like any unknown one (sharing.test.ts).
+  'GET /api/oembed': [
+    {
+      case: 'published',
+      prepare: ({ cast }) => ({
+        query: new URLSearchParams({ url: `${cast.server.baseUrl}/projects/${cast.published.urlSlug}` }).toString(),
+      }),
+      expect: everyone(200),
+    },
+  ],
   ...sameForGetAndPost('/api/fundraisers/:id/formats/:format', [
     {
       case: 'published',
@@ -779,6 +819,8 @@ const notInTheMatrix: Record<string, string> = {
   'GET /media/images/*': 'image renditions: public files, named by unguessable upload ids',
   'GET /media/*': 'anything else under /media: 404 for everyone',
   'GET /*': "the client's pages: the same HTML for everyone, whose data comes from the API above",
+  'GET /embed/fundraisers/:slug':
+    "the embedded player: the same HTML for everyone, a public fundraiser's or 404 (tests/api/sharing.test.ts)",
 };
 
 const REFUSALS = new Set([401, 403, 404]);

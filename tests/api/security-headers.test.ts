@@ -98,7 +98,8 @@ describe('without Stripe (the test provider), over plain HTTP', () => {
       'media-src': ["'self'", 'data:'],
       'font-src': ["'self'"],
       'connect-src': ["'self'"],
-      'frame-src': ['https://www.youtube-nocookie.com', 'https://player.vimeo.com'],
+      // 'self': the Share dialog's preview of the embedded player (issue 28).
+      'frame-src': ["'self'", 'https://www.youtube-nocookie.com', 'https://player.vimeo.com'],
       'worker-src': ["'self'"],
       'manifest-src': ["'self'"],
       'object-src': ["'none'"],
@@ -175,6 +176,7 @@ describe('with Stripe configured', () => {
     const policy = parsePolicy(page.headers.get('content-security-policy'));
     expect(policy['script-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com']);
     expect(policy['frame-src']).toEqual([
+      "'self'",
       'https://www.youtube-nocookie.com',
       'https://player.vimeo.com',
       'https://js.stripe.com',

@@ -29,7 +29,9 @@ describe('share cards', () => {
       `https://music.example.org/media/images/${fundraiser.albumCover}-1200.jpg`,
     );
     expect(meta(page.text, 'og:url')).toBe(`https://music.example.org/projects/${fundraiser.urlSlug}`);
-    expect(meta(page.text, 'twitter:card')).toBe('summary_large_image');
+    // A player card (issue 28): the embedded player plays where the link unfurls.
+    expect(meta(page.text, 'twitter:card')).toBe('player');
+    expect(meta(page.text, 'twitter:player')).toBe(`https://music.example.org/embed/fundraisers/${fundraiser.urlSlug}`);
     expect(page.text).toMatch(/<meta\s+name="description"\s+content="Live at the/);
     // By id, the page moves to its slug, where the card is.
     const byId = await server.client().get(`/projects/${fundraiser.id}`);
@@ -39,6 +41,8 @@ describe('share cards', () => {
     const artist = await server.client().get(`/artists/${fundraiser.artist.urlSlug}`);
     expect(meta(artist.text, 'og:title')).toBe('The Test Band');
     expect(meta(artist.text, 'og:image')).toMatch(/^https:\/\/music\.example\.org\/media\/images\/.+-1200\.jpg$/);
+    // An artist's page has no player of its own; summary_large_image as before.
+    expect(meta(artist.text, 'twitter:card')).toBe('summary_large_image');
   });
 
   it('keeps `$` patterns in names and descriptions as text', async () => {
@@ -55,7 +59,7 @@ describe('share cards', () => {
       /<meta\s+name="description"\s+content="0;url=https:\/\/evil\.example\/\$2 http-equiv=refresh x/,
     );
     expect(meta(page.text, 'og:title')).toBe('Pay $&#38; and $&#39; now by The Test Band');
-    expect(page.text.match(/<meta (property|name)=/g)?.length).toBe(10);
+    expect(page.text.match(/<meta (property|name)=/g)?.length).toBe(13);
   });
 
   it('says nothing about drafts or unknown pages', async () => {

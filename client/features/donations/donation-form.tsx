@@ -4,6 +4,7 @@ import { FormProvider, useWatch } from 'react-hook-form';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { donationMessages, donationOf, tipOf } from '../../../shared/donation-rules';
 import { feeCoverCents } from '../../../shared/fee-cover';
+import { EMBED_SOURCE } from '../../../shared/embed';
 import { siteCalendarDate } from '../../../shared/site-dates';
 import type { PaymentIntentRequest } from '../../../shared/schemas/donations';
 import { errorMessage, formErrorsOf } from '../../api/http';
@@ -166,7 +167,9 @@ export function DonationForm({ target }: { target: DonationTarget }) {
 
   const submit = form.handleSubmit(
     async (values) => {
-      const input: PaymentIntentRequest = { ...values, projectId: fundraiserId };
+      // A donor who came from the embedded player (its Donate link says so) is counted as such.
+      const source = params.get('source') === EMBED_SOURCE ? EMBED_SOURCE : null;
+      const input: PaymentIntentRequest = { ...values, projectId: fundraiserId, source };
       // A custom tip above the donation is more likely a slip than a wish: asked before paying.
       const custom = form.getValues('tipChoice') === 'custom';
       const largeTip = custom && fundraiserId !== null && input.tipCents > input.donationCents;

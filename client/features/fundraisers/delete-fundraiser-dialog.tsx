@@ -13,10 +13,12 @@ function useDeleteFundraiser() {
       // The user's list may be shown next from its cache (it is not mounted now, so invalidating
       // would not refetch it before then): take the fundraiser out of it at once.
       queryClient.setQueryData<Fundraiser[]>(fundraiserKeys.user(), (list) => list?.filter((item) => item.id !== id));
-      // The page showing the fundraiser (its details, its donors) is about to move on: those queries
-      // are marked stale, not fetched again into a 404; every list is refetched without it.
+      // The page showing the fundraiser (its details, its donors, its reach) is about to move on:
+      // those queries are marked stale, not fetched again into a 404; every list is refetched without it.
       const ofThePageLeft = (key: readonly unknown[]) =>
-        key[1] === fundraiserKeys.details()[1] || key[1] === fundraiserKeys.transactions(id, 0)[1];
+        key[1] === fundraiserKeys.details()[1] ||
+        key[1] === fundraiserKeys.transactions(id, 0)[1] ||
+        key[1] === fundraiserKeys.reach(id)[1];
       void queryClient.invalidateQueries({
         queryKey: fundraiserKeys.all,
         predicate: (query) => ofThePageLeft(query.queryKey),

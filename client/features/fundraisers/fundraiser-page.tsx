@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useState } from 'react';
+import { lazy, type RefObject, Suspense, useId, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { pictureSizes, VIDEO_EMBED_ORIGINS } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
@@ -34,6 +34,9 @@ const PublishFundraiserDialog = lazy(() =>
 const DeleteFundraiserDialog = lazy(() =>
   import('./delete-fundraiser-dialog').then((m) => ({ default: m.DeleteFundraiserDialog })),
 );
+// The Share dialog too, fetched ahead as the pointer or the focus comes to its button (issue 28).
+const loadShareDialog = () => import('./share-dialog');
+const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
 const PublishButton = lazy(() => import('./publish-button').then((m) => ({ default: m.PublishButton })));
 const FundraiserNotFound = lazy(() =>
   import('./fundraiser-not-found').then((m) => ({ default: m.FundraiserNotFound })),
@@ -92,9 +95,11 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
   const user = useUser();
   const isAdmin = Boolean(user?.isAdmin);
   const navigate = useNavigate();
-  const [open, setOpen] = useState<'publish' | 'delete' | null>(null);
+  const [open, setOpen] = useState<'publish' | 'delete' | 'share' | null>(null);
   const publishWanted = useHasBeenTrue(open === 'publish');
   const deleteWanted = useHasBeenTrue(open === 'delete');
+  const shareWanted = useHasBeenTrue(open === 'share');
+  const shareButton = useRef<HTMLButtonElement>(null);
   const isDraft = fundraiser.status === 'DRAFT';
   const editPath = `/fundraisers/user/${fundraiser.id}/edit`;
   const website = safeWebsite(fundraiser.supportedOrgWebsite);
@@ -203,7 +208,7 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
             </figure>
           )}
 
-          <DonationStats fundraiser={fundraiser} />
+          <DonationStats fundraiser={fundraiser} shareButton={shareButton} onShare={() => setOpen('share')} />
         </div>
       </div>
 
@@ -244,13 +249,29 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
             onDeleted={() => navigate('/browse')}
           />
         )}
+        {shareWanted && (
+          <ShareDialog
+            fundraiser={fundraiser}
+            open={open === 'share'}
+            onOpenChange={(next) => setOpen(next ? 'share' : null)}
+            trigger={shareButton}
+          />
+        )}
       </Suspense>
     </div>
   );
 }
 
 /** Raised, goal (with its bar), count and minimum (spec part 2 section 2). */
-function DonationStats({ fundraiser }: { fundraiser: Fundraiser }) {
+function DonationStats({
+  fundraiser,
+  shareButton,
+  onShare,
+}: {
+  fundraiser: Fundraiser;
+  shareButton: RefObject<HTMLButtonElement | null>;
+  onShare: () => void;
+}) {
   const raised = fundraiser.totalRaised ?? 0;
   const goal = fundraiser.donationGoal ?? fundraiser.fundraisingGoalCents ?? 0;
   const headingId = useId();
@@ -276,12 +297,28 @@ function DonationStats({ fundraiser }: { fundraiser: Fundraiser }) {
         </div>
       </dl>
       {fundraiser.status === 'PUBLISHED' ? (
-        <Link
-          className="button button-primary button-block fundraiser-donate"
-          to={`${fundraiserPath(fundraiser)}/donate`}
-        >
-          Donate
-        </Link>
+        <div className="fundraiser-donate-actions">
+          <Link
+            className="button button-primary button-block fundraiser-donate"
+            to={`${fundraiserPath(fundraiser)}/donate`}
+          >
+            Donate
+          </Link>
+          {/* Beside Donate: passing the fundraiser on is the other way a fan can help. Written out
+              here rather than as share-button.tsx, which the manage page shares: a chunk of its
+              own would cost this landing page a request and most of a kilobyte (issue 13). */}
+          <button
+            ref={shareButton}
+            type="button"
+            className="button button-secondary"
+            aria-haspopup="dialog"
+            onPointerEnter={() => void loadShareDialog()}
+            onFocus={() => void loadShareDialog()}
+            onClick={onShare}
+          >
+            Share
+          </button>
+        </div>
       ) : (
         <p className="fundraiser-donate-note">Donations open once this fundraiser is published.</p>
       )}

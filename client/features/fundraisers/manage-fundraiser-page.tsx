@@ -22,6 +22,8 @@ import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
 import { displayWebsite, safeWebsite } from '../../lib/links';
 import { FundraiserNotFound } from './fundraiser-not-found';
 import { PublishControl } from './publish-fundraiser-dialog';
+import { ReachPanel } from './reach-panel';
+import { ShareButton } from './share-button';
 import './fundraisers.css';
 import './music-status.css';
 import { isNotFound } from '../../api/http';
@@ -110,6 +112,7 @@ function ManageFundraiser({ fundraiser }: { fundraiser: Fundraiser }) {
             <Link className="button button-secondary" to={publicPath}>
               View fundraiser
             </Link>
+            <ShareButton fundraiser={fundraiser} />
             <button type="button" className="button button-ghost manage-delete" onClick={() => setDeleting(true)}>
               Delete fundraiser
             </button>
@@ -123,6 +126,9 @@ function ManageFundraiser({ fundraiser }: { fundraiser: Fundraiser }) {
         <CharityPanel fundraiser={fundraiser} />
         <InvitePanel path={publicPath} />
       </div>
+
+      {/* A draft has been nowhere yet: nothing to count. */}
+      {!isDraft && <ReachPanel fundraiserId={fundraiser.id} />}
 
       <DonorTable fundraiser={fundraiser} />
 

@@ -212,6 +212,8 @@ export function artistPage(deps: Deps, slugOrId: string): PageInfo {
     description: row.description,
     imagePath: row.profileImageId ? imageUrl(row.profileImageId, 1200, 'jpg') : undefined,
     path,
+    // oEmbed answers an artist's address with their newest fundraiser's player (issue 28).
+    oEmbed: true,
   };
   return { kind: 'card', card };
 }

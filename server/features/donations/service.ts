@@ -95,6 +95,7 @@ export async function createPaymentIntent(deps: Deps, session: Session | null, i
     minimumCents: target?.minimumCents ?? 0,
     charityEin: target?.charityEin ?? null,
     charityName: target?.charityName ?? null,
+    source: target ? input.source : null,
     ...gift,
   });
   let intent;

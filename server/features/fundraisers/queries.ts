@@ -324,3 +324,26 @@ export function listDonations(db: Db, fundraiserId: number, limit: number, offse
   const [total] = db.select({ n: count() }).from(donations).where(where).all();
   return { results, totalCount: total?.n ?? 0 };
 }
+
+/**
+ * One more completed share (issue 28), as one statement: no read-then-write race between two
+ * sharers. Not through drizzle's update, which would move updated_at: a share changes nothing of
+ * the fundraiser itself. Answers the new count (undefined: no such fundraiser).
+ */
+export function addShare(db: Db, id: number): number | undefined {
+  return db.get<{ shareCount: number } | undefined>(
+    sql`update fundraisers set share_count = share_count + 1 where id = ${id} returning share_count as shareCount`,
+  )?.shareCount;
+}
+
+/** The donations to a fundraiser that began at its embedded player and stand (not refunded). */
+export function embedDonationIds(db: Db, fundraiserId: number): number[] {
+  return db
+    .select({ id: donations.id })
+    .from(donations)
+    .where(
+      and(eq(donations.fundraiserId, fundraiserId), eq(donations.source, 'embed'), eq(donations.status, 'succeeded')),
+    )
+    .all()
+    .map((row) => row.id);
+}

@@ -2,6 +2,7 @@ import { imageUrl, PAGE_SIZE } from '../../../shared/constants';
 import { isArtistPublishable } from '../../../shared/schemas/artists';
 import { adminMoneyMessages } from '../../../shared/schemas/admin-money';
 import { normaliseEin } from '../../../shared/ein';
+import { EMBED_FRAME, embedUrl } from '../../../shared/embed';
 import {
   type FundraiserMusicInput,
   type FundraiserSearchParams,
@@ -191,6 +192,13 @@ export function fundraiserPage(deps: Deps, slugOrId: string): PageInfo {
     description: `${row.description} — Donate to ${row.charityName} and get the music.`,
     imagePath: row.albumCoverId ? imageUrl(row.albumCoverId, 1200, 'jpg') : undefined,
     path,
+    // Its embedded player (issue 28): a player card where links unfurl, an oEmbed answer for the rest.
+    player: {
+      path: embedUrl('', row.urlSlug ?? String(row.id)),
+      width: EMBED_FRAME.width,
+      height: EMBED_FRAME.height.full,
+    },
+    oEmbed: true,
   };
   return { kind: 'card', card };
 }
@@ -528,4 +536,27 @@ export function donationTarget(db: Db, id: number): DonationTarget | undefined {
     artistName: artist?.name ?? '',
     image: row.albumCoverId ? imageUrl(row.albumCoverId, 400, 'jpg') : null,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reach (issue 28): for the sharing feature, which counts shares and what the embeds bring.
+
+/** A completed share of a public fundraiser counted: the new count. Drafts and unknown ids are 404. */
+export function countShare(deps: Deps, id: number): number {
+  const row = queries.findFundraiserById(deps.db, id);
+  if (!row || row.status !== 'PUBLISHED') throw notFound(say.notFound);
+  return queries.addShare(deps.db, id) ?? 0;
+}
+
+/** The fundraiser's share count, for those who may manage it. */
+export function shareCountOf(deps: Deps, session: Session, id: number): number {
+  return manageable(deps, session, id).shareCount;
+}
+
+/** Donations that began at the embedded player and still stand, and what they gave the charity. */
+export function embedDonations(deps: Deps, id: number): { count: number; raisedCents: number } {
+  const ids = queries.embedDonationIds(deps.db, id);
+  let raisedCents = 0;
+  for (const sums of journal.sumsOfPayments(deps.db, ids).values()) raisedCents += sums.donatedCents;
+  return { count: ids.length, raisedCents };
 }
