@@ -68,5 +68,22 @@ export function embedCode(
   );
 }
 
+/** What a screen reader calls the player's frame: the same in the Share dialog's code and oEmbed's. */
+export function embedTitle(fundraiser: { name: string; artist: { name: string } }, siteName: string): string {
+  return `${fundraiser.name} by ${fundraiser.artist.name} on ${siteName}`;
+}
+
+/**
+ * What the embed page carries for its script (server/features/sharing/embed-page.ts writes it,
+ * client/embed/main.ts reads it): the previews and what the lock screen shows of them.
+ */
+export type EmbedData = {
+  fundraiserId: number;
+  title: string;
+  artist: string;
+  artwork: { src: string; sizes: string; type: string }[];
+  tracks: { name: string; src: string }[];
+};
+
 /** Where a play or a donation came from: an embed is told apart, nothing about the visitor is kept. */
 export const EMBED_SOURCE = 'embed';

@@ -1,18 +1,10 @@
+import type { EmbedData } from '../../shared/embed';
 import './embed.css';
 
 // The embedded player's script (issue 28): the page arrives drawn by the server
 // (server/features/sharing/embed-page.ts), and this makes its buttons play the previews. Its own
 // build entry, kept to a few kilobytes: no React, no app shell, no service worker. One <audio>
 // element plays: Howler's work for the app (tabs, formats, fades) has no place in one frame.
-
-/** What the page carries in #embed-data (embed-page.ts EmbedData). */
-type EmbedData = {
-  fundraiserId: number;
-  title: string;
-  artist: string;
-  artwork: { src: string; sizes: string; type: string }[];
-  tracks: { name: string; src: string }[];
-};
 
 const data = JSON.parse(document.getElementById('embed-data')?.textContent ?? 'null') as EmbedData | null;
 
@@ -33,9 +25,12 @@ function framedElsewhere(): boolean {
 /** Counts for the owner (a view, a preview played): no cookie, no id, nothing about the visitor. */
 function report(kind: 'view' | 'play') {
   if (!data || !framedElsewhere()) return;
-  const body = new Blob([JSON.stringify({ kind })], { type: 'application/json' });
-  const path = `/api/fundraisers/${data.fundraiserId}/embed-events`;
-  if (!navigator.sendBeacon?.(path, body)) void fetch(path, { method: 'POST', body, keepalive: true }).catch(() => {});
+  // No body: a sandboxed frame's origin is "null", and a body typed as JSON would make the
+  // browser ask the server first (a CORS preflight); this is sent as it is.
+  const path = `/api/fundraisers/${data.fundraiserId}/embed-events?kind=${kind}`;
+  if (!navigator.sendBeacon?.(path)) {
+    void fetch(path, { method: 'POST', mode: 'no-cors', keepalive: true }).catch(() => {});
+  }
 }
 
 /** 75 → "1:15". */
@@ -129,6 +124,14 @@ function startPlayer(data: EmbedData) {
     audio.play().catch(() => showPlaying());
   }
 
+  /** Back to the start of this preview, or to the one before when it has barely begun. */
+  function previous() {
+    if (audio.currentTime > 3 && loaded === index) {
+      audio.currentTime = 0;
+      playTrack(index);
+    } else playTrack(index - 1);
+  }
+
   function toggle() {
     if (audio.paused) playTrack(index);
     else audio.pause();
@@ -163,14 +166,23 @@ function startPlayer(data: EmbedData) {
     else {
       // The album's previews are over: back to the first, at its start, as before any play.
       index = 0;
-      loaded = -1;
-      seek.value = '0';
-      seek.disabled = true;
-      seek.setAttribute('aria-valuetext', '0:00');
-      time.textContent = '0:00';
-      showTrack();
+      stopped();
     }
   });
+  // A preview that cannot be played (gone, offline): the player stops there, ready to try again.
+  audio.addEventListener('error', () => stopped());
+
+  /** The player as before any play, on the current preview. */
+  function stopped() {
+    loaded = -1;
+    seek.value = '0';
+    seek.setAttribute('aria-valuetext', '0:00');
+    time.textContent = '0:00';
+    // A disabled control drops the focus: it goes to Play first.
+    if (document.activeElement === seek) play.focus();
+    seek.disabled = true;
+    showTrack();
+  }
 
   if ('mediaSession' in navigator) {
     const session = navigator.mediaSession;
@@ -178,7 +190,7 @@ function startPlayer(data: EmbedData) {
       ['play', () => playTrack(index)],
       ['pause', () => audio.pause()],
       ['nexttrack', () => playTrack(index + 1)],
-      ['previoustrack', () => playTrack(audio.currentTime > 3 ? index : index - 1)],
+      ['previoustrack', () => previous()],
       ['seekto', (details) => details.seekTime !== undefined && (audio.currentTime = details.seekTime)],
     ];
     for (const [action, handler] of handlers) {
@@ -191,7 +203,25 @@ function startPlayer(data: EmbedData) {
   }
 }
 
+/**
+ * WordPress frames oEmbed players sandboxed (scripts only: no new tabs) and tells them a secret in
+ * the address (`#?secret=…`); its page then opens a link the frame names in a message with that
+ * secret, when the link is on the frame's own site (wp-embed's "link" message). So Donate and the
+ * names still lead to the fundraiser there, in the reader's tab.
+ */
+function openLinksThroughWordPress() {
+  const secret = /[#&]\?secret=([A-Za-z0-9]+)/.exec(location.hash)?.[1];
+  if (!secret || window.parent === window) return;
+  document.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest?.('a[href]');
+    if (!(link instanceof HTMLAnchorElement) || event.defaultPrevented) return;
+    event.preventDefault();
+    window.parent.postMessage({ message: 'link', value: link.href, secret }, '*');
+  });
+}
+
 if (data) {
   startPlayer(data);
+  openLinksThroughWordPress();
   report('view');
 }

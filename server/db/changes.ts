@@ -54,7 +54,12 @@ const WRITE_TARGET =
 /** The scopes whose data running this SQL may change. */
 export function scopesWritten(source: string): ChangeScope[] {
   const scopes = new Set<ChangeScope>();
-  for (const [, table] of source.matchAll(WRITE_TARGET)) for (const scope of scopesOfTable(table!)) scopes.add(scope);
+  for (const [, table] of source.matchAll(WRITE_TARGET)) {
+    // An upsert's `on conflict … do update set …` writes the insert's own table, already counted:
+    // `set` is that clause's word, no table's (a page view or an embed's count is no public write).
+    if (table!.toLowerCase() === 'set') continue;
+    for (const scope of scopesOfTable(table!)) scopes.add(scope);
+  }
   return [...scopes];
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
+import { escapeHtml } from '../../shared/html';
 import { findPage } from '../../shared/routes';
 import { publicCache } from '../db/cache';
 import type { PageInfo, Session, ShareCard } from '../deps';
@@ -17,10 +18,6 @@ import { sessionMiddleware } from './session';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 const PAGE = 'private, no-cache';
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /** What the server knows of the page at a path (PageInfo), asked of the features by app.ts. */
 export type PageLookup = (pathname: string) => PageInfo;
@@ -189,6 +186,10 @@ export function clientAppRoutes({
     precompressed: true,
     onFound: (filePath, c) => {
       c.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : REVALIDATE);
+      // The embedded player's script, which a sandboxed frame (WordPress makes them so) fetches as
+      // a module from an opaque origin, in CORS mode (issue 28). Public, immutable files.
+      if (/[\\/]assets[\\/]embed-[^\\/]+\.js(?:\.br|\.gz)?$/.test(filePath))
+        c.header('access-control-allow-origin', '*');
       // Whichever copy went out, a cache must ask again for a client that accepts another.
       if (/\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)(?:\.br|\.gz)?$/.test(filePath)) {
         c.header('vary', 'Accept-Encoding');

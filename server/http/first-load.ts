@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { imageSrcSet } from '../../shared/constants';
 import { firstRequests, leadPicture } from '../../shared/first-requests';
+import { escapeHtml, scriptSafeJson } from '../../shared/html';
 import { findPage } from '../../shared/routes';
 import type { Session } from '../deps';
 import type { FirstAnswerer } from '../first-answers';
@@ -18,15 +19,6 @@ import { SerializedJson } from '../infra/serialized-json';
 // - a preload of its leading picture, in the rendition the page will choose.
 
 type PageChunks = Record<string, { js: string[]; css: string[] }>;
-
-const escapeAttribute = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-/** JSON inside a <script> element: `<` escaped, so no text can close the element or open a comment. */
-const scriptSafe = (json: string) =>
-  json
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 
 function decodedParams(params: Record<string, string>): Record<string, string> | undefined {
   try {
@@ -66,24 +58,24 @@ export function firstLoadFor(distDir: string, answerFirst: FirstAnswerer) {
     const chunks = chunksOf(page.name);
     // Applied by the app before it draws, like index.html's own (scripts/deferred-styles-plugin.ts).
     for (const file of chunks?.css ?? [])
-      tags.push(`<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}" media="print" data-deferred>`);
+      tags.push(`<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}" media="print" data-deferred>`);
     for (const file of chunks?.js ?? [])
-      tags.push(`<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`);
+      tags.push(`<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`);
 
     const values = new Map([...answers].map(([apiPath, answer]) => [apiPath, valueOf(answer)]));
     const picture = leadPicture(page.name, params, search, values);
     if (picture && 'href' in picture) {
-      tags.push(`<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(picture.href)}">`);
+      tags.push(`<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(picture.href)}">`);
     } else if (picture) {
       tags.push(
-        `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${escapeAttribute(
+        `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${escapeHtml(
           imageSrcSet(picture.uploadId, 'webp'),
-        )}" imagesizes="${escapeAttribute(picture.sizes)}">`,
+        )}" imagesizes="${escapeHtml(picture.sizes)}">`,
       );
     }
     if (answers.size > 0) {
       const json = `{${[...answers].map(([apiPath, answer]) => `${JSON.stringify(apiPath)}:${jsonText(answer)}`).join(',')}}`;
-      tags.push(`<script type="application/json" id="first-answers">${scriptSafe(json)}</script>`);
+      tags.push(`<script type="application/json" id="first-answers">${scriptSafeJson(json)}</script>`);
     }
     return tags.join('\n    ');
   };

@@ -58,7 +58,7 @@ function mediaOrigins(config: Config): string[] {
 function contentSecurityPolicy(config: Config) {
   const stripe = config.stripe !== undefined;
   const media = mediaOrigins(config);
-  const directives = (styleSources: string[], ancestors: string[]): [string, string[]][] => [
+  const directives = (styleSources: string[]): [string, string[]][] => [
     ['default-src', ["'self'"]],
     ['script-src', ["'self'", ...(stripe ? STRIPE_SCRIPTS : [])]],
     ['style-src', ["'self'", ...styleSources]],
@@ -73,18 +73,30 @@ function contentSecurityPolicy(config: Config) {
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],
-    ['frame-ancestors', ancestors],
+    ['frame-ancestors', ["'none'"]],
   ];
-  const write = (styleSources: string[], ancestors = ["'none'"]) =>
-    directives(styleSources, ancestors)
+  const write = (styleSources: string[]) =>
+    directives(styleSources)
       .map(([name, sources]) => `${name} ${sources.join(' ')}`)
       .join('; ');
   // Built once; a page's policy is the same text around its nonce.
   const withoutNonce = write([]);
   const [before, after] = write(["'nonce-NONCE'"]).split('NONCE') as [string, string];
   const page = (nonce: string | undefined) => (nonce === undefined ? withoutNonce : before + nonce + after);
-  // The embedded player (issue 28) is made to be shown in any site's frame, and has no inline styles.
-  const framable = write([], ['*']);
+  // The embedded player (issue 28) is made to be shown in any site's frame: a policy of its own,
+  // allowing what it loads and nothing else. Its script and styles (no inline ones), its cover and
+  // previews (from the site or the bucket), its reports; no frames, workers, forms or Stripe.
+  const framable = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src ${["'self'", ...media].join(' ')}`,
+    `media-src ${["'self'", ...media].join(' ')}`,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    'frame-ancestors *',
+  ].join('; ');
   return { page, framable };
 }
 

@@ -532,12 +532,12 @@ const matrix: Record<string, Case | Case[]> = {
   'POST /api/fundraisers/:id/embed-events': [
     {
       case: 'published',
-      prepare: ({ cast }) => ({ params: { id: cast.published.id }, send: { json: { kind: 'view' } } }),
+      prepare: ({ cast }) => ({ params: { id: cast.published.id }, query: 'kind=view' }),
       expect: everyone(204),
     },
     {
       case: 'draft',
-      prepare: ({ cast }) => ({ params: { id: cast.draft.id }, send: { json: { kind: 'view' } } }),
+      prepare: ({ cast }) => ({ params: { id: cast.draft.id }, query: 'kind=view' }),
       expect: everyone(404),
     },
   ],

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fundraiserReachSchema, fundraiserSchema, type Fundraiser } from '../../shared/answers/fundraisers';
+import { changeTracker } from '../../server/db/client';
 import { donate } from '../fixtures/donations';
 import { useFakeClientBuild } from '../fixtures/fake-client-build';
 import { createArtist, createFundraiser } from '../fixtures/fundraisers';
-import { type TestClient, verifiedUser } from '../fixtures/test-server';
+import { rawRequest, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
 
 // Issue 28 (DESIGN.md wave 3, "embeds" and "shares"): the embedded player's page and who may
@@ -12,6 +13,9 @@ import { useTestServer } from '../fixtures/use-test-server';
 
 const SITE = 'https://music.example.org';
 const server = useTestServer({ CLIENT_DIST_DIR: useFakeClientBuild(), PUBLIC_URL: SITE });
+
+/** This process's count of changes to public pages: what empties the cached ones (db/cache.ts). */
+const publicVersion = () => changeTracker(server.deps.db)!.version('public');
 
 const frameAncestors = (csp: string | null) => /frame-ancestors ([^;]+)/.exec(csp ?? '')?.[1];
 
@@ -208,9 +212,13 @@ describe('oEmbed', () => {
     }
     expect((await oembed({ url: `${SITE}/projects/${fundraiser.urlSlug}`, format: 'xml' })).status).toBe(501);
     expect((await oembed({})).status).toBe(400);
-    expect((await oembed({ url: `${SITE}/projects/${fundraiser.urlSlug}`, maxwidth: 'wide' })).json).toEqual({
-      code: 'OTHER',
-      message: 'maxwidth must be a whole number of pixels.',
+    const wide = await oembed({ url: `${SITE}/projects/${fundraiser.urlSlug}`, maxwidth: 'wide' });
+    expect(wide.status).toBe(400);
+    expect(wide.json).toEqual({
+      formErrors: [{ field: 'maxwidth', message: 'maxwidth must be a whole number of pixels.', code: 'custom' }],
+    });
+    expect((await oembed({ url: '' })).json).toEqual({
+      formErrors: [{ field: 'url', message: 'The url parameter is required.', code: 'too_small' }],
     });
   });
 
@@ -259,16 +267,37 @@ describe('the share counter', () => {
     server.sqlite.prepare("update throttle_events set at = at - 3600001 where bucket = 'share'").run();
     expect((await share(visitor)).json).toEqual({ shareCount: 5 });
 
-    // The fundraiser's JSON says so at once (the public copy is made again), and the owner's reach.
-    expect(
-      fundraiserSchema.parse((await server.client().get(`/api/fundraisers/${fundraiser.id}`)).json).shareCount,
-    ).toBe(5);
+    // The owner's reach says so at once. A share empties no cached page (a counter anyone may
+    // post to must not), so the public JSON catches up with the next change to a public page.
     expect(await reachOf(owner, fundraiser.id)).toMatchObject({ shareCount: 5 });
+    const before = publicVersion();
+    expect((await share(server.client('10.77.0.3'))).json).toEqual({ shareCount: 6 });
+    expect(publicVersion()).toEqual(before);
+    await published(owner); // a public change
+    const json = fundraiserSchema.parse((await server.client().get(`/api/fundraisers/${fundraiser.id}`)).json);
+    expect(json.shareCount).toBe(6);
     // Nothing that names a visitor is kept: the throttle's keys are hashes.
     const keys = server.sqlite.prepare("select key from throttle_events where bucket = 'share'").all() as {
       key: string;
     }[];
     for (const { key } of keys) expect(key).toMatch(/^\d+:[\w-]{22}$/);
+  });
+
+  it('counts a network a few times at most, however many browsers it names', async () => {
+    const owner = await verifiedUser(server, 'rotated@example.org');
+    const fundraiser = await published(owner);
+    const network = server.client('10.88.0.1');
+    let last = 0;
+    for (let i = 0; i < 25; i++) {
+      const answer = await network.post(`/api/fundraisers/${fundraiser.id}/shares`, {
+        headers: { 'user-agent': `Browser ${i}` },
+      });
+      last = (answer.json as { shareCount: number }).shareCount;
+    }
+    expect(last).toBe(20);
+    // Another network still counts.
+    const other = await server.client('10.88.0.2').post(`/api/fundraisers/${fundraiser.id}/shares`);
+    expect(other.json).toEqual({ shareCount: 21 });
   });
 
   it('refuses drafts and fundraisers that do not exist', async () => {
@@ -286,9 +315,16 @@ describe('what the embeds bring', () => {
   it('counts views, plays and donations that began in an embed, for the owner only', async () => {
     const owner = await verifiedUser(server, 'reach@example.org');
     const fundraiser = await published(owner);
-    const event = (kind: string, id = fundraiser.id) =>
-      server.client().post(`/api/fundraisers/${id}/embed-events`, { json: { kind } });
-    for (const kind of ['view', 'view', 'play']) expect((await event(kind)).status).toBe(204);
+    const event = (kind: string, id = fundraiser.id, headers: Record<string, string> = {}) =>
+      server.client().post(`/api/fundraisers/${id}/embed-events?kind=${kind}`, { headers });
+    // From a frame on another site, a sandboxed one too (WordPress's, whose origin is "null").
+    expect((await event('view', fundraiser.id, { origin: 'https://someones-blog.example' })).status).toBe(204);
+    expect((await event('view', fundraiser.id, { origin: 'null', 'sec-fetch-site': 'cross-site' })).status).toBe(204);
+    expect((await event('play')).status).toBe(204);
+    // A count empties no cached page.
+    const before = publicVersion();
+    expect((await event('play')).status).toBe(204);
+    expect(publicVersion()).toEqual(before);
     expect((await event('download')).status).toBe(400);
     const draft = await createFundraiser(owner);
     expect((await event('view', draft.id)).status).toBe(404);
@@ -311,7 +347,7 @@ describe('what the embeds bring', () => {
     expect(await reachOf(owner, fundraiser.id)).toEqual({
       shareCount: 0,
       embedViews: 2,
-      embedPlays: 1,
+      embedPlays: 2,
       embedDonations: 1,
       embedRaisedCents: 1500,
     });
@@ -329,5 +365,54 @@ describe('what the embeds bring', () => {
     const stranger = await verifiedUser(server, 'stranger@example.org');
     expect((await stranger.get(`/api/fundraisers/${fundraiser.id}/reach`)).status).toBe(403);
     expect((await stranger.get(`/api/fundraisers/${draft.id}/reach`)).status).toBe(404);
+  });
+});
+
+describe('the embed page over time', () => {
+  it('shows a donation at once, and nothing once the fundraiser is gone', async () => {
+    const owner = await verifiedUser(server, 'timeline@example.org');
+    const fundraiser = await published(owner);
+    const path = `/embed/fundraisers/${fundraiser.urlSlug}`;
+    expect((await server.client().get(path)).text).toContain('$0.00 raised of a $1,000.00 goal');
+    await donate(server, { fundraiserId: fundraiser.id, email: 'timeline-fan@example.org', donationCents: 2500 });
+    expect((await server.client().get(path)).text).toContain('$25.00 raised of a $1,000.00 goal');
+    expect((await owner.delete(`/api/fundraisers/${fundraiser.id}`)).status).toBe(200);
+    const gone = await server.client().get(path);
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('This fundraiser is not available.');
+  });
+});
+
+describe("the site's address in what others keep", () => {
+  // PUBLIC_URL as an operator may write it: the discovery link it makes must answer.
+  const written = useTestServer({ CLIENT_DIST_DIR: useFakeClientBuild(), PUBLIC_URL: 'https://Music.Example.org:443' });
+  // No PUBLIC_URL (development): a made-up Host header never reaches an answer a cache keeps.
+  const bare = useTestServer({ CLIENT_DIST_DIR: useFakeClientBuild() });
+
+  it('reads PUBLIC_URL as an origin, however it is written', async () => {
+    const owner = await verifiedUser(written, 'written@example.org');
+    const fundraiser = await createFundraiser(owner, { publish: true });
+    const page = await written.client().get(`/projects/${fundraiser.urlSlug}`);
+    const link = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page.text)![1]!;
+    const answer = await written
+      .client()
+      .get(new URL(link.replaceAll('&#38;', '&')).pathname + new URL(link.replaceAll('&#38;', '&')).search);
+    expect(answer.status, answer.text).toBe(200);
+    expect((answer.json as { html: string }).html).toContain(
+      `src="https://music.example.org/embed/fundraisers/${fundraiser.urlSlug}"`,
+    );
+  });
+
+  it('names this machine, never the Host a caller sent', async () => {
+    const owner = await verifiedUser(bare, 'bare@example.org');
+    const fundraiser = await createFundraiser(owner, { publish: true });
+    const forged = { host: 'evil.example' };
+    const url = `http://evil.example/projects/${fundraiser.urlSlug}`;
+    const asked = (path: string) => rawRequest(bare.baseUrl, { method: 'GET', path, headers: forged });
+    // The forged address is not this site's, whatever the Host said.
+    expect((await asked(`/api/oembed?${new URLSearchParams({ url })}`)).status).toBe(404);
+    const player = await asked(`/embed/fundraisers/${fundraiser.urlSlug}`);
+    expect(player.status).toBe(200);
+    expect(player.text).not.toContain('evil.example');
   });
 });

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { shareCountSchema } from '../../shared/answers/fundraisers';
-import { embedCode, embedUrl, EMBED_FRAME } from '../../shared/embed';
+import { embedCode, embedTitle, embedUrl, EMBED_FRAME } from '../../shared/embed';
 import { seriousViolations } from '../fixtures/axe';
 import { mobileViewport } from '../fixtures/browser';
 import { logIn, newContext, newPage, useAppAndBrowser } from '../fixtures/e2e-app';
@@ -130,7 +130,8 @@ describe('the Share dialog in Chromium', () => {
       await size.getByRole('radio', { name: /Compact/ }).check();
       await theme.getByRole('radio', { name: 'Dark' }).check();
       const chosen = { size: 'compact', theme: 'dark' } as const;
-      const code = embedCode(origin, slug, `${NAME} by ${published.artist.name}`, chosen);
+      // Titled as oEmbed titles it: what a screen reader calls the frame on the other site.
+      const code = embedCode(origin, slug, embedTitle(published, 'Soundcause'), chosen);
       await expect.poll(() => dialog.getByLabel('Embed code').inputValue()).toBe(code);
       await expect.poll(() => preview.getAttribute('src')).toBe(embedUrl(origin, slug, chosen));
       expect(await preview.getAttribute('height')).toBe(String(EMBED_FRAME.height.compact));

@@ -8,9 +8,11 @@ import {
   EMBED_THEMES,
   type EmbedOptions,
   embedCode,
+  embedTitle,
   embedUrl,
 } from '../../../shared/embed';
 import { fundraiserKeys, recordShare } from '../../api/fundraisers';
+import { useSite } from '../../lib/site';
 import { Dialog } from '../../ui/dialog';
 import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
 import './share-dialog.css';
@@ -193,7 +195,7 @@ function EmbedSection({ fundraiser, onShared }: SectionProps) {
   // The embed page's address is the slug's; a published fundraiser has one.
   const slug = fundraiser.urlSlug ?? String(fundraiser.id);
   const src = embedUrl(origin, slug, options);
-  const code = embedCode(origin, slug, `${title} by ${fundraiser.artist.name}`, options);
+  const code = embedCode(origin, slug, embedTitle(fundraiser, useSite().siteName), options);
 
   async function copyCode() {
     const copied = await copyFrom(codeRef.current, code);

@@ -25,6 +25,8 @@ export type FundraiserRecord = {
   tracks: TrackRow[];
   totalRaised: number;
   donationCount: number;
+  /** Completed shares: imported ones (the row's) and those counted since (issue 28). */
+  shareCount: number;
 };
 
 /** Rows → records with artist, tracks and totals, in three queries whatever the number of rows. */
@@ -39,6 +41,7 @@ export function loadRecords(db: Db, rows: FundraiserRow[]): FundraiserRecord[] {
     tracksById.set(track.fundraiserId, [...(tracksById.get(track.fundraiserId) ?? []), track]);
   }
   const counts = queries.donationCounts(db, ids);
+  const shares = queries.sharesCounted(db, ids);
   const raised = journal.raisedByFundraisers(db, ids);
   return rows.flatMap((row) => {
     const artist = artistById.get(row.artistId);
@@ -50,6 +53,7 @@ export function loadRecords(db: Db, rows: FundraiserRow[]): FundraiserRecord[] {
         tracks: tracksById.get(row.id) ?? [],
         totalRaised: raised.get(row.id) ?? 0,
         donationCount: counts.get(row.id) ?? 0,
+        shareCount: row.shareCount + (shares.get(row.id) ?? 0),
       },
     ];
   });
@@ -90,7 +94,7 @@ export function toFundraiser(record: FundraiserRecord, session: Session | null, 
     genre: row.genre,
     genreSecondary: row.genreSecondary ?? undefined,
     status: row.status,
-    shareCount: row.shareCount,
+    shareCount: record.shareCount,
     image: row.albumCoverId ? imageUrl(row.albumCoverId, 400, 'jpg') : undefined,
     albumCover: row.albumCoverId ?? undefined,
     previewTrackName: row.previewTrackName || undefined,

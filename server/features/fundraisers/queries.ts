@@ -2,7 +2,14 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizz
 import type { Db } from '../../db/client';
 import { countUpToCap, rankedPage } from '../../infra/full-text';
 import { preparedQuery } from '../../db/prepared';
-import { donations, featuredFundraisers, fundraisers, fundraiserSlugHistory, fundraiserTracks } from '../../db/schema';
+import {
+  donations,
+  featuredFundraisers,
+  fundraiserDailyCounts,
+  fundraisers,
+  fundraiserSlugHistory,
+  fundraiserTracks,
+} from '../../db/schema';
 
 // The fundraisers feature's tables: fundraisers, their tracks, former slugs and the featured list.
 // Artists and charities are other features' (asked through their services); donations are read
@@ -326,14 +333,19 @@ export function listDonations(db: Db, fundraiserId: number, limit: number, offse
 }
 
 /**
- * One more completed share (issue 28), as one statement: no read-then-write race between two
- * sharers. Not through drizzle's update, which would move updated_at: a share changes nothing of
- * the fundraiser itself. Answers the new count (undefined: no such fundraiser).
+ * Completed shares by fundraiser (issue 28): the sharing feature counts them per day in
+ * fundraiser_daily_counts, a table no public page is made from, so a share empties no cache; the
+ * fundraiser's own share_count column holds what was counted before (imported fundraisers).
  */
-export function addShare(db: Db, id: number): number | undefined {
-  return db.get<{ shareCount: number } | undefined>(
-    sql`update fundraisers set share_count = share_count + 1 where id = ${id} returning share_count as shareCount`,
-  )?.shareCount;
+export function sharesCounted(db: Db, ids: number[]): Map<number, number> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .select({ id: fundraiserDailyCounts.fundraiserId, n: sql<number>`sum(${fundraiserDailyCounts.count})` })
+    .from(fundraiserDailyCounts)
+    .where(and(inArray(fundraiserDailyCounts.fundraiserId, ids), eq(fundraiserDailyCounts.kind, 'share')))
+    .groupBy(fundraiserDailyCounts.fundraiserId)
+    .all();
+  return new Map(rows.map((row) => [row.id, row.n]));
 }
 
 /** The donations to a fundraiser that began at its embedded player and stand (not refunded). */

@@ -541,22 +541,36 @@ export function donationTarget(db: Db, id: number): DonationTarget | undefined {
 // ---------------------------------------------------------------------------------------------
 // Reach (issue 28): for the sharing feature, which counts shares and what the embeds bring.
 
-/** A completed share of a public fundraiser counted: the new count. Drafts and unknown ids are 404. */
-export function countShare(deps: Deps, id: number): number {
-  const row = queries.findFundraiserById(deps.db, id);
-  if (!row || row.status !== 'PUBLISHED') throw notFound(say.notFound);
-  return queries.addShare(deps.db, id) ?? 0;
+/**
+ * A fundraiser's completed shares as they stand now (the public JSON's figure is kept until the
+ * next change to a public page: a share itself empties no cache, issue 28).
+ */
+function currentShareCount(db: Db, row: FundraiserRow): number {
+  return row.shareCount + (queries.sharesCounted(db, [row.id]).get(row.id) ?? 0);
 }
 
 /** The fundraiser's share count, for those who may manage it. */
 export function shareCountOf(deps: Deps, session: Session, id: number): number {
-  return manageable(deps, session, id).shareCount;
+  return currentShareCount(deps.db, manageable(deps, session, id));
 }
+
+/** A published fundraiser's share count, as it stands (the share counter's answer). */
+export function publicShareCount(db: Db, id: number): number {
+  const row = queries.findFundraiserById(db, id);
+  if (!row || row.status !== 'PUBLISHED') throw notFound(say.notFound);
+  return currentShareCount(db, row);
+}
+
+const EMBED_SUMS_SLICE = 5000;
 
 /** Donations that began at the embedded player and still stand, and what they gave the charity. */
 export function embedDonations(deps: Deps, id: number): { count: number; raisedCents: number } {
   const ids = queries.embedDonationIds(deps.db, id);
   let raisedCents = 0;
-  for (const sums of journal.sumsOfPayments(deps.db, ids).values()) raisedCents += sums.donatedCents;
+  // In slices: a statement takes a bounded number of parameters, a popular embed brings more.
+  for (let start = 0; start < ids.length; start += EMBED_SUMS_SLICE) {
+    const slice = ids.slice(start, start + EMBED_SUMS_SLICE);
+    for (const sums of journal.sumsOfPayments(deps.db, slice).values()) raisedCents += sums.donatedCents;
+  }
   return { count: ids.length, raisedCents };
 }

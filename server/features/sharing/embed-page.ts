@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GOAL_BAR_SEGMENTS, goalSegmentsFilled, imageSrcSet, imageUrl } from '../../../shared/constants';
-import { EMBED_SOURCE, type EmbedOptions } from '../../../shared/embed';
+import { EMBED_SOURCE, type EmbedData, type EmbedOptions } from '../../../shared/embed';
+import { escapeHtml, scriptSafeJson } from '../../../shared/html';
 import { formatCents } from '../../../shared/money';
 import type { Fundraiser } from '../../../shared/answers/fundraisers';
 
@@ -10,24 +11,6 @@ import type { Fundraiser } from '../../../shared/answers/fundraisers';
 // own small script (client/embed/main.ts, its own build entry: no React, no app shell, no service
 // worker) only makes the buttons play. No inline style or script: its policy allows only the
 // site's own files (security-headers.ts), and a data block is never run.
-
-/** What the player's script reads from the page (client/embed/main.ts keeps the same shape). */
-export type EmbedData = {
-  fundraiserId: number;
-  title: string;
-  artist: string;
-  artwork: { src: string; sizes: string; type: string }[];
-  tracks: { name: string; src: string }[];
-};
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-/** JSON inside a <script> element: `<` escaped, so no text can close the element or open a comment. */
-const scriptSafe = (json: string) =>
-  json
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 
 type EmbedAssets = { js: string; css: string[] };
 
@@ -184,7 +167,7 @@ ${playerHtml(tracks)}
 ${options.size === 'full' ? trackListHtml(tracks) : ''}
 <p class="embed-site"><a href="/" target="_blank" rel="noopener">${escapeHtml(siteName)}${newTab}</a></p>
 </main>
-<script type="application/json" id="embed-data">${scriptSafe(JSON.stringify(data))}</script>
+<script type="application/json" id="embed-data">${scriptSafeJson(JSON.stringify(data))}</script>
 </body>
 </html>`;
 }

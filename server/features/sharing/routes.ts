@@ -1,13 +1,15 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { readEmbedOptions } from '../../../shared/embed';
 import { fundraiserMessages } from '../../../shared/fundraiser-messages';
-import { embedEventSchema } from '../../../shared/schemas/sharing';
+import { embedEventSchema, oEmbedQuerySchema } from '../../../shared/schemas/sharing';
+import { escapeHtml } from '../../../shared/html';
 import { AppError } from '../../errors';
+import { siteUrlForEmails } from '../../http/site-url';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
 import { clientIpOf } from '../../http/request-context';
 import { requireSession } from '../../http/session';
-import { jsonBody } from '../../http/validation';
+import { parseWith } from '../../http/validation';
 import { embedAssetsOf } from './embed-page';
 import * as sharing from './service';
 
@@ -15,22 +17,20 @@ import * as sharing from './service';
 
 const fundraiserId = (raw: string) => pathId(raw, fundraiserMessages.notFound);
 
-/** The site's address in links given to others: PUBLIC_URL, else the one the caller used. */
-const siteOrigin = (publicUrl: string | undefined, requestUrl: string) => publicUrl ?? new URL(requestUrl).origin;
+/**
+ * The site's address in what others keep (oEmbed's answer, the player's canonical link): PUBLIC_URL
+ * as a URL's origin (however it was written), else this machine's, as in emails: never a Host
+ * header a caller made up, which a cache in front could keep and hand to others.
+ */
+const siteOrigin = (c: Context<AppEnv>) => new URL(siteUrlForEmails(c)).origin;
 
 export const sharingRoutes = new Hono<AppEnv>()
   /** oEmbed (oembed.com): a pasted fundraiser or artist address → the player's iframe. */
   .get('/oembed', (c) => {
-    const { config } = c.get('deps');
     const format = c.req.query('format') || 'json';
     if (format.toLowerCase() !== 'json') throw sharing.unsupportedFormat(format);
-    const url = c.req.query('url');
-    if (!url) throw new AppError('invalid', 'OTHER', 'The url parameter is required.');
-    const answer = sharing.oEmbedOf(c.get('deps'), siteOrigin(config.publicUrl, c.req.url), {
-      url,
-      maxwidth: sharing.readPixels('maxwidth', c.req.query('maxwidth')),
-      maxheight: sharing.readPixels('maxheight', c.req.query('maxheight')),
-    });
+    const query = parseWith(oEmbedQuerySchema, c.req.query());
+    const answer = sharing.oEmbedOf(c.get('deps'), siteOrigin(c), query);
     // Public facts other sites fetch, from their servers or their pages: any cache may keep them a
     // while, and any page may read them.
     return c.json(answer, 200, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
@@ -45,11 +45,14 @@ export const sharingRoutes = new Hono<AppEnv>()
     ),
   )
   /** The embedded player was seen, or played a preview (sent by its sendBeacon, which reads no answer). */
-  .post('/fundraisers/:id/embed-events', async (c) => {
+  .post('/fundraisers/:id/embed-events', (c) => {
     const id = fundraiserId(c.req.param('id'));
     // A draft or unknown fundraiser is refused before the request is read (issue 14).
     sharing.checkPublic(c.get('deps'), id);
-    const { kind } = await jsonBody(c, embedEventSchema);
+    // Any page may send it, a sandboxed frame too (whose origin is "null"): it carries no cookie
+    // and changes nothing but a count (same-origin.ts). What happened is in the address, with no
+    // body, so that from another origin it is a simple request, sent without asking first (CORS).
+    const { kind } = parseWith(embedEventSchema, c.req.query());
     sharing.countEmbedEvent(c.get('deps'), id, kind, clientIpOf(c));
     return c.body(null, 204);
   })
@@ -61,7 +64,7 @@ export const sharingRoutes = new Hono<AppEnv>()
 /** What a frame shows for a fundraiser that is not (or no longer) public: a page, not JSON. */
 const notAvailablePage = (siteName: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Not available | ${siteName.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)}</title><meta name="robots" content="noindex">
+<title>Not available | ${escapeHtml(siteName)}</title><meta name="robots" content="noindex">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
 <body><main><p>This fundraiser is not available.</p></main></body></html>`;
 
@@ -80,7 +83,7 @@ export function embedPageRoutes(distDir: string) {
         c.req.param('slug'),
         readEmbedOptions(new URL(c.req.url).searchParams),
         {
-          origin: siteOrigin(config.publicUrl, c.req.url),
+          origin: siteOrigin(c),
           assets: built,
         },
       );

@@ -1,26 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { imageUrl } from '../../../shared/constants';
-import { EMBED_FRAME, type EmbedOptions, embedCode, embedUrl } from '../../../shared/embed';
+import { EMBED_FRAME, type EmbedOptions, embedCode, embedTitle } from '../../../shared/embed';
 import { fundraiserMessages } from '../../../shared/fundraiser-messages';
 import type { Fundraiser, FundraiserReach } from '../../../shared/answers/fundraisers';
 import type { Artist } from '../../../shared/answers/artists';
+import type { OEmbedQuery } from '../../../shared/schemas/sharing';
 import { findPage } from '../../../shared/routes';
 import { siteCalendarDate } from '../../../shared/site-dates';
 import { publicCache } from '../../db/cache';
 import type { Db } from '../../db/client';
 import { settings } from '../../db/schema';
 import type { Deps, Session } from '../../deps';
-import { AppError, invalid, notFound } from '../../errors';
+import { AppError, notFound } from '../../errors';
 import { SerializedJson } from '../../infra/serialized-json';
-import { takeAttempt, type ThrottleRule } from '../../infra/security/throttle';
-import { getArtistBySlug } from '../artists/service';
+import { takeAttempts, type ThrottleRule } from '../../infra/security/throttle';
+import { getArtist, getArtistBySlug } from '../artists/service';
 import {
-  countShare,
   embedDonations,
   getFundraiser,
   getFundraiserBySlug,
   listArtistFundraisers,
+  publicShareCount,
   shareCountOf,
 } from '../fundraisers/service';
 import { type EmbedPageInput, embedPageHtml } from './embed-page';
@@ -29,36 +30,71 @@ import * as queries from './queries';
 // Taking a fundraiser where the fans are (issue 28; DESIGN.md wave 3, "embeds" and "shares"): the
 // embedded player's data, oEmbed, the share counter and what the owner sees of it all. Nothing
 // here keeps a cookie or who a visitor was: a share is told apart from a repeat by a keyed hash
-// that lives an hour in the throttle table, embed views and plays are counts per day.
+// kept in the throttle table (pruned within a day), embed views and plays are counts per day.
+// None of these counts is in a table a public page is made from: a share or a view in an embed
+// on someone's blog never empties the cached landing pages (server/db/changes.ts).
 
 const valueOf = <T>(answer: T | SerializedJson): T => (answer instanceof SerializedJson ? (answer.value as T) : answer);
 
-/** A published fundraiser as anyone sees it, by its slug (or a former one); 404 for anything else. */
-export function publicFundraiser(deps: Deps, slug: string): Fundraiser {
-  const fundraiser = valueOf(getFundraiserBySlug(deps, null, slug));
-  if (fundraiser.status !== 'PUBLISHED' || fundraiser.deletedAt) throw notFound(fundraiserMessages.notFound);
+const isPublic = (fundraiser: Fundraiser) => fundraiser.status === 'PUBLISHED' && !fundraiser.deletedAt;
+
+/**
+ * A published fundraiser as anyone sees it, by its slug (or a former one) or its id, as its page's
+ * address may be; 404 for anything else.
+ */
+export function publicFundraiser(deps: Deps, slugOrId: string): Fundraiser {
+  const answer = /^\d+$/.test(slugOrId)
+    ? getFundraiser(deps, null, Number(slugOrId))
+    : getFundraiserBySlug(deps, null, slugOrId);
+  const fundraiser = valueOf(answer);
+  if (!isPublic(fundraiser)) throw notFound(fundraiserMessages.notFound);
   return fundraiser;
+}
+
+/** Only a published fundraiser is shared or embedded: anything else is 404, for everyone. */
+export function checkPublic(deps: Deps, id: number): void {
+  publicFundraiser(deps, String(id));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Shares
 
+const HOUR_MS = 60 * 60 * 1000;
+
 /** One count per visitor and fundraiser per hour (DESIGN.md wave 3, "shares"). */
-const SHARE_RULE: ThrottleRule = { bucket: 'share', limit: 1, windowMs: 60 * 60 * 1000 };
+const SHARE_RULE: ThrottleRule = { bucket: 'share', limit: 1, windowMs: HOUR_MS };
+
+/**
+ * And a few per network and fundraiser: a visitor is an address and a browser, and a script that
+ * changes its browser's name at every request is not that many visitors. An office or a
+ * household sharing one address is still counted many times over.
+ */
+const SHARE_NETWORK_RULE: ThrottleRule = { bucket: 'share-network', limit: 20, windowMs: HOUR_MS };
 
 const VISITOR_KEY_SETTING = 'visitor-key';
+const visitorKeys = new WeakMap<Db, string>();
 
 /**
  * The secret the visitor hashes are keyed with: made once per installation and kept in the
  * database, so every server process tells the same visitor apart the same way, and no one who
- * reads the throttle table can try addresses against its hashes.
+ * reads the throttle table can try addresses against its hashes. Read once per process: an
+ * insert on every share would count as a write to the settings (server/db/changes.ts).
  */
 function visitorKey(db: Db): string {
-  db.insert(settings)
-    .values({ key: VISITOR_KEY_SETTING, value: randomBytes(32).toString('base64') })
-    .onConflictDoNothing()
-    .run();
-  return db.select().from(settings).where(eq(settings.key, VISITOR_KEY_SETTING)).get()!.value;
+  let key = visitorKeys.get(db);
+  if (key !== undefined) return key;
+  const read = () => db.select().from(settings).where(eq(settings.key, VISITOR_KEY_SETTING)).get()?.value;
+  key = read();
+  if (key === undefined) {
+    // Two processes making it at once: the first insert wins, and both read it back.
+    db.insert(settings)
+      .values({ key: VISITOR_KEY_SETTING, value: randomBytes(32).toString('base64') })
+      .onConflictDoNothing()
+      .run();
+    key = read()!;
+  }
+  visitorKeys.set(db, key);
+  return key;
 }
 
 /**
@@ -68,6 +104,16 @@ function visitorKey(db: Db): string {
 function visitorOf(db: Db, session: Session | null, clientIp: string, userAgent: string): string {
   const who = session ? `user:${session.user.id}` : `visitor:${clientIp}\n${userAgent}`;
   return createHash('sha256').update(visitorKey(db)).update('\n').update(who).digest('base64url').slice(0, 22);
+}
+
+/** The network a share came from, hashed like a visitor. */
+function networkOf(db: Db, clientIp: string): string {
+  return createHash('sha256')
+    .update(visitorKey(db))
+    .update('\nnetwork:')
+    .update(clientIp)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /**
@@ -81,33 +127,56 @@ export function recordShare(
   visit: { clientIp: string; userAgent: string },
 ): { shareCount: number } {
   checkPublic(deps, id);
-  const key = `${id}:${visitorOf(deps.db, session, visit.clientIp, visit.userAgent)}`;
+  const visitor = `${id}:${visitorOf(deps.db, session, visit.clientIp, visit.userAgent)}`;
+  const network = `${id}:${networkOf(deps.db, visit.clientIp)}`;
   return deps.db.transaction((tx) => {
-    if (takeAttempt(tx, SHARE_RULE, key) === null) return { shareCount: countOf(deps, id) };
-    queries.addToDailyCount(tx, id, siteCalendarDate(Date.now(), deps.config.timeZone), 'share');
-    return { shareCount: countShare({ ...deps, db: tx }, id) };
+    const taken = takeAttempts(tx, [
+      [SHARE_RULE, visitor],
+      [SHARE_NETWORK_RULE, network],
+    ]);
+    if ('ids' in taken) queries.addToDailyCount(tx, id, siteCalendarDate(Date.now(), deps.config.timeZone), 'share');
+    return { shareCount: publicShareCount(tx, id) };
   });
-}
-
-/** The count as it stands, without counting (a repeat within the hour). */
-function countOf(deps: Deps, id: number): number {
-  return valueOf(getFundraiser(deps, null, id)).shareCount;
 }
 
 // ---------------------------------------------------------------------------------------------
 // What the embedded player reports
 
-/** A page of the player may report this often per address: a busy office shares one. */
-const EMBED_EVENTS_RULE: ThrottleRule = { bucket: 'embed-events', limit: 600, windowMs: 60 * 60 * 1000 };
+export type EmbedEventKind = 'view' | 'play';
+const EMBED_EVENT_KINDS = { view: 'embed_view', play: 'embed_play' } as const satisfies Record<
+  EmbedEventKind,
+  queries.DailyCountKind
+>;
 
-export const EMBED_EVENT_KINDS = { view: 'embed_view', play: 'embed_play' } as const;
-export type EmbedEventKind = keyof typeof EMBED_EVENT_KINDS;
+/**
+ * How often one address may report, per process: a view or a play is a count, not worth a row
+ * of its own in the throttle table (a popular embed would write millions), and a guard against a
+ * loop posting reports needs no more than memory.
+ */
+const EMBED_EVENTS_PER_HOUR = 600;
+const embedReporters = new Map<string, { count: number; since: number }>();
 
-/** A view of a fundraiser's embedded player, or a preview played in it: counted for today. */
+function mayReport(clientIp: string, now = Date.now()): boolean {
+  const seen = embedReporters.get(clientIp);
+  if (!seen || now - seen.since >= HOUR_MS) {
+    // Forget the addresses of the hour before now and then, so the map stays small.
+    if (embedReporters.size >= 50_000) {
+      for (const [ip, entry] of embedReporters) if (now - entry.since >= HOUR_MS) embedReporters.delete(ip);
+    }
+    embedReporters.set(clientIp, { count: 1, since: now });
+    return true;
+  }
+  seen.count++;
+  return seen.count <= EMBED_EVENTS_PER_HOUR;
+}
+
+/**
+ * A view of a published fundraiser's embedded player, or a preview played in it (its route has
+ * checked the fundraiser): counted for today. Over the limit, quietly not counted: the player
+ * never reads the answer.
+ */
 export function countEmbedEvent(deps: Deps, id: number, kind: EmbedEventKind, clientIp: string): void {
-  checkPublic(deps, id);
-  // Over the limit, the count is quietly not kept: the player never shows the answer anyway.
-  if (takeAttempt(deps.db, EMBED_EVENTS_RULE, clientIp) === null) return;
+  if (!mayReport(clientIp)) return;
   queries.addToDailyCount(deps.db, id, siteCalendarDate(Date.now(), deps.config.timeZone), EMBED_EVENT_KINDS[kind]);
 }
 
@@ -127,8 +196,6 @@ export function reachOf(deps: Deps, session: Session, id: number): FundraiserRea
 
 // ---------------------------------------------------------------------------------------------
 // oEmbed (oembed.com, section 2.3)
-
-export type OEmbedRequest = { url: string; maxwidth?: number; maxheight?: number };
 
 export type OEmbed = {
   version: '1.0';
@@ -175,8 +242,7 @@ function fundraiserOfUrl(deps: Deps, origin: string, raw: string): Fundraiser {
   const page = findPage(url.pathname);
   const slugOrId = page?.params.projectSlugOrId;
   if (page && slugOrId && (page.name === 'fundraiser' || page.name === 'donate')) {
-    const decoded = decodeURIComponent(slugOrId);
-    return /^\d+$/.test(decoded) ? publishedById(deps, Number(decoded)) : publicFundraiser(deps, decoded);
+    return publicFundraiser(deps, decodeURIComponent(slugOrId));
   }
   if (page?.name === 'artist' && page.params.artistSlugOrId) {
     return newestOfArtist(deps, decodeURIComponent(page.params.artistSlugOrId));
@@ -184,21 +250,13 @@ function fundraiserOfUrl(deps: Deps, origin: string, raw: string): Fundraiser {
   throw unknown();
 }
 
-function publishedById(deps: Deps, id: number): Fundraiser {
-  const fundraiser = valueOf(getFundraiser(deps, null, id));
-  if (fundraiser.status !== 'PUBLISHED' || fundraiser.deletedAt) throw notFound(fundraiserMessages.notFound);
-  return fundraiser;
-}
-
-/** Only a published fundraiser is shared or embedded: anything else is 404, for everyone. */
-export function checkPublic(deps: Deps, id: number): void {
-  publishedById(deps, id);
-}
-
 function newestOfArtist(deps: Deps, slugOrId: string): Fundraiser {
-  const artist = valueOf<Artist>(getArtistBySlug(deps, null, slugOrId));
+  const answer = /^\d+$/.test(slugOrId)
+    ? getArtist(deps, null, Number(slugOrId))
+    : getArtistBySlug(deps, null, slugOrId);
+  const artist = valueOf<Artist>(answer);
   const published = listArtistFundraisers(deps, null, artist.id).filter(
-    (fundraiser) => fundraiser.status === 'PUBLISHED' && fundraiser.publishedAt && !fundraiser.deletedAt,
+    (fundraiser) => isPublic(fundraiser) && fundraiser.publishedAt,
   );
   const newest = published.sort((a, b) => b.publishedAt!.localeCompare(a.publishedAt!))[0];
   if (!newest) throw notFound(fundraiserMessages.notFound);
@@ -210,17 +268,14 @@ function newestOfArtist(deps: Deps, slugOrId: string): Fundraiser {
  * full player where it fits in maxheight, else the compact one, cut to maxheight if even that is
  * too tall. Never larger than asked (oEmbed: "must not exceed").
  */
-export function frameFor(
-  maxwidth?: number,
-  maxheight?: number,
-): { options: EmbedOptions; width: number; height: number } {
+function frameFor(maxwidth?: number, maxheight?: number): { options: EmbedOptions; width: number; height: number } {
   const width = Math.min(EMBED_FRAME.width, maxwidth ?? Infinity);
   const size = maxheight === undefined || maxheight >= EMBED_FRAME.height.full ? 'full' : 'compact';
   const height = Math.min(EMBED_FRAME.height[size], maxheight ?? Infinity);
   return { options: { size, theme: 'light' }, width, height };
 }
 
-export function oEmbedOf(deps: Deps, origin: string, request: OEmbedRequest): OEmbed {
+export function oEmbedOf(deps: Deps, origin: string, request: OEmbedQuery): OEmbed {
   const fundraiser = fundraiserOfUrl(deps, origin, request.url);
   const slug = fundraiser.urlSlug ?? String(fundraiser.id);
   const title = `${fundraiser.name} by ${fundraiser.artist.name}`;
@@ -234,7 +289,7 @@ export function oEmbedOf(deps: Deps, origin: string, request: OEmbedRequest): OE
     title,
     author_name: fundraiser.artist.name,
     author_url: `${origin}/artists/${encodeURIComponent(fundraiser.artist.urlSlug ?? String(fundraiser.artist.id))}`,
-    html: embedCode(origin, slug, `${title} on ${siteName}`, options, width, height),
+    html: embedCode(origin, slug, embedTitle(fundraiser, siteName), options, width, height),
     width,
     height,
     // Covers are drawn square everywhere on the site; the 400 px rendition is the embed's own.
@@ -247,21 +302,9 @@ export function oEmbedOf(deps: Deps, origin: string, request: OEmbedRequest): OE
   };
 }
 
-/** `maxwidth`/`maxheight` as oEmbed sends them: a positive whole number of pixels, or absent. */
-export function readPixels(name: 'maxwidth' | 'maxheight', raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) === 0) throw invalid(`${name} must be a whole number of pixels.`);
-  return Number(raw);
-}
-
 /** oEmbed's answer for a format it does not speak: 501 (section 2.3.5). */
 export function unsupportedFormat(format: string): AppError {
   return new AppError('not-implemented', 'OTHER', `Only format=json is offered, not ${format.slice(0, 20)}.`);
-}
-
-/** The embed page's address of a fundraiser, for share cards (twitter:player) and the oEmbed link. */
-export function playerUrl(origin: string, fundraiser: Pick<Fundraiser, 'id' | 'urlSlug'>, options?: EmbedOptions) {
-  return embedUrl(origin, fundraiser.urlSlug ?? String(fundraiser.id), options);
 }
 
 // ---------------------------------------------------------------------------------------------

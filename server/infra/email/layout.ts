@@ -5,9 +5,9 @@
 /** The sender's details every email names. */
 export type Site = { siteName: string; contactEmail: string };
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../../../shared/html';
+
+export { escapeHtml };
 
 /** The cell every email's body goes in (layout), found again by withNoteFirst. */
 const BODY_CELL = '<td style="font-size:15px;line-height:1.6">';
