@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PAGE_SIZE } from '../../../shared/constants';
 import { formatCents } from '../../../shared/money';
@@ -22,6 +22,7 @@ import { DeleteFundraiserDialog } from './delete-fundraiser-dialog';
 import { displayWebsite, safeWebsite } from '../../lib/links';
 import { FundraiserNotFound } from './fundraiser-not-found';
 import { PublishControl } from './publish-fundraiser-dialog';
+import { copyFrom, useCopyOutcome } from './copy-text';
 import { ReachPanel } from './reach-panel';
 import { ShareButton } from './share-button';
 import './fundraisers.css';
@@ -239,25 +240,11 @@ function InvitePanel({ path }: { path: string }) {
   const headingId = useId();
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const [status, setStatus] = useCopyOutcome();
   const link = `${window.location.origin}${path}`;
 
-  // 'Copied!' is feedback, not a new state of the page: it fades after a few seconds.
-  useEffect(() => {
-    if (status !== 'copied') return;
-    const timer = setTimeout(() => setStatus('idle'), 4000);
-    return () => clearTimeout(timer);
-  }, [status]);
-
   async function copy() {
-    try {
-      await navigator.clipboard.writeText(link);
-      setStatus('copied');
-    } catch {
-      // No clipboard permission (or an old browser): select the text so the user copies it by hand.
-      inputRef.current?.select();
-      setStatus('failed');
-    }
+    setStatus((await copyFrom(inputRef.current, link)) ? 'copied' : 'select');
   }
 
   return (
@@ -284,7 +271,7 @@ function InvitePanel({ path }: { path: string }) {
           <span className="invite-status" role="status">
             {status === 'copied'
               ? 'Copied!'
-              : status === 'failed'
+              : status === 'select'
                 ? 'Press Ctrl+C (or ⌘C) to copy the selected link.'
                 : ''}
           </span>

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type RefObject, useId, useRef, useState } from 'react';
 import type { Fundraiser, FundraiserReach } from '../../../shared/answers/fundraisers';
 import {
   DEFAULT_EMBED,
@@ -15,14 +15,12 @@ import { fundraiserKeys, recordShare } from '../../api/fundraisers';
 import { useSite } from '../../lib/site';
 import { Dialog } from '../../ui/dialog';
 import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
+import { copyFrom, useCopyOutcome } from './copy-text';
 import './share-dialog.css';
 
 // The Share dialog (issue 28; DESIGN.md wave 3, "shares"): the link to copy or hand to the phone's
 // share sheet, and the embeddable player's code with a live preview. Each completed share is
 // counted by the server (at most once per visitor and fundraiser an hour).
-
-/** How long a confirmation ("Link copied") stays: it is feedback, not a new state of the dialog. */
-const CONFIRMATION_MS = 4000;
 
 const sizeLabels = {
   compact: { label: 'Compact', hint: 'One row' },
@@ -30,34 +28,6 @@ const sizeLabels = {
 } satisfies Record<EmbedOptions['size'], { label: string; hint: string }>;
 
 const themeLabels = { light: 'Light', dark: 'Dark' } satisfies Record<EmbedOptions['theme'], string>;
-
-type CopyOutcome = 'idle' | 'copied' | 'select' | 'share-failed';
-
-/** A copy's outcome, to be said in a live region; a confirmation fades, advice stays until the next try. */
-function useCopyOutcome() {
-  const [outcome, setOutcome] = useState<CopyOutcome>('idle');
-  useEffect(() => {
-    if (outcome !== 'copied') return;
-    const timer = setTimeout(() => setOutcome('idle'), CONFIRMATION_MS);
-    return () => clearTimeout(timer);
-  }, [outcome]);
-  return [outcome, setOutcome] as const;
-}
-
-/**
- * Copies `text`; where the clipboard is refused (no permission, an insecure origin, an old
- * browser) it selects the field's text instead, so the user copies it with the keyboard.
- */
-async function copyFrom(field: HTMLInputElement | HTMLTextAreaElement | null, text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    field?.focus();
-    field?.select();
-    return false;
-  }
-}
 
 /**
  * Tells the server a share was completed. A counter must never bother the sharer: a failure is
