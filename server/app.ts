@@ -19,6 +19,7 @@ import { mailingListRoutes } from './features/mailing-list/routes';
 import { metricsRoutes, siteRoutes } from './features/site/routes';
 import { mediaRoutes, uploadRoutes } from './features/uploads/routes';
 import { embedPageRoutes, sharingRoutes } from './features/sharing/routes';
+import { insightRoutes } from './features/insight/routes';
 import { answerHeadersOf } from './http/answer-headers';
 import { handleError } from './http/app-errors';
 import { clientAppRoutes, type PageLookup } from './http/client-app';
@@ -97,6 +98,7 @@ export function createApp(deps: Deps) {
     .route('/', artistRoutes)
     .route('/', fundraiserRoutes)
     .route('/', sharingRoutes)
+    .route('/', insightRoutes)
     .route('/', trackAudioRoutes)
     .route('/', libraryRoutes)
     .route('/', donationRoutes)

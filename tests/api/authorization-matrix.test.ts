@@ -541,6 +541,19 @@ const matrix: Record<string, Case | Case[]> = {
       expect: everyone(404),
     },
   ],
+  // Issue 29: a fundraiser's days, its owner's and admins'.
+  'GET /api/fundraisers/:id/insight': [
+    {
+      case: 'published',
+      prepare: published,
+      expect: { guest: 401, unverified: 403, stranger: 403, owner: 200, buyer: 403, admin: 200 },
+    },
+    {
+      case: 'draft',
+      prepare: draft,
+      expect: { guest: 401, unverified: 404, stranger: 404, owner: 200, buyer: 404, admin: 200 },
+    },
+  ],
   'GET /api/fundraisers/:id/reach': [
     {
       case: 'published',

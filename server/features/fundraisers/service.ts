@@ -574,3 +574,8 @@ export function embedDonations(deps: Deps, id: number): { count: number; raisedC
   }
   return { count: ids.length, raisedCents };
 }
+
+/** A fundraiser its caller may manage, with when it began: what the insight's "all time" starts from. */
+export function managedFundraiserSince(deps: Deps, session: Session, id: number): { createdAt: Date } {
+  return { createdAt: manageable(deps, session, id).createdAt };
+}

@@ -226,3 +226,27 @@ export function rowsByProviderIds(db: Db, providerIds: string[]): JournalRow[] {
   if (providerIds.length === 0) return [];
   return db.select().from(t).where(inArray(t.providerId, providerIds)).all();
 }
+
+/**
+ * What moved a fundraiser's total (or every fundraiser's, `fundraiserId` null) since `from`, row by
+ * row, oldest first: its money rows' charity cents and when, and whether the row is a charge (a
+ * donation made). The insight's series (issue 29) adds them up by day in the site's time zone.
+ */
+export function fundraiserMoneySince(db: Db, fundraiserId: number | null, from: Date) {
+  return db
+    .select({
+      occurredAt: t.occurredAt,
+      charityCents: t.charityCents,
+      isCharge: sql<number>`${t.kind} = 'charge'`,
+    })
+    .from(t)
+    .where(
+      and(
+        fundraiserId === null ? sql`${t.fundraiserId} is not null` : eq(t.fundraiserId, fundraiserId),
+        moneyKinds,
+        gte(t.occurredAt, from),
+      ),
+    )
+    .orderBy(asc(t.occurredAt))
+    .all();
+}

@@ -336,4 +336,5 @@ export const raisedByFundraisers = queries.raisedByFundraisers;
 export const sumsOfPayments = queries.sumsOfPayments;
 export const sumsOfAllPayments = queries.sumsOfAllPayments;
 export const sumsByCharity = queries.sumsByCharity;
+export const fundraiserMoneySince = queries.fundraiserMoneySince;
 export type { CharitySums, PaymentSums } from './queries';

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fundraiserDailyCounts } from '../../db/schema';
 
@@ -27,4 +27,23 @@ export function totalCounts(db: Db, fundraiserId: number): Map<DailyCountKind, n
     .groupBy(fundraiserDailyCounts.kind)
     .all();
   return new Map(rows.map((row) => [row.kind, row.count]));
+}
+
+/** A fundraiser's counts (or every fundraiser's) per day and kind from `fromDay` on ("2026-11-01"). */
+export function dailyCountsSince(db: Db, fundraiserId: number | null, fromDay: string) {
+  return db
+    .select({
+      day: fundraiserDailyCounts.day,
+      kind: fundraiserDailyCounts.kind,
+      count: sql<number>`sum(${fundraiserDailyCounts.count})`,
+    })
+    .from(fundraiserDailyCounts)
+    .where(
+      and(
+        fundraiserId === null ? undefined : eq(fundraiserDailyCounts.fundraiserId, fundraiserId),
+        gte(fundraiserDailyCounts.day, fromDay),
+      ),
+    )
+    .groupBy(fundraiserDailyCounts.day, fundraiserDailyCounts.kind)
+    .all();
 }

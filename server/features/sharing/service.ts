@@ -333,3 +333,6 @@ export function embedPage(
   );
   return html!;
 }
+
+/** The per-day counts the insight reads (issue 29). */
+export const dailyCountsSince = queries.dailyCountsSince;
