@@ -11,6 +11,7 @@ import { ensureAdmin } from './features/accounts/service';
 import { importIrsBmf } from './features/charities/irs-import';
 import { siteYear } from './features/giving/history';
 import { sendStatements } from './features/giving/service';
+import { pruneInsight } from './features/insight/service';
 import { importLegacyCatalogue } from './catalogue/import-legacy';
 import { CatalogueFileError } from './catalogue/legacy-csv';
 import { seedBundledCharities } from './features/charities/service';
@@ -62,6 +63,11 @@ const usage = `Usage:
       it runs: donors who had theirs are counted, not sent another. The emails go out from the
       site's job queue (it must be running, or start later). Only for a year that is over;
       previous is last year in SITE_TIME_ZONE.
+  npm run cli -- prune-insight
+      Folds the insight's daily counts (page views, plays, downloads, where visits came from)
+      older than INSIGHT_KEEP_DAYS days (730 unless set) into one row per month, whole months
+      only: totals stay, the dashboards show those months on their first day. Money is never
+      pruned. Safe to run daily (from cron or a systemd timer) and while the site runs.
   npm run cli -- restore <dir | s3://BUCKET/PREFIX/NAME> [--force]
       Checks the backup in <dir> (or fetched from the bucket), then restores it into DATA_DIR and
       checks it again there. Refuses while the site runs on DATA_DIR (stop it first) unless --force.`;
@@ -89,6 +95,7 @@ async function main() {
     'media-migrate',
     'take-over-bucket',
     'send-statements',
+    'prune-insight',
   ];
   if (values.help || command === undefined || !commands.includes(command)) {
     console.log(usage);
@@ -124,6 +131,14 @@ async function main() {
       process.exit(1);
     }
     sendStatementsCommand(year);
+    return;
+  }
+  if (command === 'prune-insight') {
+    if (files.length > 0) {
+      console.error('prune-insight takes no arguments: set INSIGHT_KEEP_DAYS to choose how many days stay.');
+      process.exit(1);
+    }
+    pruneInsightCommand();
     return;
   }
   if (command === 'import-legacy') {
@@ -243,6 +258,20 @@ function sendStatementsCommand(year: number) {
     if (!(error instanceof AppError)) throw error;
     console.error(error.message);
     process.exitCode = 1;
+  } finally {
+    sqlite.close();
+  }
+}
+
+function pruneInsightCommand() {
+  const config = loadConfig();
+  const { db, sqlite } = openDatabase(config.databasePath);
+  try {
+    const done = pruneInsight({ db, config }, config.insightKeepDays);
+    const rows = (count: number) => `${count} day row${count === 1 ? '' : 's'}`;
+    console.log(
+      `Counts before ${done.before} are kept by month now: ${rows(done.fundraiserRows)} of fundraisers and ${rows(done.siteRows)} of the site folded.`,
+    );
   } finally {
     sqlite.close();
   }

@@ -84,6 +84,11 @@ const envSchema = z
     ),
     /** Off-site backups kept: each new one removes all but the newest N there. Unset: all are kept. */
     BACKUP_KEEP: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+    /**
+     * Insight's counts are kept per day this many days back; `npm run cli -- prune-insight` folds
+     * older days into one row per month (issue 29). Money is never pruned.
+     */
+    INSIGHT_KEEP_DAYS: z.coerce.number().int().min(31).max(36_500).default(730),
     /** Track-processing jobs run at once by each server process; each ffmpeg takes about a core. */
     JOB_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
     /**
@@ -228,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicUrl: e.MEDIA_PUBLIC_URL?.replace(/\/+$/, ''),
     },
     backups: { s3Url: e.BACKUP_S3_URL, keep: e.BACKUP_KEEP },
+    insightKeepDays: e.INSIGHT_KEEP_DAYS,
     jobWorkers: e.JOB_WORKERS,
     ffmpegPath: e.FFMPEG_PATH,
     transcodeCacheBytes: Math.round(e.TRANSCODE_CACHE_MB * 1024 * 1024),

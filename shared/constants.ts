@@ -158,3 +158,9 @@ export const FEATURED_CHARITY_COUNT = 10;
  * 401 would log an error in every guest's console). It grants nothing; the session cookie does.
  */
 export const SIGNED_IN_HINT_COOKIE = 'soundcause_signed_in';
+
+/**
+ * Sent with the requests that save a track for offline listening (client/offline): a stream the
+ * server sends then is a copy being kept, not a play (issue 29's insight counts plays).
+ */
+export const OFFLINE_SAVE_HEADER = 'x-offline-save';

@@ -37,6 +37,8 @@ export const pagePaths = {
   yourFundraisers: '/fundraisers/user',
   manageFundraiser: '/fundraisers/user/:projectId',
   editFundraiser: '/fundraisers/user/:projectId/edit',
+  /** Issue 29: the owner's dashboard of a fundraiser (DESIGN.md wave 3, insight). */
+  fundraiserInsight: '/fundraisers/user/:projectId/insight',
   fundraiserWizard: '/fundraisers/new/*',
   fundraiser: '/projects/:projectSlugOrId',
   donate: '/projects/:projectSlugOrId/donate',

@@ -15,11 +15,25 @@ function send(path: string, payload: unknown): Promise<unknown> {
   return fetch(path, { method: 'POST', body: jsonBlob(payload), keepalive: true }).catch(() => undefined);
 }
 
+/**
+ * The host of the page that opened this visit ('' for none: an address typed, a bookmark, an app),
+ * told once, with the first page view; never the page's address (issue 29: where visits came from).
+ */
+let landing: string | undefined = (() => {
+  try {
+    return document.referrer ? new URL(document.referrer).host : '';
+  } catch {
+    return '';
+  }
+})();
+
 /** Reports a page view on every route change (spec part 1 section 2). */
 export function usePageViews() {
   const { pathname } = useLocation();
   useEffect(() => {
-    void send('/api/analytics/pageview', { path: pathname });
+    const referrer = landing;
+    landing = undefined;
+    void send('/api/analytics/pageview', referrer === undefined ? { path: pathname } : { path: pathname, referrer });
   }, [pathname]);
 }
 

@@ -1,3 +1,4 @@
+import { OFFLINE_SAVE_HEADER } from '../../shared/constants';
 import { type SavedTrack, type TrackCopy, offlineDb, trackChunks } from './offline-db';
 import { qualityUrl } from './offline-quality';
 import { chunksComplete } from './ranged-blob';
@@ -101,7 +102,8 @@ export async function downloadTrack(trackId: number, slot: Slot, signal: AbortSi
   const response = await fetchReady(qualityUrl(track.src, copy.quality), {
     signal,
     cache: 'no-store',
-    headers: copy.received > 0 ? { range: `bytes=${copy.received}-` } : {},
+    // A copy being kept, not a play: the fundraiser's insight counts plays (issue 29).
+    headers: { [OFFLINE_SAVE_HEADER]: '1', ...(copy.received > 0 ? { range: `bytes=${copy.received}-` } : {}) },
   });
   let offset = copy.received;
   if (response.status === 206) {

@@ -104,7 +104,7 @@ export const analyticsDailyCounts = sqliteTable(
   'analytics_daily_counts',
   {
     day: text('day').notNull(),
-    kind: text('kind', { enum: ['pageview', 'event'] }).notNull(),
+    kind: text('kind', { enum: ['pageview', 'event', 'referrer'] }).notNull(),
     name: text('name').notNull(),
     count: integer('count').notNull().default(0),
   },
@@ -513,8 +513,10 @@ export const moneyJournal = sqliteTable(
     // fundraiser's total is its money, never a fee: fee rows stay out of its index, one page less
     // for every fulfilment to write (issue 23's fulfilment benchmark).
     index('money_journal_charity_idx').on(table.charityEin, table.kind, table.charityCents),
-    index('money_journal_fundraiser_idx')
-      .on(table.fundraiserId, table.kind, table.charityCents)
+    // By date too, so a fundraiser's days (issue 29's insight) are ranges of the same index: its
+    // total reads every entry either way, so the date costs the sums nothing.
+    index('money_journal_fundraiser_day_idx')
+      .on(table.fundraiserId, table.occurredAt, table.kind, table.charityCents)
       .where(sql`kind <> 'fee'`),
     // A payment's rows, read at each of its events. (No index by date: the reconciliation, an
     // admin's occasional question, reads the table; each index costs every fulfilment a page.)
@@ -733,9 +735,12 @@ export const transcodes = sqliteTable(
 );
 
 /**
- * What happened around a fundraiser, counted per day in the site's time zone (issue 28: views of
- * and preview plays in its embedded player, completed shares). Counts only: no cookies, no visitor, nothing personal;
- * a year of them is a few hundred rows per fundraiser.
+ * What happened around a fundraiser, counted per day in the site's time zone: views of and preview
+ * plays in its embedded player and completed shares (issue 28); page views by where they came
+ * from, previews and streams begun, downloads by format (issue 29's insight). Counts only: no
+ * cookies, no visitor, nothing personal; a year of them is a few thousand rows per fundraiser.
+ * `day` is "2026-11-29", or "2026-11" for a month whose days were folded into one row
+ * (`npm run cli -- prune-insight`).
  */
 export const fundraiserDailyCounts = sqliteTable(
   'fundraiser_daily_counts',
@@ -744,8 +749,15 @@ export const fundraiserDailyCounts = sqliteTable(
       .notNull()
       .references(() => fundraisers.id, { onDelete: 'cascade' }),
     day: text('day').notNull(),
-    kind: text('kind', { enum: ['embed_view', 'embed_play', 'share'] }).notNull(),
+    kind: text('kind', {
+      enum: ['embed_view', 'embed_play', 'share', 'page_view', 'preview_play', 'stream', 'download'],
+    }).notNull(),
+    /**
+     * What a count is of, within its kind: a page view's source (another site's host, 'site',
+     * 'direct'), a download's format id; '' for the kinds that have none.
+     */
+    detail: text('detail').notNull().default(''),
     count: integer('count').notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.fundraiserId, table.day, table.kind] })],
+  (table) => [primaryKey({ columns: [table.fundraiserId, table.day, table.kind, table.detail] })],
 );

@@ -13,6 +13,7 @@ import {
 } from './admin-money';
 import { apiErrorSchema, formErrorsSchema, okSchema } from './api';
 import { artistListSchema, artistSchema, artistSearchResultSchema, updateArtistResultSchema } from './artists';
+import { adminInsightSchema, fundraiserInsightSchema } from './insight';
 import { featuredCharitiesSchema, nonprofitDetailSchema, nonprofitSearchResultSchema } from './charities';
 import {
   paymentConfigSchema,
@@ -59,6 +60,8 @@ export const answerSchemas = {
   fundraiserRef: fundraiserRefSchema,
   fundraiserTransactions: fundraiserTransactionsSchema,
   fundraiserReach: fundraiserReachSchema,
+  fundraiserInsight: fundraiserInsightSchema,
+  adminInsight: adminInsightSchema,
   shareCount: shareCountSchema,
   featuredCharities: featuredCharitiesSchema,
   nonprofitSearch: nonprofitSearchResultSchema,

@@ -3,12 +3,28 @@ import { z } from 'zod';
 /** Route paths are at most this long in analytics; longer ones are cut. */
 export const ANALYTICS_PATH_MAX = 300;
 
+/** A host name as a browser's URL gives it ("news.example.com", "localhost:5173", "[::1]:3000"). */
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
 export const pageViewSchema = z.object({
   path: z
     .string()
     .trim()
     .min(1)
     .transform((path) => path.slice(0, ANALYTICS_PATH_MAX)),
+  /**
+   * Only on the first page a visit opens (issue 29): the host of the page that led there (never
+   * its address), or '' when none did. Absent on the pages a visit goes on to.
+   */
+  referrer: z.optional(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(260, { error: 'Referrer cannot exceed 260 characters.' })
+      .refine((host) => host === '' || HOST.test(host), { error: 'Referrer must be a host name.' })
+      .transform((host) => host.replace(/^www\./, '')),
+  ),
 });
 
 /** The events the client reports (spec: account creation, artist 'Submit', publish, new fundraiser). */

@@ -749,6 +749,7 @@ const matrix: Record<string, Case | Case[]> = {
 
   // Admin money (spec part 2 section 6; DESIGN.md: 401 guests, 403 non-admins, checked first).
   'GET /api/admin/transactions': { expect: adminOnly(200) },
+  'GET /api/admin/insight': { expect: adminOnly(200) },
   'GET /api/admin/transactions/download': { expect: adminOnly(200) },
   'POST /api/admin/transactions/fee-checks': { expect: adminOnly(200) },
   'GET /api/admin/reconciliation': {

@@ -22,6 +22,7 @@ import { requireAdminSession, requireSession, requireVerifiedSession } from '../
 import { jsonBody, multipartRequest, parseWith } from '../../http/validation';
 import { receiveForm } from '../../infra/storage/multipart';
 import { ARTIST_NOT_FOUND } from '../artists/service';
+import { beginsPlay, countDownload, countForFundraiser } from '../insight/service';
 import * as albumFormats from './album-formats';
 import * as albumMedia from './album-media';
 import * as legacyForm from './legacy-form';
@@ -93,6 +94,8 @@ export const fundraiserRoutes = new Hono<AppEnv>()
       version: file.version,
     });
     if (!response) throw notFound(albumMedia.noPreviewMessage);
+    // A preview begun, for the fundraiser's insight (issue 29); its later ranges are the same play.
+    if (beginsPlay(c.req.method, c.req.header('range'))) countForFundraiser(c.get('deps'), id, 'preview_play');
     return response;
   })
   /**
@@ -104,8 +107,16 @@ export const fundraiserRoutes = new Hono<AppEnv>()
     const deps = c.get('deps');
     const row = albumOfCaller(c, fundraiserId(c.req.param('id')));
     const format = c.req.query('format');
-    if (format === undefined) return sendAlbum(c, deps, await albumMedia.albumFiles(deps, row));
-    return sendAlbum(c, deps, await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)));
+    const response = await sendAlbum(
+      c,
+      deps,
+      format === undefined
+        ? await albumMedia.albumFiles(deps, row)
+        : await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)),
+    );
+    const request = { method: c.req.method, range: c.req.header('range') };
+    countDownload(deps, row.id, format ?? 'original', request, response.status);
+    return response;
   })
   /** Every download format with the album's size in it: public, so a fan sees them before buying. */
   .get('/fundraisers/:id/formats', async (c) =>

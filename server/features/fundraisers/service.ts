@@ -575,7 +575,36 @@ export function embedDonations(deps: Deps, id: number): { count: number; raisedC
   return { count: ids.length, raisedCents };
 }
 
-/** A fundraiser its caller may manage, with when it began: what the insight's "all time" starts from. */
-export function managedFundraiserSince(deps: Deps, session: Session, id: number): { createdAt: Date } {
-  return { createdAt: manageable(deps, session, id).createdAt };
+// ---------------------------------------------------------------------------------------------
+// Insight (issue 29): what the insight feature needs of a fundraiser.
+
+/** A fundraiser its caller may manage, as its dashboard names it, and when it began ("all time"). */
+export function managedFundraiserSummary(deps: Deps, session: Session, id: number) {
+  const row = manageable(deps, session, id);
+  return {
+    id: row.id,
+    name: row.name.trim() || 'Untitled fundraiser',
+    slug: row.urlSlug ?? String(row.id),
+    goalCents: row.donationGoalCents,
+    createdAt: row.createdAt,
+  };
+}
+
+/**
+ * The published fundraiser whose page an address is (/projects/{slug}, by a numeric id or a former
+ * slug too), for counting its page views; undefined for any other page.
+ */
+export function publishedFundraiserAt(deps: Deps, path: string): number | undefined {
+  const slugOrId = /^\/projects\/([^/?#]+)\/?$/.exec(path)?.[1];
+  if (slugOrId === undefined) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(slugOrId);
+  } catch {
+    return undefined;
+  }
+  const row = /^\d+$/.test(decoded)
+    ? queries.findFundraiserById(deps.db, Number(decoded))
+    : findBySlugOrFormerSlug(deps.db, decoded);
+  return row?.status === 'PUBLISHED' ? row.id : undefined;
 }

@@ -1,3 +1,4 @@
+import { countDownload } from '../insight/service';
 import { Hono } from 'hono';
 import { libraryPageParamsSchema } from '../../../shared/schemas/library';
 import type { AppEnv } from '../../http/context';
@@ -50,6 +51,14 @@ export const libraryRoutes = new Hono<AppEnv>()
     const deps = c.get('deps');
     const row = library.downloadableAlbum(deps, requireSession(c), albumId(c.req.param('id')));
     const format = c.req.query('format');
-    if (format === undefined) return sendAlbum(c, deps, await albumFiles(deps, row));
-    return sendAlbum(c, deps, await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)));
+    const response = await sendAlbum(
+      c,
+      deps,
+      format === undefined
+        ? await albumFiles(deps, row)
+        : await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)),
+    );
+    const request = { method: c.req.method, range: c.req.header('range') };
+    countDownload(deps, row.id, format ?? 'original', request, response.status);
+    return response;
   });

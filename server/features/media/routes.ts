@@ -8,9 +8,32 @@ import { sendPreparation, sendTrackDownload } from '../../http/send-album';
 import { sendMedia } from '../../http/send-media';
 import * as albumFormats from '../fundraisers/album-formats';
 import { purchasedAlbum } from '../fundraisers/album-media';
-import { forgetStreamGrant, fullTrack, mediaMessages, type TrackAudio, trackPreview, trackStream } from './service';
+import { OFFLINE_SAVE_HEADER } from '../../../shared/constants';
+import { beginsPlay, countDownload, countForFundraiser, type DailyCountKind } from '../insight/service';
+import {
+  forgetStreamGrant,
+  fullTrack,
+  fundraiserOfTrack,
+  mediaMessages,
+  type TrackAudio,
+  trackPreview,
+  trackStream,
+} from './service';
 
 const trackId = (raw: string) => pathId(raw, mediaMessages.trackNotFound);
+
+/**
+ * A preview or a stream begun, for the track's fundraiser's insight (issue 29): only the request a
+ * player begins with counts (it goes on with ranges), and never an album being saved for offline.
+ */
+function countPlay(c: Context<AppEnv>, trackId: number, kind: DailyCountKind) {
+  if (!beginsPlay(c.req.method, c.req.header('range')) || c.req.header(OFFLINE_SAVE_HEADER)) return;
+  const deps = c.get('deps');
+  const fundraiserId = fundraiserOfTrack(deps, trackId);
+  if (fundraiserId !== undefined) countForFundraiser(deps, fundraiserId, kind);
+}
+
+const requestOf = (c: Context<AppEnv>) => ({ method: c.req.method, range: c.req.header('range') });
 
 function sendAudio(c: Context<AppEnv>, audio: TrackAudio) {
   return sendMedia(c, {
@@ -24,10 +47,12 @@ function sendAudio(c: Context<AppEnv>, audio: TrackAudio) {
 // DESIGN.md section 4, audio URLs: GET (and HEAD, which Hono answers through GET) with Range.
 export const trackAudioRoutes = new Hono<AppEnv>()
   .get('/tracks/:id/preview', async (c) => {
-    const audio = trackPreview(c.get('deps'), c.get('session'), trackId(c.req.param('id')), c.req.query('v'));
+    const id = trackId(c.req.param('id'));
+    const audio = trackPreview(c.get('deps'), c.get('session'), id, c.req.query('v'));
     const response = await sendAudio(c, audio);
     // Gone between the lookup and the read: a new rendition replaced it, and the client's URL is stale.
     if (!response) throw notFound(mediaMessages.notReady);
+    countPlay(c, id, 'preview_play');
     return response;
   })
   .get('/tracks/:id/stream', async (c) => {
@@ -40,12 +65,16 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     if (quality !== undefined && quality !== 'standard') throw invalid(mediaMessages.unknownQuality);
     const audio = trackStream(deps, session, id, requested, c.req.query('grant'));
     const response = await sendAudio(c, audio);
-    if (response) return response;
+    if (response) {
+      countPlay(c, id, 'stream');
+      return response;
+    }
     if (!audio.remembered) throw notFound(mediaMessages.notReady);
     // The remembered rendition was replaced since: look the track up again.
     forgetStreamGrant(deps, session, id);
     const current = await sendAudio(c, trackStream(deps, session, id, requested));
     if (!current) throw notFound(mediaMessages.notReady);
+    countPlay(c, id, 'stream');
     return current;
   })
   /** Prepares one track in a download format (POST; idempotent) and says how far it has come (issue 27). */
@@ -72,7 +101,9 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     const track = fullTrack(deps, c.get('session'), id, c.req.query('grant'));
     const format = albumFormats.formatOf(c.req.query('format') ?? 'original');
     const row = purchasedAlbum(deps, track.fundraiserId);
-    return sendTrackDownload(c, await albumFormats.trackFormatFile(deps, row, id, format));
+    const response = await sendTrackDownload(c, await albumFormats.trackFormatFile(deps, row, id, format));
+    countDownload(deps, track.fundraiserId, format, requestOf(c), response.status);
+    return response;
   });
 
 /**
@@ -92,5 +123,6 @@ async function sendDataSaver(c: Context<AppEnv>, id: number) {
     version: path.basename(file.path),
   });
   if (!response) throw notFound(mediaMessages.notReady);
+  countPlay(c, id, 'stream');
   return response;
 }

@@ -143,3 +143,8 @@ function requireStreamable(deps: Deps, session: Session | null, track: TrackMedi
     throw forbidden(mediaMessages.noAccess);
   }
 }
+
+/** The fundraiser a track belongs to (tracks never move): for counting its plays (issue 29). */
+export function fundraiserOfTrack(deps: Deps, trackId: number): number | undefined {
+  return findTrackMedia(deps.db, trackId)?.fundraiserId;
+}

@@ -7,7 +7,6 @@ import type { Fundraiser, FundraiserReach } from '../../../shared/answers/fundra
 import type { Artist } from '../../../shared/answers/artists';
 import type { OEmbedQuery } from '../../../shared/schemas/sharing';
 import { findPage } from '../../../shared/routes';
-import { siteCalendarDate } from '../../../shared/site-dates';
 import { publicCache } from '../../db/cache';
 import type { Db } from '../../db/client';
 import { settings } from '../../db/schema';
@@ -25,7 +24,7 @@ import {
   shareCountOf,
 } from '../fundraisers/service';
 import { type EmbedPageInput, embedPageHtml } from './embed-page';
-import * as queries from './queries';
+import { countForFundraiser, countForFundraiserIn, type DailyCountKind, totalCounts } from '../insight/service';
 
 // Taking a fundraiser where the fans are (issue 28; DESIGN.md wave 3, "embeds" and "shares"): the
 // embedded player's data, oEmbed, the share counter and what the owner sees of it all. Nothing
@@ -134,7 +133,7 @@ export function recordShare(
       [SHARE_RULE, visitor],
       [SHARE_NETWORK_RULE, network],
     ]);
-    if ('ids' in taken) queries.addToDailyCount(tx, id, siteCalendarDate(Date.now(), deps.config.timeZone), 'share');
+    if ('ids' in taken) countForFundraiserIn(tx, deps, id, 'share');
     return { shareCount: publicShareCount(tx, id) };
   });
 }
@@ -145,7 +144,7 @@ export function recordShare(
 export type EmbedEventKind = 'view' | 'play';
 const EMBED_EVENT_KINDS = { view: 'embed_view', play: 'embed_play' } as const satisfies Record<
   EmbedEventKind,
-  queries.DailyCountKind
+  DailyCountKind
 >;
 
 /**
@@ -177,13 +176,13 @@ function mayReport(clientIp: string, now = Date.now()): boolean {
  */
 export function countEmbedEvent(deps: Deps, id: number, kind: EmbedEventKind, clientIp: string): void {
   if (!mayReport(clientIp)) return;
-  queries.addToDailyCount(deps.db, id, siteCalendarDate(Date.now(), deps.config.timeZone), EMBED_EVENT_KINDS[kind]);
+  countForFundraiser(deps, id, EMBED_EVENT_KINDS[kind]);
 }
 
 /** GET /api/fundraisers/{id}/reach: owner and admins. */
 export function reachOf(deps: Deps, session: Session, id: number): FundraiserReach {
   const shareCount = shareCountOf(deps, session, id);
-  const counts = queries.totalCounts(deps.db, id);
+  const counts = totalCounts(deps.db, id);
   const donations = embedDonations(deps, id);
   return {
     shareCount,
@@ -333,6 +332,3 @@ export function embedPage(
   );
   return html!;
 }
-
-/** The per-day counts the insight reads (issue 29). */
-export const dailyCountsSince = queries.dailyCountsSince;
