@@ -135,6 +135,13 @@ export const routes: RouteObject[] = [
                   })),
               },
               {
+                path: pagePaths.fundraiserInsight,
+                lazy: () =>
+                  import('../features/fundraisers/insight-page').then((m) => ({
+                    Component: m.FundraiserInsightPage,
+                  })),
+              },
+              {
                 path: pagePaths.album,
                 lazy: () => import('../features/music/album-page').then((m) => ({ Component: m.AlbumPage })),
               },

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes, useParams } from 'react-router';
 import { usePageTitle } from '../../lib/site';
 import { TabLinks } from '../../ui/tab-links';
@@ -9,6 +10,7 @@ import { ManualDisbursementPage } from './manual-disbursement-page';
 import { ReconciliationAdmin } from './reconciliation';
 import { TransactionsAdmin } from './transactions';
 import { NetworkLink } from '../../ui/needs-network';
+import { Spinner } from '../../ui/spinner';
 
 // Spec part 2 section 2 (Admin area): /admin and any sub-path show the tabs, the one named by the
 // last path segment selected (Transactions otherwise); /admin/disbursements/new is the manual
@@ -22,7 +24,12 @@ const tabs = [
   { segment: 'featured-charities', label: 'Featured charities' },
   // Issue 23: the money journal against the payment processor's balance.
   { segment: 'reconciliation', label: 'Reconciliation' },
+  // Issue 29: the site's days as charts.
+  { segment: 'insight', label: 'Insight' },
 ] as const;
+
+// The charts' library (uPlot) loads with this tab only, not with the admin page.
+const InsightAdmin = lazy(() => import('./insight-admin').then((m) => ({ default: m.InsightAdmin })));
 
 export function AdminPage() {
   return (
@@ -63,6 +70,11 @@ function AdminTabs() {
         {current.segment === 'featured-fundraisers' && <FeaturedFundraisersAdmin />}
         {current.segment === 'featured-charities' && <FeaturedCharitiesAdmin />}
         {current.segment === 'reconciliation' && <ReconciliationAdmin />}
+        {current.segment === 'insight' && (
+          <Suspense fallback={<Spinner label="Loading insight" />}>
+            <InsightAdmin />
+          </Suspense>
+        )}
       </section>
     </div>
   );

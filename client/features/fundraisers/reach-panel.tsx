@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useId } from 'react';
+import { Link } from 'react-router';
 import { formatCount } from '../../../shared/format-count';
 import { formatCents } from '../../../shared/money';
 import type { FundraiserReach } from '../../../shared/answers/fundraisers';
@@ -39,7 +40,13 @@ export function ReachPanel({ fundraiserId }: { fundraiserId: number }) {
   const reach = useQuery(fundraiserReachQueryOptions(fundraiserId));
   return (
     <section className="card stack" aria-labelledby={headingId}>
-      <h2 id={headingId}>Reach</h2>
+      <div className="reach-head">
+        <h2 id={headingId}>Reach</h2>
+        {/* Issue 29: the same figures and more, day by day, on the fundraiser's dashboard. */}
+        <Link className="button button-secondary" to={`/fundraisers/user/${fundraiserId}/insight`}>
+          See insight
+        </Link>
+      </div>
       {reach.isPending ? (
         <Spinner label="Loading reach" />
       ) : reach.isError ? (

@@ -1,7 +1,7 @@
 import { siteCalendarDate, siteCalendarDates } from '../../../shared/site-dates';
 import type { Db } from '../../db/client';
-import { addDays, siteDays } from '../../db/site-days';
-import { firstMoneyAt, latestJournalId, moneyByDay, moneyRowsAfter } from '../journal/service';
+import { siteDays } from '../../db/site-days';
+import { latestJournalId, moneyByDay, moneyRowsAfter, moneySpan } from '../journal/service';
 
 // Money per site day, a fundraiser's or the whole site's, kept between requests (issue 29: a
 // dashboard of 100,000 donations answers in a few milliseconds). The money journal only ever gains
@@ -9,6 +9,7 @@ import { firstMoneyAt, latestJournalId, moneyByDay, moneyRowsAfter } from '../jo
 // after N (a donation, a refund, a late processor event, whatever day it happened on) and nothing
 // is ever counted twice. Each process keeps its own (WEB_CONCURRENCY), each database its own.
 
+/** A day's money; tips and payouts are the site's alone (0 for a fundraiser). */
 export type MoneyDay = { raisedCents: number; donations: number; tipsCents: number; paidOutCents: number };
 /** A fundraiser's id, or null for the whole site. */
 type Scope = number | null;
@@ -33,14 +34,16 @@ function addTo(byDay: Map<string, MoneyDay>, date: string, sums: MoneyDay) {
 /** Every day the money moved on, summed from the journal as it stands. */
 function sumFromStart(db: Db, scope: Scope, timeZone: string, now: number): Map<string, MoneyDay> {
   const byDay = new Map<string, MoneyDay>();
-  const first = firstMoneyAt(db, scope);
-  if (!first) return byDay;
+  const span = moneySpan(db, scope);
+  if (!span) return byDay;
   const today = siteCalendarDate(now, timeZone);
-  const firstDay = siteCalendarDate(first, timeZone);
-  const days = siteDays(firstDay < today ? firstDay : today, today, timeZone);
-  // A row dated after today (a processor's clock ahead of ours) waits on tomorrow.
-  const dateOf = (index: number) => days.dates[index] ?? addDays(today, 1);
-  for (const { day, ...sums } of moneyByDay(db, scope, days)) addTo(byDay, dateOf(day), sums);
+  const [first, last] = [span.first, span.last].map((moment) => siteCalendarDate(moment, timeZone)) as [string, string];
+  // To today, or to the last row's day if one is dated later (a processor's clock ahead of ours).
+  const days = siteDays(first < today ? first : today, last > today ? last : today, timeZone);
+  for (const { day, ...sums } of moneyByDay(db, scope, days)) {
+    const date = days.dates[day];
+    if (date) addTo(byDay, date, sums);
+  }
   return byDay;
 }
 
@@ -48,7 +51,12 @@ function sumFromStart(db: Db, scope: Scope, timeZone: string, now: number): Map<
  * The money by site day ("2026-11-29" → its sums) of a fundraiser, or of the site (`scope` null),
  * as of now: read inside one transaction, so the newest id and the sums are of the same moment.
  */
-export function moneyDays(db: Db, scope: Scope, timeZone: string, now = Date.now()): Map<string, MoneyDay> {
+export function moneyDays(
+  db: Db,
+  scope: Scope,
+  timeZone: string,
+  now = Date.now(),
+): ReadonlyMap<string, Readonly<MoneyDay>> {
   let kept = keptByDatabase.get(db);
   if (!kept) keptByDatabase.set(db, (kept = new Map()));
   const keptHere = kept;
@@ -63,7 +71,11 @@ export function moneyDays(db: Db, scope: Scope, timeZone: string, now = Date.now
       if (rows.length > MAX_NEW_ROWS) found = undefined;
       else {
         const dayOf = siteCalendarDates(timeZone);
-        for (const { occurredAt, ...sums } of rows) addTo(found.byDay, dayOf(occurredAt), sums);
+        for (const { occurredAt, ...sums } of rows) {
+          // Tips and payouts are the site's figures; a fundraiser's days have its money only.
+          const counted = scope === null ? sums : { ...sums, tipsCents: 0, paidOutCents: 0 };
+          addTo(found.byDay, dayOf(occurredAt), counted);
+        }
         found.seenId = latest;
       }
     }

@@ -165,14 +165,14 @@ function countsIntoDays(
 const laterOf = (a: string | null, b: string) => (a === null || b > a ? b : a);
 
 /** The oldest day of a map by date, if any. */
-function firstKey(byDate: Map<string, unknown>): string | undefined {
+function firstKey(byDate: ReadonlyMap<string, unknown>): string | undefined {
   let first: string | undefined;
   for (const date of byDate.keys()) if (first === undefined || date < first) first = date;
   return first;
 }
 
 /** The money placed on the period's days; returns what was raised before the first. */
-function moneyIntoDays(money: Map<string, MoneyDay>, days: SiteDays, byDate: Map<string, InsightDay>): number {
+function moneyIntoDays(money: ReadonlyMap<string, MoneyDay>, days: SiteDays, byDate: Map<string, InsightDay>): number {
   let raisedBeforeCents = 0;
   const first = days.dates[0]!;
   for (const [date, sums] of money) {

@@ -234,7 +234,7 @@ type DayMoney = { day: number; raisedCents: number; donations: number; tipsCents
  * A fundraiser's money (or the whole site's, `fundraiserId` null) per day of `days` (issue 29's
  * insight): what the charity keeps after refunds and disputes, and the payments made; the site's
  * adds the tips and the payouts. Day -1 is everything before the first day (where a cumulative
- * line starts), day `dates.length` everything after the last.
+ * line starts); the site's day `dates.length` is everything after the last.
  */
 export function moneyByDay(db: Db, fundraiserId: number | null, days: SiteDays): DayMoney[] {
   if (fundraiserId !== null) return fundraiserMoneyByDay(db, fundraiserId, days);
@@ -270,11 +270,8 @@ function fundraiserMoneyByDay(db: Db, fundraiserId: number, days: SiteDays): Day
     .from(t)
     .where(and(itsMoney, lt(t.occurredAt, new Date(days.starts[0]!))))
     .get();
-  // Each day's [from, to) in ms, and then whatever came after the last (as day dates.length).
-  const ranges = [
-    ...days.dates.map((_, i) => [days.starts[i]!, days.starts[i + 1]!]),
-    [days.starts.at(-1)!, Number.MAX_SAFE_INTEGER],
-  ];
+  // Each day's [from, to) in ms.
+  const ranges = days.dates.map((_, i) => [days.starts[i]!, days.starts[i + 1]!]);
   const rows = db.all<{ i: number; sums: string }>(sql`
     select d.key as i, (
       select json_array(coalesce(sum(${t.charityCents}), 0), count(*) filter (where ${t.kind} = 'charge'))
@@ -332,14 +329,14 @@ export function moneyRowsAfter(db: Db, fundraiserId: number | null, afterId: num
     .all();
 }
 
-/** When the first money moved: a fundraiser's (its index's first entry), or anyone's (a scan). */
-export function firstMoneyAt(db: Db, fundraiserId: number | null): Date | undefined {
+/** When the first and the last money moved: a fundraiser's (its index's ends), or anyone's (a scan). */
+export function moneySpan(db: Db, fundraiserId: number | null): { first: Date; last: Date } | undefined {
   const row = db
-    .select({ at: sql<number | null>`min(${t.occurredAt})` })
+    .select({ first: sql<number | null>`min(${t.occurredAt})`, last: sql<number | null>`max(${t.occurredAt})` })
     .from(t)
     .where(and(fundraiserId === null ? undefined : eq(t.fundraiserId, fundraiserId), notFee))
     .get();
-  return row?.at == null ? undefined : new Date(row.at);
+  return row?.first == null || row.last == null ? undefined : { first: new Date(row.first), last: new Date(row.last) };
 }
 
 /**
