@@ -55,6 +55,8 @@ describe('the systemd units', () => {
       'soundcause-backup.timer',
       'soundcause-statements.service',
       'soundcause-statements.timer',
+      'soundcause-insight-prune.service',
+      'soundcause-insight-prune.timer',
       // The grown variant's drop-in, as systemd reads it: its settings after the unit's.
       'soundcause-grown.service',
     ];
@@ -124,6 +126,20 @@ describe('the year-end statements unit', () => {
     expect(variables(statements, 'Environment=')).toEqual({ NODE_ENV: unitEnv.NODE_ENV, DATA_DIR: unitEnv.DATA_DIR });
     const timer = deploy('soundcause-statements.timer');
     expect(directives(timer, 'OnCalendar')).toEqual(['*-01-15 09:00']);
+    expect(directives(timer, 'Persistent')).toEqual(['true']);
+  });
+});
+
+describe('the insight prune unit', () => {
+  it("runs the compiled CLI's prune-insight on the site's data, user and env file, each night", () => {
+    const prune = deploy('soundcause-insight-prune.service');
+    expect(directives(prune, 'ExecStart')).toEqual(['/usr/bin/node dist-server/cli.js prune-insight']);
+    for (const key of ['User', 'WorkingDirectory', 'EnvironmentFile', 'RequiresMountsFor', 'ReadWritePaths']) {
+      expect(directives(prune, key), key).toEqual(directives(unit, key));
+    }
+    expect(variables(prune, 'Environment=')).toEqual({ NODE_ENV: unitEnv.NODE_ENV, DATA_DIR: unitEnv.DATA_DIR });
+    const timer = deploy('soundcause-insight-prune.timer');
+    expect(directives(timer, 'OnCalendar')).toEqual(['*-*-* 04:30']);
     expect(directives(timer, 'Persistent')).toEqual(['true']);
   });
 });
