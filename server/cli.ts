@@ -65,7 +65,7 @@ const usage = `Usage:
       previous is last year in SITE_TIME_ZONE.
   npm run cli -- prune-insight
       Folds the insight's daily counts (page views, plays, downloads, where visits came from)
-      older than INSIGHT_KEEP_DAYS days (730 unless set) into one row per month, whole months
+      older than INSIGHT_KEEP_DAYS days (31 to 36500; 730 unless set) into one row per month, whole months
       only: totals stay, the dashboards show those months on their first day. Money is never
       pruned. Safe to run daily (from cron or a systemd timer) and while the site runs.
   npm run cli -- restore <dir | s3://BUCKET/PREFIX/NAME> [--force]
@@ -264,13 +264,21 @@ function sendStatementsCommand(year: number) {
 }
 
 function pruneInsightCommand() {
-  const config = loadConfig();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // A wrong INSIGHT_KEEP_DAYS (or any setting) is the operator's to fix: say which, no stack.
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
   const { db, sqlite } = openDatabase(config.databasePath);
   try {
     const done = pruneInsight({ db, config }, config.insightKeepDays);
     const rows = (count: number) => `${count} day row${count === 1 ? '' : 's'}`;
+    const months = `${done.months} month${done.months === 1 ? '' : 's'}`;
     console.log(
-      `Counts before ${done.before} are kept by month now: ${rows(done.fundraiserRows)} of fundraisers and ${rows(done.siteRows)} of the site folded.`,
+      `Counts before ${done.before} are kept by month now: ${months} folded, ${rows(done.fundraiserRows)} of fundraisers and ${rows(done.siteRows)} of the site.`,
     );
   } finally {
     sqlite.close();

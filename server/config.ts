@@ -5,6 +5,8 @@ import { DEFAULT_FEE_RATES } from '../shared/fee-cover';
 import { canonicalTimeZone, isTimeZone } from '../shared/site-dates';
 import { parseS3Url } from './infra/storage/s3-objects';
 
+const KEEP_DAYS_MESSAGE = 'must be a whole number of days from 31 to 36500 (730 unless set)';
+
 // Configuration is read once at start-up, here, and passed in (STYLE.md rule 2). Every variable is
 // listed in the README's configuration table.
 
@@ -88,7 +90,12 @@ const envSchema = z
      * Insight's counts are kept per day this many days back; `npm run cli -- prune-insight` folds
      * older days into one row per month (issue 29). Money is never pruned.
      */
-    INSIGHT_KEEP_DAYS: z.coerce.number().int().min(31).max(36_500).default(730),
+    INSIGHT_KEEP_DAYS: z.coerce
+      .number({ error: KEEP_DAYS_MESSAGE })
+      .int({ error: KEEP_DAYS_MESSAGE })
+      .min(31, { error: KEEP_DAYS_MESSAGE })
+      .max(36_500, { error: KEEP_DAYS_MESSAGE })
+      .default(730),
     /** Track-processing jobs run at once by each server process; each ffmpeg takes about a core. */
     JOB_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
     /**

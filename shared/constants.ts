@@ -160,7 +160,8 @@ export const FEATURED_CHARITY_COUNT = 10;
 export const SIGNED_IN_HINT_COOKIE = 'soundcause_signed_in';
 
 /**
- * Sent with the requests that save a track for offline listening (client/offline): a stream the
- * server sends then is a copy being kept, not a play (issue 29's insight counts plays).
+ * In the address of the requests that save a track for offline listening (client/offline): a
+ * stream the server sends then is a copy being kept, not a play (issue 29's insight counts plays).
+ * A query, not a header: a header would make the redirect to a bucket a CORS preflight.
  */
-export const OFFLINE_SAVE_HEADER = 'x-offline-save';
+export const OFFLINE_SAVE_QUERY = { name: 'save', value: 'offline' } as const;

@@ -1,4 +1,4 @@
-import { OFFLINE_SAVE_HEADER } from '../../shared/constants';
+import { OFFLINE_SAVE_QUERY } from '../../shared/constants';
 import { type SavedTrack, type TrackCopy, offlineDb, trackChunks } from './offline-db';
 import { qualityUrl } from './offline-quality';
 import { chunksComplete } from './ranged-blob';
@@ -90,6 +90,13 @@ export async function learnSize(trackId: number, slot: Slot, signal: AbortSignal
   });
 }
 
+/** A copy being kept, not a play: the fundraiser's insight counts plays (issue 29). */
+function savingUrl(url: string): string {
+  const saving = new URL(url, location.href);
+  saving.searchParams.set(OFFLINE_SAVE_QUERY.name, OFFLINE_SAVE_QUERY.value);
+  return `${saving.pathname}${saving.search}`;
+}
+
 /** Whole size from `Content-Range: bytes a-b/size`. */
 const sizeFromContentRange = (header: string | null) => Number(/\/(\d+)$/.exec(header ?? '')?.[1] ?? 0);
 
@@ -99,11 +106,10 @@ export async function downloadTrack(trackId: number, slot: Slot, signal: AbortSi
   if (!track || !copy) throw new SaveStopped();
   if (!isUnfinished(copy)) return;
   const chunks = chunkTable(slot);
-  const response = await fetchReady(qualityUrl(track.src, copy.quality), {
+  const response = await fetchReady(savingUrl(qualityUrl(track.src, copy.quality)), {
     signal,
     cache: 'no-store',
-    // A copy being kept, not a play: the fundraiser's insight counts plays (issue 29).
-    headers: { [OFFLINE_SAVE_HEADER]: '1', ...(copy.received > 0 ? { range: `bytes=${copy.received}-` } : {}) },
+    headers: copy.received > 0 ? { range: `bytes=${copy.received}-` } : {},
   });
   let offset = copy.received;
   if (response.status === 206) {

@@ -22,6 +22,8 @@ export type SiteDays = {
 };
 
 const known = new Map<string, SiteDays>();
+const KEPT_DAYS_MAX = 100_000;
+let keptDays = 0;
 
 /** Every day from `first` to `last` (both in) with the moments they began in `timeZone`. */
 export function siteDays(first: string, last: string, timeZone: string): SiteDays {
@@ -39,9 +41,15 @@ export function siteDays(first: string, last: string, timeZone: string): SiteDay
     starts.push(exact ? guess : startOfSiteDay(date, timeZone).getTime());
   }
   const days = { dates, starts };
-  // A dashboard asks for the same few periods all day; their bounds are kept (a few hundred).
-  if (known.size >= 200) known.delete(known.keys().next().value!);
+  // A dashboard asks for the same few periods all day; their bounds are kept, up to about a
+  // hundred thousand days in all (any caller may ask for any period up to ten years).
+  keptDays += dates.length;
   known.set(key, days);
+  while (keptDays > KEPT_DAYS_MAX && known.size > 1) {
+    const oldest = known.keys().next().value!;
+    keptDays -= known.get(oldest)!.dates.length;
+    known.delete(oldest);
+  }
   return days;
 }
 

@@ -98,3 +98,8 @@ export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> 
     if (deps.metrics.enabled) deps.metrics.request(c.req.method, c.req.routePath, status, ms / 1000);
   };
 }
+
+/** What counting a play or a download needs of a request (issue 29's insight), with its answer's status. */
+export function mediaRequestOf(c: Context<AppEnv>, status: number) {
+  return { method: c.req.method, range: c.req.header('range'), clientIp: clientIpOf(c), status };
+}

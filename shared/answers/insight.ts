@@ -39,9 +39,9 @@ const period = {
   sources: z.array(insightSourceSchema),
   formats: z.array(insightFormatSchema),
   /**
-   * Counts older than this day are kept by month (`npm run cli -- prune-insight`) and shown on the
-   * first day of their month (or the period's first day); null when every day in the period is whole.
-   * Money is never pruned.
+   * Counts older than this day are kept by month (`npm run cli -- prune-insight`): each month's are
+   * shown on its first day, and a month that began before the period is left out of it. Null when
+   * every day of the period is whole. Money is never pruned.
    */
   monthlyBefore: z.nullable(z.string()),
   /** Raised before the period's first day: where its cumulative line starts. */
@@ -69,7 +69,8 @@ export const adminInsightSchema = z.object({
     z.object({
       id: z.int(),
       name: z.string(),
-      slug: z.string(),
+      /** Its page's slug; null when it has no public page (a draft, or deleted since). */
+      slug: z.nullable(z.string()),
       artistName: z.string(),
       raisedCents: z.int(),
       donations: z.int(),

@@ -3,9 +3,6 @@ import { z } from 'zod';
 /** Route paths are at most this long in analytics; longer ones are cut. */
 export const ANALYTICS_PATH_MAX = 300;
 
-/** A host name as a browser's URL gives it ("news.example.com", "localhost:5173", "[::1]:3000"). */
-const HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
-
 export const pageViewSchema = z.object({
   path: z
     .string()
@@ -17,13 +14,7 @@ export const pageViewSchema = z.object({
    * its address), or '' when none did. Absent on the pages a visit goes on to.
    */
   referrer: z.optional(
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .max(260, { error: 'Referrer cannot exceed 260 characters.' })
-      .refine((host) => host === '' || HOST.test(host), { error: 'Referrer must be a host name.' })
-      .transform((host) => host.replace(/^www\./, '')),
+    z.string().trim().toLowerCase().max(260, { error: 'Referrer cannot exceed 260 characters.' }),
   ),
 });
 

@@ -308,7 +308,7 @@ describe('account journey in Chromium', () => {
     const tops = await tabs
       .getByRole('link')
       .evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
-    expect(tops).toHaveLength(5);
+    expect(tops).toHaveLength(6);
     expect(new Set(tops).size).toBe(1);
     expect(await tabs.evaluate((nav) => nav.scrollWidth > nav.clientWidth)).toBe(true);
     const current = tabs.getByRole('link', { name: 'Featured charities' });

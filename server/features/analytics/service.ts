@@ -17,13 +17,24 @@ export function countEvent(deps: Deps, name: string, clientIp: string, now = Dat
   countForSite(deps, 'event', name);
 }
 
+/** A host name as a browser's URL gives it ("news.example.com", "localhost:5173", "[::1]:3000"). */
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+/** The sources that are not hosts: a referrer by one of these names would read as them. */
+const NAMED_SOURCES = new Set(['embed', 'site', 'direct', 'other']);
+
 /**
- * Where a page view came from (issue 29): another site's host, 'direct' when a visit began with no
- * referrer, 'site' for a page this site led to (a visit going on, or a link opened in a new tab).
+ * Where a page view came from (issue 29): another site's host ("www." dropped), 'direct' when a
+ * visit began with no referrer, 'site' for a page this site led to (a visit going on, or a link
+ * opened in a new tab), 'other' for a referrer that is no host a site could have.
  */
-function sourceOf(referrer: string | undefined, ownHost: string): string {
-  if (referrer === undefined || referrer === ownHost.replace(/^www\./, '')) return 'site';
-  return referrer === '' ? 'direct' : referrer;
+function sourceOf(referrer: string | undefined, ownHosts: readonly string[]): string {
+  if (referrer === undefined) return 'site';
+  if (referrer === '') return 'direct';
+  const host = referrer.replace(/^www\./, '');
+  if (ownHosts.some((own) => own.replace(/^www\./, '') === host)) return 'site';
+  // A single word ("intranet") or a name this list uses is not told apart from the rest.
+  const looksLikeHost = HOST.test(host) && /[.:[]/.test(host);
+  return looksLikeHost && !NAMED_SOURCES.has(host) ? host : 'other';
 }
 
 /**
@@ -33,15 +44,18 @@ function sourceOf(referrer: string | undefined, ownHost: string): string {
 export function countPageView(
   deps: Deps,
   view: { path: string; referrer?: string | undefined },
-  visit: { clientIp: string; ownHost: string },
+  visit: { clientIp: string; ownHosts: readonly string[] },
   now = Date.now(),
 ) {
   checkRate(deps, visit.clientIp, now);
-  countForSite(deps, 'pageview', routeShape(view.path));
-  const source = sourceOf(view.referrer, visit.ownHost);
-  if (view.referrer !== undefined) countForSite(deps, 'referrer', source);
+  const source = sourceOf(view.referrer, visit.ownHosts);
   const fundraiserId = publishedFundraiserAt(deps, view.path);
-  if (fundraiserId !== undefined) countForFundraiser(deps, fundraiserId, 'page_view', source);
+  // One transaction: one commit (one sync to disk) for the view's two or three counts.
+  deps.db.transaction(() => {
+    countForSite(deps, 'pageview', routeShape(view.path));
+    if (view.referrer !== undefined) countForSite(deps, 'referrer', source);
+    if (fundraiserId !== undefined) countForFundraiser(deps, fundraiserId, 'page_view', { detail: source });
+  });
 }
 
 // The app's top-level sections and the fixed words inside its paths. Everything else in a path

@@ -1,4 +1,4 @@
-import { clientIpOf } from '../../http/request-context';
+import { clientIpOf, mediaRequestOf } from '../../http/request-context';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { serverMessages } from '../../../shared/api';
@@ -14,6 +14,7 @@ import { csvAttachment } from '../../infra/csv';
 import { WebhookSignatureError } from '../../infra/payments/provider';
 import { handlePaymentEvent } from './after-sale';
 import * as albumFormats from '../fundraisers/album-formats';
+import { countDownload } from '../insight/service';
 import { askAgainForFees } from './jobs';
 import * as adminTransactions from './admin-transactions';
 import * as donations from './service';
@@ -83,9 +84,16 @@ export const donationRoutes = new Hono<AppEnv>()
     const deps = c.get('deps');
     const token = purchaseToken(c.req.param('token'));
     const format = c.req.query('format');
-    if (format === undefined) return sendAlbum(c, deps, await donations.purchaseDownload(deps, token));
     const row = donations.purchasedAlbumOfLink(deps, token);
-    return sendAlbum(c, deps, await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)));
+    const response = await sendAlbum(
+      c,
+      deps,
+      format === undefined
+        ? await donations.purchaseDownload(deps, token)
+        : await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)),
+    );
+    countDownload(deps, row.id, format ?? 'original', mediaRequestOf(c, response.status));
+    return response;
   })
   /** The receipt link's album in a download format (issue 27), as Your music prepares it. */
   .on(['GET', 'POST'], '/purchases/:token/formats/:format', (c) => {

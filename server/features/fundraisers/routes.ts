@@ -15,6 +15,7 @@ import { fundraiserMessages } from '../../../shared/fundraiser-messages';
 import { notFound } from '../../errors';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
+import { mediaRequestOf } from '../../http/request-context';
 import { sendAlbum, sendPreparation } from '../../http/send-album';
 import { cacheControlFor } from '../../http/send-file';
 import { sendMedia } from '../../http/send-media';
@@ -22,7 +23,7 @@ import { requireAdminSession, requireSession, requireVerifiedSession } from '../
 import { jsonBody, multipartRequest, parseWith } from '../../http/validation';
 import { receiveForm } from '../../infra/storage/multipart';
 import { ARTIST_NOT_FOUND } from '../artists/service';
-import { beginsPlay, countDownload, countForFundraiser } from '../insight/service';
+import { countDownload, countPlay } from '../insight/service';
 import * as albumFormats from './album-formats';
 import * as albumMedia from './album-media';
 import * as legacyForm from './legacy-form';
@@ -94,8 +95,8 @@ export const fundraiserRoutes = new Hono<AppEnv>()
       version: file.version,
     });
     if (!response) throw notFound(albumMedia.noPreviewMessage);
-    // A preview begun, for the fundraiser's insight (issue 29); its later ranges are the same play.
-    if (beginsPlay(c.req.method, c.req.header('range'))) countForFundraiser(c.get('deps'), id, 'preview_play');
+    // A preview begun, for the fundraiser's insight (issue 29).
+    countPlay(c.get('deps'), id, 'preview_play', mediaRequestOf(c, response.status));
     return response;
   })
   /**
@@ -114,8 +115,7 @@ export const fundraiserRoutes = new Hono<AppEnv>()
         ? await albumMedia.albumFiles(deps, row)
         : await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)),
     );
-    const request = { method: c.req.method, range: c.req.header('range') };
-    countDownload(deps, row.id, format ?? 'original', request, response.status);
+    countDownload(deps, row.id, format ?? 'original', mediaRequestOf(c, response.status));
     return response;
   })
   /** Every download format with the album's size in it: public, so a fan sees them before buying. */

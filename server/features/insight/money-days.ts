@@ -17,7 +17,7 @@ type Kept = { timeZone: string; seenId: number; byDay: Map<string, MoneyDay> };
 
 /** Scopes kept per database: the dashboards open now; the least recently read goes first. */
 const KEPT_SCOPES = 200;
-/** More new rows than this since the last read (a busy hour, an import): sum again from the start. */
+/** More journal rows than this since the last read (anyone's): sum again from the start. */
 const MAX_NEW_ROWS = 5000;
 
 const keptByDatabase = new WeakMap<Db, Map<Scope, Kept>>();
@@ -60,28 +60,31 @@ export function moneyDays(
   let kept = keptByDatabase.get(db);
   if (!kept) keptByDatabase.set(db, (kept = new Map()));
   const keptHere = kept;
-  return db.transaction((tx) => {
-    const latest = latestJournalId(tx);
-    let found = keptHere.get(scope);
-    keptHere.delete(scope);
-    // Another zone, or a database restored from before it: begin again.
-    if (found && (found.timeZone !== timeZone || found.seenId > latest)) found = undefined;
-    if (found && found.seenId < latest) {
-      const rows = moneyRowsAfter(tx, scope, found.seenId, MAX_NEW_ROWS + 1);
-      if (rows.length > MAX_NEW_ROWS) found = undefined;
-      else {
+  // A read: deferred, so it takes no write lock (the database's transactions are IMMEDIATE unless
+  // told), and still one snapshot from its first read to its end.
+  return db.transaction(
+    (tx) => {
+      const latest = latestJournalId(tx);
+      let found = keptHere.get(scope);
+      keptHere.delete(scope);
+      // Another zone, or a database restored from before it: begin again.
+      if (found && (found.timeZone !== timeZone || found.seenId > latest)) found = undefined;
+      // Many rows since (a busy hour, an import): summing afresh reads less than walking them all.
+      if (found && latest - found.seenId > MAX_NEW_ROWS) found = undefined;
+      if (found && found.seenId < latest) {
         const dayOf = siteCalendarDates(timeZone);
-        for (const { occurredAt, ...sums } of rows) {
+        for (const { occurredAt, ...sums } of moneyRowsAfter(tx, scope, found.seenId, MAX_NEW_ROWS)) {
           // Tips and payouts are the site's figures; a fundraiser's days have its money only.
           const counted = scope === null ? sums : { ...sums, tipsCents: 0, paidOutCents: 0 };
           addTo(found.byDay, dayOf(occurredAt), counted);
         }
         found.seenId = latest;
       }
-    }
-    found ??= { timeZone, seenId: latest, byDay: sumFromStart(tx, scope, timeZone, now) };
-    keptHere.set(scope, found);
-    if (keptHere.size > KEPT_SCOPES) keptHere.delete(keptHere.keys().next().value!);
-    return found.byDay;
-  });
+      found ??= { timeZone, seenId: latest, byDay: sumFromStart(tx, scope, timeZone, now) };
+      keptHere.set(scope, found);
+      if (keptHere.size > KEPT_SCOPES) keptHere.delete(keptHere.keys().next().value!);
+      return found.byDay;
+    },
+    { behavior: 'deferred' },
+  );
 }

@@ -59,7 +59,7 @@ export function fundraiserCountsByDay(db: Db, fundraiserId: number | null, fromD
 
 /**
  * The same period's counts of the kinds that say more (page views by source, downloads by
- * format), summed by what they say: `fromDay` and after, and the months folded from then on.
+ * format), summed by what they say: `fromDay` and after.
  */
 export function fundraiserCountsByDetail(db: Db, fundraiserId: number | null, fromDay: string) {
   return db
@@ -68,7 +68,8 @@ export function fundraiserCountsByDetail(db: Db, fundraiserId: number | null, fr
     .where(
       and(
         fundraiserId === null ? undefined : eq(f.fundraiserId, fundraiserId),
-        or(gte(f.day, fromDay), and(gte(f.day, fromDay.slice(0, 7)), sql`length(${f.day}) = 7`)),
+        // Its days, and the folded months that begin in it (one that began before is left out).
+        or(gte(f.day, fromDay), and(sql`length(${f.day}) = 7`, sql`${f.day} || '-01' >= ${fromDay}`)),
         inArray(f.kind, ['page_view', 'download']),
       ),
     )
@@ -106,25 +107,40 @@ export function firstCountedDay(db: Db, fundraiserId: number | null): string | u
 }
 
 /**
- * Folds every per-day row older than `beforeDay` into one row per month (`npm run cli --
- * prune-insight`): the sums stay, a year of rows becomes twelve. Returns how many day rows went.
+ * Folds the per-day rows of one month (a month before the oldest day kept) into one row per
+ * fundraiser, kind and detail, and one per site kind and name (`npm run cli -- prune-insight`): the
+ * sums stay, a month of rows becomes one. One transaction per month, so the site's own counts wait
+ * at most one month's fold. Returns how many day rows went.
  */
-export function foldDaysBefore(db: Db, beforeDay: string): { fundraiserRows: number; siteRows: number } {
+export function foldMonth(db: Db, month: string): { fundraiserRows: number; siteRows: number } {
+  const ofMonth = (day: typeof f.day | typeof a.day) => and(gte(day, `${month}-01`), lt(day, `${month}-32`));
   return db.transaction((tx) => {
-    // Day rows only ("YYYY-MM-DD" is 10 characters; a month's row is 7).
-    const oldDays = (day: typeof f.day | typeof a.day) => and(lt(day, beforeDay), sql`length(${day}) = 10`);
     tx.run(sql`
       insert into ${f} (fundraiser_id, day, kind, detail, count)
-      select fundraiser_id, substr(day, 1, 7), kind, detail, sum(count) from ${f}
-      where ${oldDays(f.day)} group by fundraiser_id, substr(day, 1, 7), kind, detail
+      select fundraiser_id, ${month}, kind, detail, sum(count) from ${f}
+      where ${ofMonth(f.day)} group by fundraiser_id, kind, detail
       on conflict (fundraiser_id, day, kind, detail) do update set count = count + excluded.count`);
-    const fundraiserRows = tx.delete(f).where(oldDays(f.day)).run().changes;
+    const fundraiserRows = tx.delete(f).where(ofMonth(f.day)).run().changes;
     tx.run(sql`
       insert into ${a} (day, kind, name, count)
-      select substr(day, 1, 7), kind, name, sum(count) from ${a}
-      where ${oldDays(a.day)} group by substr(day, 1, 7), kind, name
+      select ${month}, kind, name, sum(count) from ${a}
+      where ${ofMonth(a.day)} group by kind, name
       on conflict (day, kind, name) do update set count = count + excluded.count`);
-    const siteRows = tx.delete(a).where(oldDays(a.day)).run().changes;
+    const siteRows = tx.delete(a).where(ofMonth(a.day)).run().changes;
     return { fundraiserRows, siteRows };
   });
+}
+
+/** The months ("2026-01") before `beforeDay` that still have rows by day, oldest first. */
+export function monthsWithDaysBefore(db: Db, beforeDay: string): string[] {
+  const months = new Set<string>();
+  for (const table of [f, a] as const) {
+    const rows = db
+      .selectDistinct({ month: sql<string>`substr(${table.day}, 1, 7)` })
+      .from(table)
+      .where(and(lt(table.day, beforeDay), sql`length(${table.day}) = 10`))
+      .all();
+    for (const row of rows) months.add(row.month);
+  }
+  return [...months].sort();
 }

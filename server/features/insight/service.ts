@@ -22,16 +22,41 @@ export type { DailyCountKind } from './queries';
 /** Today in the site's time zone: the day every count goes to. */
 const today = (deps: Pick<Deps, 'config'>, now = Date.now()) => siteCalendarDate(now, deps.config.timeZone);
 
+const HOUR_MS = 60 * 60 * 1000;
 /**
- * One more of `kind` for a fundraiser today. Never fails its caller: a count is worth less than
- * the answer it rides on (a stream, a download), so a busy or broken database only loses the count.
+ * What one address may have counted in an hour, per process: a count is not worth a row of its
+ * own in the throttle table (a popular page would write millions), and a loop inflating a
+ * fundraiser's figures needs no more than memory to stop.
+ */
+const COUNTS_PER_HOUR = 600;
+const counters = new Map<string, { count: number; since: number }>();
+
+function mayCount(clientIp: string, now = Date.now()): boolean {
+  const seen = counters.get(clientIp);
+  if (!seen || now - seen.since >= HOUR_MS) {
+    // Forget the addresses of the hour before now and then, so the map stays small.
+    if (counters.size >= 50_000) {
+      for (const [ip, entry] of counters) if (now - entry.since >= HOUR_MS) counters.delete(ip);
+    }
+    counters.set(clientIp, { count: 1, since: now });
+    return true;
+  }
+  seen.count++;
+  return seen.count <= COUNTS_PER_HOUR;
+}
+
+/**
+ * One more of `kind` (and `detail`) for a fundraiser today, unless the address (when given) has
+ * counted enough this hour. Never fails its caller: a count is worth less than the answer it rides
+ * on (a stream, a download, a page), so a busy or broken database only loses the count.
  */
 export function countForFundraiser(
   deps: Pick<Deps, 'db' | 'config' | 'logger'>,
   fundraiserId: number,
   kind: queries.DailyCountKind,
-  detail = '',
+  { detail = '', clientIp }: { detail?: string; clientIp?: string } = {},
 ): void {
+  if (clientIp !== undefined && !mayCount(clientIp)) return;
   try {
     queries.addToDailyCount(deps.db, fundraiserId, today(deps), kind, detail);
   } catch (error) {
@@ -54,28 +79,31 @@ export function countForSite(deps: Pick<Deps, 'db' | 'config'>, kind: queries.Si
   queries.addToSiteCount(deps.db, today(deps), kind, name);
 }
 
-/**
- * Whether a media request begins a play: a player's first request has no Range or one open from
- * the first byte, then it goes on with ranges (seeking among them), which are the same play.
- */
-export function beginsPlay(method: string, range: string | undefined): boolean {
-  return method === 'GET' && (range === undefined || /^bytes=0-$/.test(range.trim()));
-}
+/** A request for a fundraiser's audio or album, and how it was answered. */
+export type MediaRequest = { method: string; range: string | undefined; clientIp: string; status: number };
 
 /**
- * A download of a fundraiser's music in `format`, counted once it is being sent (a resumed
- * download's later ranges are the same download).
+ * Whether a request begins a play or a download: a GET from the first byte (no Range, `bytes=0-`,
+ * or Safari's `bytes=0-N` after its two-byte probe `bytes=0-1`), answered with the file or where it
+ * is (200, 206, or a redirect to the bucket). A player goes on with later ranges, seeking among
+ * them: the same play. A 304 is a browser's own copy, not counted again.
  */
-export function countDownload(
-  deps: Pick<Deps, 'db' | 'config' | 'logger'>,
-  fundraiserId: number,
-  format: string,
-  request: { method: string; range: string | undefined },
-  status: number,
-): void {
-  if ((status === 200 || status === 206) && beginsPlay(request.method, request.range)) {
-    countForFundraiser(deps, fundraiserId, 'download', format);
-  }
+function begins({ method, range, status }: MediaRequest): boolean {
+  if (method !== 'GET' || ![200, 206, 302, 307].includes(status)) return false;
+  if (range === undefined) return true;
+  const end = /^bytes=0-(\d*)$/.exec(range.trim())?.[1];
+  return end !== undefined && (end === '' || Number(end) > 1);
+}
+
+/** A preview or a full track begun by a listener. */
+export function countPlay(deps: Deps, fundraiserId: number, kind: 'preview_play' | 'stream', request: MediaRequest) {
+  if (begins(request)) countForFundraiser(deps, fundraiserId, kind, { clientIp: request.clientIp });
+}
+
+/** A download of a fundraiser's music in `format` begun (a resumed one's later ranges are the same). */
+export function countDownload(deps: Deps, fundraiserId: number, format: string, request: MediaRequest) {
+  if (begins(request))
+    countForFundraiser(deps, fundraiserId, 'download', { detail: format, clientIp: request.clientIp });
 }
 
 export const totalCounts = queries.totalCounts;
@@ -114,12 +142,21 @@ function periodDays(
   return siteDays(first, last, deps.config.timeZone);
 }
 
-/** Most first, then by name, as every list of the answers is. */
+/** The longest list an answer gives: past it, the rest are summed as "other". */
+const LIST_MAX = 25;
+
+/**
+ * Most first, then by name, as every list of the answers is; at most LIST_MAX, the rest summed as
+ * `other` (a referrer's host is anyone's to make up).
+ */
 function ranked<K extends string, V extends string>(counts: Map<string, number>, key: K, value: V) {
-  return [...counts]
-    .filter(([, count]) => count > 0)
-    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-    .map(([name, count]) => ({ [key]: name, [value]: count }) as Record<K, string> & Record<V, number>);
+  const entry = (name: string, count: number) =>
+    ({ [key]: name, [value]: count }) as Record<K, string> & Record<V, number>;
+  const sorted = [...counts].filter(([, count]) => count > 0).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  if (sorted.length <= LIST_MAX) return sorted.map(([name, count]) => entry(name, count));
+  const shown = sorted.slice(0, LIST_MAX - 1).filter(([name]) => name !== 'other');
+  const rest = sorted.filter((item) => !shown.includes(item)).reduce((sum, [, count]) => sum + count, 0);
+  return [...shown.map(([name, count]) => entry(name, count)), entry('other', rest)];
 }
 
 const add = (counts: Map<string, number>, name: string, count: number) =>
@@ -137,13 +174,10 @@ function countsIntoDays(
   sources: Map<string, number>,
 ) {
   const first = days.dates[0]!;
-  let monthlyBefore: string | null = null;
+  const folded = foldedMonths(first);
   for (const row of queries.fundraiserCountsByDay(deps.db, fundraiserId, first)) {
-    const isMonth = row.day.length === 7;
-    const date = isMonth ? (`${row.day}-01` < first ? first : `${row.day}-01`) : row.day;
-    const day = byDate.get(date);
+    const day = byDate.get(folded.dateOf(row.day));
     if (!day) continue;
-    if (isMonth) monthlyBefore = laterOf(monthlyBefore, addDays(`${row.day}-01`, 31).slice(0, 7) + '-01');
     // Shares and the embed's own plays are the Reach panel's (issue 28); its plays are previews the
     // server sent too, counted as those. Site-wide, page views are every page's (the site's counts).
     if (row.kind === 'page_view' && fundraiserId !== null) day.pageViews += row.count;
@@ -159,7 +193,26 @@ function countsIntoDays(
   }
   const embedViews = days.dates.reduce((total, date) => total + byDate.get(date)!.embedViews, 0);
   if (embedViews > 0) add(sources, 'embed', embedViews);
-  return { formats, monthlyBefore };
+  return { formats, folded };
+}
+
+/**
+ * Where a count's row goes in a period beginning `first`: a day's on its day; a folded month's
+ * ("2026-01") on its first day when the month begins in the period, nowhere when it began before
+ * (its days cannot be told apart: leaving it out never shows a count from outside the period).
+ * `monthlyBefore` ends up the day after the last folded month seen (the dashboards say so).
+ */
+function foldedMonths(first: string) {
+  const folded = {
+    monthlyBefore: null as string | null,
+    dateOf(day: string): string {
+      if (day.length !== 7) return day;
+      const nextMonth = `${addDays(`${day}-01`, 31).slice(0, 7)}-01`;
+      if (nextMonth > first) folded.monthlyBefore = laterOf(folded.monthlyBefore, nextMonth);
+      return `${day}-01` >= first ? `${day}-01` : '';
+    },
+  };
+  return folded;
 }
 
 const laterOf = (a: string | null, b: string) => (a === null || b > a ? b : a);
@@ -171,12 +224,16 @@ function firstKey(byDate: ReadonlyMap<string, unknown>): string | undefined {
   return first;
 }
 
-/** The money placed on the period's days; returns what was raised before the first. */
+/**
+ * The money placed on the period's days; returns what was raised before the first. A row dated
+ * after today (a processor's clock ahead of ours) counts today, so the days always add up.
+ */
 function moneyIntoDays(money: ReadonlyMap<string, MoneyDay>, days: SiteDays, byDate: Map<string, InsightDay>): number {
   let raisedBeforeCents = 0;
   const first = days.dates[0]!;
+  const last = days.dates.at(-1)!;
   for (const [date, sums] of money) {
-    const day = byDate.get(date);
+    const day = byDate.get(date > last ? last : date);
     if (day) {
       day.raisedCents += sums.raisedCents;
       day.donations += sums.donations;
@@ -212,13 +269,13 @@ export function fundraiserInsight(
   const { inOrder, byDate } = emptyPeriod(days);
   const raisedBeforeCents = moneyIntoDays(money, days, byDate);
   const sources = new Map<string, number>();
-  const { formats, monthlyBefore } = countsIntoDays(deps, id, days, byDate, sources);
+  const { formats, folded } = countsIntoDays(deps, id, days, byDate, sources);
   const period: Period = {
     timeZone,
     days: inOrder,
     sources: ranked(sources, 'referrer', 'visits'),
     formats: ranked(formats, 'id', 'downloads'),
-    monthlyBefore,
+    monthlyBefore: folded.monthlyBefore,
     raisedBeforeCents,
   };
   return { ...period, fundraiser };
@@ -235,19 +292,15 @@ export function adminInsight(deps: Deps, query: InsightQuery, now = Date.now()):
   const { inOrder, byDate } = emptyPeriod(days);
   const raisedBeforeCents = moneyIntoDays(money, days, byDate);
   const sources = new Map<string, number>();
-  const { formats, monthlyBefore: fundraisersMonthlyBefore } = countsIntoDays(deps, null, days, byDate, sources);
-  let monthlyBefore = fundraisersMonthlyBefore;
+  const { formats, folded } = countsIntoDays(deps, null, days, byDate, sources);
 
   // The site's own counts: every page's views, the events, where landings came from.
   const pages = new Map<string, number>();
   const events = new Map<string, number>();
   const first = days.dates[0]!;
   for (const row of queries.siteCountsSince(deps.db, first)) {
-    const isMonth = row.day.length === 7;
-    const date = isMonth ? (`${row.day}-01` < first ? first : `${row.day}-01`) : row.day;
-    const day = byDate.get(date);
+    const day = byDate.get(folded.dateOf(row.day));
     if (!day) continue;
-    if (isMonth) monthlyBefore = laterOf(monthlyBefore, addDays(`${row.day}-01`, 31).slice(0, 7) + '-01');
     if (row.kind === 'pageview') {
       day.pageViews += row.count;
       add(pages, row.name, row.count);
@@ -272,7 +325,9 @@ export function adminInsight(deps: Deps, query: InsightQuery, now = Date.now()):
   const topFundraisers = top.flatMap((row) => {
     const target = donationTarget(deps.db, row.fundraiserId);
     if (!target) return [];
-    const { id, name, urlSlug: slug, artistName } = target;
+    const { id, name, urlSlug, artistName, takesDonations } = target;
+    // Only a published fundraiser has a page to link to.
+    const slug = takesDonations ? urlSlug : null;
     return [{ id, name, slug, artistName, raisedCents: row.raisedCents, donations: row.donations }];
   });
 
@@ -281,7 +336,7 @@ export function adminInsight(deps: Deps, query: InsightQuery, now = Date.now()):
     days: inOrder,
     sources: ranked(sources, 'referrer', 'visits'),
     formats: ranked(formats, 'id', 'downloads'),
-    monthlyBefore,
+    monthlyBefore: folded.monthlyBefore,
     raisedBeforeCents,
     topFundraisers,
     weeks: [...weeks.values()],
@@ -298,5 +353,12 @@ export function pruneInsight(deps: Pick<Deps, 'db' | 'config'>, keepDays: number
   const oldestKept = addDays(today(deps, now), -keepDays);
   // The first of the month that holds the oldest day kept: its days stay days.
   const before = `${oldestKept.slice(0, 7)}-01`;
-  return { before, ...queries.foldDaysBefore(deps.db, before) };
+  const done = { before, months: 0, fundraiserRows: 0, siteRows: 0 };
+  for (const month of queries.monthsWithDaysBefore(deps.db, before)) {
+    const folded = queries.foldMonth(deps.db, month);
+    done.months += 1;
+    done.fundraiserRows += folded.fundraiserRows;
+    done.siteRows += folded.siteRows;
+  }
+  return done;
 }

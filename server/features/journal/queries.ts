@@ -274,16 +274,15 @@ function fundraiserMoneyByDay(db: Db, fundraiserId: number, days: SiteDays): Day
   const ranges = days.dates.map((_, i) => [days.starts[i]!, days.starts[i + 1]!]);
   const rows = db.all<{ i: number; sums: string }>(sql`
     select d.key as i, (
-      select json_array(coalesce(sum(${t.charityCents}), 0), count(*) filter (where ${t.kind} = 'charge'))
+      select json_array(coalesce(sum(${t.charityCents}), 0), count(*) filter (where ${t.kind} = 'charge'), count(*))
       from ${t}
       where ${itsMoney} and ${t.occurredAt} >= d.value ->> 0 and ${t.occurredAt} < d.value ->> 1
     ) as sums
     from json_each(${JSON.stringify(ranges)}) as d`);
   const found = rows.flatMap(({ i, sums }) => {
-    const [raisedCents, donations] = JSON.parse(sums) as [number, number];
-    return raisedCents === 0 && donations === 0
-      ? []
-      : [{ day: i, raisedCents, donations, tipsCents: 0, paidOutCents: 0 }];
+    const [raisedCents, donations, rowCount] = JSON.parse(sums) as [number, number, number];
+    // A day with rows is a day, whatever they add up to (as the site's GROUP BY gives it).
+    return rowCount === 0 ? [] : [{ day: i, raisedCents, donations, tipsCents: 0, paidOutCents: 0 }];
   });
   const raisedBefore = before?.raisedCents ?? 0;
   return raisedBefore === 0

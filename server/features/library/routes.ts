@@ -1,13 +1,14 @@
-import { countDownload } from '../insight/service';
 import { Hono } from 'hono';
 import { libraryPageParamsSchema } from '../../../shared/schemas/library';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
+import { mediaRequestOf } from '../../http/request-context';
 import { sendAlbum, sendPreparation } from '../../http/send-album';
 import { requireSession } from '../../http/session';
 import { parseWith } from '../../http/validation';
 import * as albumFormats from '../fundraisers/album-formats';
 import { albumFiles } from '../fundraisers/album-media';
+import { countDownload } from '../insight/service';
 import * as library from './service';
 
 const albumId = (raw: string) => pathId(raw, library.ALBUM_NOT_FOUND);
@@ -58,7 +59,6 @@ export const libraryRoutes = new Hono<AppEnv>()
         ? await albumFiles(deps, row)
         : await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)),
     );
-    const request = { method: c.req.method, range: c.req.header('range') };
-    countDownload(deps, row.id, format ?? 'original', request, response.status);
+    countDownload(deps, row.id, format ?? 'original', mediaRequestOf(c, response.status));
     return response;
   });

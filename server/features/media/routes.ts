@@ -8,8 +8,9 @@ import { sendPreparation, sendTrackDownload } from '../../http/send-album';
 import { sendMedia } from '../../http/send-media';
 import * as albumFormats from '../fundraisers/album-formats';
 import { purchasedAlbum } from '../fundraisers/album-media';
-import { OFFLINE_SAVE_HEADER } from '../../../shared/constants';
-import { beginsPlay, countDownload, countForFundraiser, type DailyCountKind } from '../insight/service';
+import { OFFLINE_SAVE_QUERY } from '../../../shared/constants';
+import { mediaRequestOf } from '../../http/request-context';
+import { countDownload, countPlay } from '../insight/service';
 import {
   forgetStreamGrant,
   fullTrack,
@@ -23,17 +24,15 @@ import {
 const trackId = (raw: string) => pathId(raw, mediaMessages.trackNotFound);
 
 /**
- * A preview or a stream begun, for the track's fundraiser's insight (issue 29): only the request a
- * player begins with counts (it goes on with ranges), and never an album being saved for offline.
+ * A preview or a stream begun, for the track's fundraiser's insight (issue 29): never an album being
+ * saved for offline (a copy kept, not a play).
  */
-function countPlay(c: Context<AppEnv>, trackId: number, kind: DailyCountKind) {
-  if (!beginsPlay(c.req.method, c.req.header('range')) || c.req.header(OFFLINE_SAVE_HEADER)) return;
+function countTrackPlay(c: Context<AppEnv>, trackId: number, kind: 'preview_play' | 'stream', response: Response) {
+  if (c.req.query(OFFLINE_SAVE_QUERY.name) === OFFLINE_SAVE_QUERY.value) return;
   const deps = c.get('deps');
   const fundraiserId = fundraiserOfTrack(deps, trackId);
-  if (fundraiserId !== undefined) countForFundraiser(deps, fundraiserId, kind);
+  if (fundraiserId !== undefined) countPlay(deps, fundraiserId, kind, mediaRequestOf(c, response.status));
 }
-
-const requestOf = (c: Context<AppEnv>) => ({ method: c.req.method, range: c.req.header('range') });
 
 function sendAudio(c: Context<AppEnv>, audio: TrackAudio) {
   return sendMedia(c, {
@@ -52,7 +51,7 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     const response = await sendAudio(c, audio);
     // Gone between the lookup and the read: a new rendition replaced it, and the client's URL is stale.
     if (!response) throw notFound(mediaMessages.notReady);
-    countPlay(c, id, 'preview_play');
+    countTrackPlay(c, id, 'preview_play', response);
     return response;
   })
   .get('/tracks/:id/stream', async (c) => {
@@ -66,7 +65,7 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     const audio = trackStream(deps, session, id, requested, c.req.query('grant'));
     const response = await sendAudio(c, audio);
     if (response) {
-      countPlay(c, id, 'stream');
+      countTrackPlay(c, id, 'stream', response);
       return response;
     }
     if (!audio.remembered) throw notFound(mediaMessages.notReady);
@@ -74,7 +73,7 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     forgetStreamGrant(deps, session, id);
     const current = await sendAudio(c, trackStream(deps, session, id, requested));
     if (!current) throw notFound(mediaMessages.notReady);
-    countPlay(c, id, 'stream');
+    countTrackPlay(c, id, 'stream', current);
     return current;
   })
   /** Prepares one track in a download format (POST; idempotent) and says how far it has come (issue 27). */
@@ -102,7 +101,7 @@ export const trackAudioRoutes = new Hono<AppEnv>()
     const format = albumFormats.formatOf(c.req.query('format') ?? 'original');
     const row = purchasedAlbum(deps, track.fundraiserId);
     const response = await sendTrackDownload(c, await albumFormats.trackFormatFile(deps, row, id, format));
-    countDownload(deps, track.fundraiserId, format, requestOf(c), response.status);
+    countDownload(deps, track.fundraiserId, format, mediaRequestOf(c, response.status));
     return response;
   });
 
@@ -123,6 +122,6 @@ async function sendDataSaver(c: Context<AppEnv>, id: number) {
     version: path.basename(file.path),
   });
   if (!response) throw notFound(mediaMessages.notReady);
-  countPlay(c, id, 'stream');
+  countTrackPlay(c, id, 'stream', response);
   return response;
 }

@@ -148,35 +148,12 @@ const EMBED_EVENT_KINDS = { view: 'embed_view', play: 'embed_play' } as const sa
 >;
 
 /**
- * How often one address may report, per process: a view or a play is a count, not worth a row
- * of its own in the throttle table (a popular embed would write millions), and a guard against a
- * loop posting reports needs no more than memory.
- */
-const EMBED_EVENTS_PER_HOUR = 600;
-const embedReporters = new Map<string, { count: number; since: number }>();
-
-function mayReport(clientIp: string, now = Date.now()): boolean {
-  const seen = embedReporters.get(clientIp);
-  if (!seen || now - seen.since >= HOUR_MS) {
-    // Forget the addresses of the hour before now and then, so the map stays small.
-    if (embedReporters.size >= 50_000) {
-      for (const [ip, entry] of embedReporters) if (now - entry.since >= HOUR_MS) embedReporters.delete(ip);
-    }
-    embedReporters.set(clientIp, { count: 1, since: now });
-    return true;
-  }
-  seen.count++;
-  return seen.count <= EMBED_EVENTS_PER_HOUR;
-}
-
-/**
  * A view of a published fundraiser's embedded player, or a preview played in it (its route has
  * checked the fundraiser): counted for today. Over the limit, quietly not counted: the player
  * never reads the answer.
  */
 export function countEmbedEvent(deps: Deps, id: number, kind: EmbedEventKind, clientIp: string): void {
-  if (!mayReport(clientIp)) return;
-  countForFundraiser(deps, id, EMBED_EVENT_KINDS[kind]);
+  countForFundraiser(deps, id, EMBED_EVENT_KINDS[kind], { clientIp });
 }
 
 /** GET /api/fundraisers/{id}/reach: owner and admins. */
