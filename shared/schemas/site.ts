@@ -13,9 +13,7 @@ export const pageViewSchema = z.object({
    * Only on the first page a visit opens (issue 29): the host of the page that led there (never
    * its address), or '' when none did. Absent on the pages a visit goes on to.
    */
-  referrer: z.optional(
-    z.string().trim().toLowerCase().max(260, { error: 'Referrer cannot exceed 260 characters.' }),
-  ),
+  referrer: z.optional(z.string().trim().toLowerCase().max(260, { error: 'Referrer cannot exceed 260 characters.' })),
 });
 
 /** The events the client reports (spec: account creation, artist 'Submit', publish, new fundraiser). */
