@@ -1,4 +1,4 @@
-import { clientIpOf, mediaRequestOf } from '../../http/request-context';
+import { clientIpOf } from '../../http/request-context';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { serverMessages } from '../../../shared/api';
@@ -6,7 +6,7 @@ import { paymentIntentRequestSchema, testCardSchema } from '../../../shared/sche
 import { transactionsParamsSchema } from '../../../shared/schemas/fundraisers';
 import { invalid, notFound, unavailable } from '../../errors';
 import type { AppEnv } from '../../http/context';
-import { sendAlbum, sendPreparation } from '../../http/send-album';
+import { sendPreparation } from '../../http/send-album';
 import { siteUrlForEmails } from '../../http/site-url';
 import { requireAdminSession } from '../../http/session';
 import { jsonBody, parseWith } from '../../http/validation';
@@ -14,7 +14,7 @@ import { csvAttachment } from '../../infra/csv';
 import { WebhookSignatureError } from '../../infra/payments/provider';
 import { handlePaymentEvent } from './after-sale';
 import * as albumFormats from '../fundraisers/album-formats';
-import { countDownload } from '../insight/service';
+import { sendAlbumDownload } from '../fundraisers/routes';
 import { askAgainForFees } from './jobs';
 import * as adminTransactions from './admin-transactions';
 import * as donations from './service';
@@ -80,21 +80,9 @@ export const donationRoutes = new Hono<AppEnv>()
     return c.json({ received: true });
   })
   .get('/purchases/:token', (c) => c.json(donations.purchaseLink(c.get('deps'), purchaseToken(c.req.param('token')))))
-  .get('/purchases/:token/download', async (c) => {
-    const deps = c.get('deps');
-    const token = purchaseToken(c.req.param('token'));
-    const format = c.req.query('format');
-    const row = donations.purchasedAlbumOfLink(deps, token);
-    const response = await sendAlbum(
-      c,
-      deps,
-      format === undefined
-        ? await donations.purchaseDownload(deps, token)
-        : await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)),
-    );
-    countDownload(deps, row.id, format ?? 'original', mediaRequestOf(c, response.status));
-    return response;
-  })
+  .get('/purchases/:token/download', (c) =>
+    sendAlbumDownload(c, donations.purchasedAlbumOfLink(c.get('deps'), purchaseToken(c.req.param('token')))),
+  )
   /** The receipt link's album in a download format (issue 27), as Your music prepares it. */
   .on(['GET', 'POST'], '/purchases/:token/formats/:format', (c) => {
     const deps = c.get('deps');

@@ -2,13 +2,11 @@ import { Hono } from 'hono';
 import { libraryPageParamsSchema } from '../../../shared/schemas/library';
 import type { AppEnv } from '../../http/context';
 import { pathId } from '../../http/ids';
-import { mediaRequestOf } from '../../http/request-context';
-import { sendAlbum, sendPreparation } from '../../http/send-album';
+import { sendPreparation } from '../../http/send-album';
 import { requireSession } from '../../http/session';
 import { parseWith } from '../../http/validation';
 import * as albumFormats from '../fundraisers/album-formats';
-import { albumFiles } from '../fundraisers/album-media';
-import { countDownload } from '../insight/service';
+import { sendAlbumDownload } from '../fundraisers/routes';
 import * as library from './service';
 
 const albumId = (raw: string) => pathId(raw, library.ALBUM_NOT_FOUND);
@@ -48,17 +46,6 @@ export const libraryRoutes = new Hono<AppEnv>()
     );
   })
   /** The album zip: in `?format=` once prepared (409 until then), else the originals as today. */
-  .get('/music-library/album/:id/download', async (c) => {
-    const deps = c.get('deps');
-    const row = library.downloadableAlbum(deps, requireSession(c), albumId(c.req.param('id')));
-    const format = c.req.query('format');
-    const response = await sendAlbum(
-      c,
-      deps,
-      format === undefined
-        ? await albumFiles(deps, row)
-        : await albumFormats.formatDownload(deps, row, albumFormats.formatOf(format)),
-    );
-    countDownload(deps, row.id, format ?? 'original', mediaRequestOf(c, response.status));
-    return response;
-  });
+  .get('/music-library/album/:id/download', (c) =>
+    sendAlbumDownload(c, library.downloadableAlbum(c.get('deps'), requireSession(c), albumId(c.req.param('id')))),
+  );
