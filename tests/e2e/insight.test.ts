@@ -21,9 +21,11 @@ import { adminClient, type TestClient, type TestServer, verifiedUser } from '../
 // Insight in Chromium (issue 29): at a desktop's width and a phone's, the owner goes from the
 // manage page to the fundraiser's dashboard, where each chart is drawn (screenshots in
 // /tmp/insight-shots, or SHOT_DIR, for review by eye), reads as a table holding what the API
-// answers for the same period, follows the period chosen in the address (7 days, all time,
-// reload, back) and downloads as a CSV; uPlot is not loaded before. An admin reads the site's
-// Insight tab with its top fundraisers. Axe finds nothing serious anywhere.
+// answers for the same period and back as a chart, follows the period chosen in the address (7 and
+// 90 days, all time, reload; Back leaves the page rather than walking the periods) and downloads as
+// a CSV; uPlot is not loaded before. An admin reads the site's Insight tab with its top fundraisers
+// (linked to their pages, a draft's name alone) and money per week as bars. A fundraiser's page
+// fetches its preview only when played, so a visit counts no play. Axe finds nothing serious anywhere.
 
 let server: TestServer;
 let browser: Browser;
@@ -41,6 +43,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 let owner: TestClient;
 let admin: TestClient;
 let fundraiser: Fundraiser;
+/** A fundraiser never published (so with no page), that a payment row names all the same. */
+let draft: Fundraiser;
 
 /** A request as a media element or a download manager makes it. */
 async function fetchMedia(client: TestClient, pathname: string, headers: Record<string, string> = {}) {
@@ -62,8 +66,8 @@ beforeAll(async () => {
   });
   await server.jobs.drain();
 
-  // Money today, ten days ago and forty days ago (the last two as the journal keeps them), so 7
-  // days, 30 days and all time each hold different days.
+  // Money today, and ten, forty, seventy-five and 124 days ago (as the journal keeps them), so 7,
+  // 30 and 90 days and all time each hold different days, and all time spans months (from late July).
   await donate(server, { fundraiserId: fundraiser.id, email: 'one@example.org', donationCents: 1500 });
   await donate(server, { fundraiserId: fundraiser.id, email: 'two@example.org', donationCents: 2500, tipCents: 300 });
   const journal = server.sqlite.prepare(
@@ -72,6 +76,13 @@ beforeAll(async () => {
   );
   journal.run('pi_insight_e2e_10', fundraiser.id, 4200, Date.now() - 10 * DAY_MS);
   journal.run('pi_insight_e2e_40', fundraiser.id, 900, Date.now() - 40 * DAY_MS);
+  journal.run('pi_insight_e2e_75', fundraiser.id, 1800, Date.now() - 75 * DAY_MS);
+  journal.run('pi_insight_e2e_124', fundraiser.id, 600, Date.now() - 124 * DAY_MS);
+  draft = await createFundraiser(owner, {
+    details: { name: 'Songs Not Yet Out' },
+    uploads: await uploadMusic(owner, 1),
+  });
+  journal.run('pi_insight_e2e_draft', draft.id, 700, Date.now() - 3 * DAY_MS);
 
   // Listening and downloads, counted as the server sends them.
   const visitor = server.client();
@@ -163,7 +174,17 @@ async function shot(target: Page | Locator, name: string, fullPage = false) {
   fs.mkdirSync(SHOT_DIR, { recursive: true });
   const file = path.join(SHOT_DIR, `${name}.png`);
   if ('goto' in target) await target.screenshot({ path: file, fullPage });
-  else await target.screenshot({ path: file });
+  else {
+    // In the middle of the window, clear of the sticky header.
+    await target.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await target.screenshot({ path: file });
+  }
+}
+
+/** Points at a chart's last day (or week): the right edge of its plot, uPlot's overlay. */
+async function pointAtLast(section: Locator) {
+  const box = (await section.locator('.u-over').boundingBox())!;
+  await section.page().mouse.move(box.x + box.width - 2, box.y + box.height / 2);
 }
 
 async function expectNoSidewaysScroll(page: Page) {
@@ -220,8 +241,7 @@ describe('insight in Chromium', () => {
       const lastDay = month.days.at(-1)!.date;
       const raisedChart = panel(page, 'Raised per day').getByRole('img');
       await raisedChart.scrollIntoViewIfNeeded();
-      const box = (await raisedChart.boundingBox())!;
-      await page.mouse.move(box.x + box.width - 16, box.y + box.height / 2);
+      await pointAtLast(panel(page, 'Raised per day'));
       await expect
         .poll(() => panel(page, 'Raised per day').locator('.chart-legend-when').textContent())
         .toBe(new Date(`${lastDay}T12:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' }));
@@ -242,12 +262,12 @@ describe('insight in Chromium', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await shot(page, `fundraiser-${width}-charts`, true);
 
-      // As tables: the same figures the API answers for the same period.
+      // As tables: the same figures the API answers for the same period; the button names the way back.
       for (const [title, rows] of Object.entries(expected)) {
         const section = panel(page, title);
-        const toggle = section.getByRole('button', { name: 'Show as table' });
-        await toggle.click();
-        expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+        await section.getByRole('button', { name: 'Show as table' }).click();
+        await section.getByRole('button', { name: 'Show as chart' }).waitFor();
+        expect(await section.getByRole('button', { name: 'Show as table' }).count()).toBe(0);
         expect(await tableOf(section), title).toEqual(rows);
         expect(await section.locator('caption').textContent()).toMatch(/\d{4}$/);
       }
@@ -255,6 +275,14 @@ describe('insight in Chromium', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await page.evaluate(() => window.scrollTo(0, 0));
       await shot(page, `fundraiser-${width}-tables`, true);
+      // Back to charts, but for the tables the periods below are read from.
+      const keptAsTables = ['Raised per day', 'Raised toward the goal', 'Listening'];
+      for (const title of Object.keys(expected).filter((title) => !keptAsTables.includes(title))) {
+        const section = panel(page, title);
+        await section.getByRole('button', { name: 'Show as chart' }).click();
+        await section.getByRole('button', { name: 'Show as table' }).waitFor();
+        expect(await section.locator('table').count(), title).toBe(0);
+      }
 
       // Another period: the address says it, the tables follow.
       const raisedTable = panel(page, 'Raised per day');
@@ -267,6 +295,15 @@ describe('insight in Chromium', () => {
       expect(week.days).toHaveLength(7);
       await expect.poll(() => tableOf(panel(page, 'Listening'))).toEqual(expectedTables(week).Listening);
 
+      // 90 days: a bar a day, still wide enough to see on a phone.
+      await page.getByRole('radio', { name: '90 days' }).click();
+      await page.waitForURL(/\?days=90$/);
+      const quarter = await insightOf('90');
+      await expect.poll(() => tableOf(raisedTable)).toEqual(expectedTables(quarter)['Raised per day']);
+      await pageSettled(page);
+      await shot(panel(page, 'Donations per day'), `fundraiser-${width}-90-days-donations`);
+      await shot(panel(page, 'Views'), `fundraiser-${width}-90-days-views`);
+
       await page.getByRole('radio', { name: 'All time' }).click();
       await page.waitForURL(/\?days=all$/);
       const all = await insightOf('all');
@@ -277,8 +314,11 @@ describe('insight in Chromium', () => {
         .toEqual(expectedTables(all)['Raised toward the goal']);
       await pageSettled(page);
       await shot(page, `fundraiser-${width}-all-time`, false);
+      // Months on the axis, from late July: no label runs off the left or under the y axis's.
+      await shot(panel(page, 'Donations per day'), `fundraiser-${width}-all-time-donations`);
+      await shot(panel(page, 'Downloads per day'), `fundraiser-${width}-all-time-downloads`);
 
-      // A reload keeps the period; back returns to the one before.
+      // A reload keeps the period; Back leaves the page, since choosing a period replaced the address.
       await page.reload();
       await page.getByRole('heading', { level: 1, name: `Insight: ${NAME}` }).waitFor();
       await pageSettled(page);
@@ -286,12 +326,36 @@ describe('insight in Chromium', () => {
       await raisedTable.getByRole('button', { name: 'Show as table' }).click();
       expect(await tableOf(raisedTable)).toEqual(expectedTables(all)['Raised per day']);
       await page.goBack();
-      await page.waitForURL(/\?days=7$/);
-      await expect.poll(() => page.getByRole('radio', { name: '7 days' }).isChecked()).toBe(true);
-      await expect.poll(() => tableOf(raisedTable)).toEqual(expectedTables(week)['Raised per day']);
+      await page.waitForURL(`${server.baseUrl}/fundraisers/user/${fundraiser.id}`);
+      await page.locator('main').getByRole('link', { name: 'See insight' }).waitFor();
+      await page.goForward();
+      await page.waitForURL(/\?days=all$/);
+      await page.getByRole('heading', { level: 1, name: `Insight: ${NAME}` }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
     });
   }
+
+  it('fetches no preview when a fundraiser page opens, so a visit counts no preview play; a play counts one', async () => {
+    const previewPlays = async () => (await insightOf('all')).days.reduce((sum, day) => sum + day.previewPlays, 0);
+    const before = await previewPlays();
+    const { page } = await newPage(browser, desktopViewport);
+    const previewRequests: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('/preview')) previewRequests.push(request.url());
+    });
+    await page.goto(`${server.baseUrl}/projects/${fundraiser.urlSlug}`);
+    const audio = page.locator('.fundraiser-preview audio');
+    await audio.waitFor();
+    await pageSettled(page);
+    expect(await audio.getAttribute('preload')).toBe('none');
+    expect(previewRequests).toEqual([]);
+    expect(await previewPlays()).toBe(before);
+
+    // Pressed: the browser asks for it, and the server counts the play.
+    await audio.evaluate((element: HTMLAudioElement) => element.play());
+    await expect.poll(() => previewRequests.length).toBeGreaterThan(0);
+    await expect.poll(previewPlays).toBeGreaterThan(before);
+  });
 
   it("downloads a chart's figures as a CSV named after the fundraiser, the chart and the days", async () => {
     const { page } = await newPage(browser, desktopViewport);
@@ -365,6 +429,7 @@ describe('insight in Chromium', () => {
       expect(answer.status, answer.text).toBe(200);
       const site = adminInsightSchema.parse(answer.json);
       expect(site.topFundraisers[0]?.id).toBe(fundraiser.id);
+      expect(site.topFundraisers.find((one) => one.id === draft.id)?.slug).toBeNull();
       expect(await tableOf(top)).toEqual([
         ['Fundraiser', 'Artist', 'Raised', 'Donations'],
         ...site.topFundraisers.map((one) => [
@@ -375,6 +440,9 @@ describe('insight in Chromium', () => {
         ]),
       ]);
       expect(await top.getByRole('link', { name: NAME }).getAttribute('href')).toBe(`/projects/${fundraiser.urlSlug}`);
+      // The draft has no page: its name, with no link.
+      expect(await top.getByRole('rowheader', { name: draft.name }).count()).toBe(1);
+      expect(await top.getByRole('link', { name: draft.name }).count()).toBe(0);
 
       for (const title of ['Raised per day', 'Money per week', 'Listening', 'Views', 'Where visits came from']) {
         const section = panel(page, title);
@@ -382,8 +450,27 @@ describe('insight in Chromium', () => {
         expect(await section.isVisible(), title).toBe(true);
         await shot(section, `admin-${width}-${title.toLowerCase().replace(/\W+/g, '-')}`);
       }
+      // Money per week: bars for each Monday's week; pointing at the last reads it in the legend.
       const weeks = panel(page, 'Money per week');
+      const lastWeek = site.weeks.at(-1)!.weekStart;
+      const weeksChart = weeks.getByRole('img');
+      expect(await weeksChart.getAttribute('aria-label')).toMatch(/^Money per week \(Monday to Sunday\), /);
+      await weeksChart.scrollIntoViewIfNeeded();
+      await pointAtLast(weeks);
+      await expect
+        .poll(() => weeks.locator('.chart-legend-when').textContent())
+        .toBe(
+          `Week of ${new Date(`${lastWeek}T12:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' })}`,
+        );
+      await page.mouse.move(0, 0);
+      // Thirty days begin mid-week here or there: the note says which weeks are partial.
+      if (site.weeks[0]!.weekStart < site.days[0]!.date) {
+        expect(await weeks.locator('.field-hint').textContent()).toMatch(/the first week \(from .+\).* partial\.$/);
+      }
       await weeks.getByRole('button', { name: 'Show as table' }).click();
+      expect(await weeks.locator('caption').textContent()).toMatch(
+        /^Money per week \(Monday to Sunday\), .+ to .+, \d{4}$/,
+      );
       expect(await tableOf(weeks)).toEqual([
         ['Week of', 'Raised for charities', 'Tips kept', 'Paid out to charities'],
         ...site.weeks.map((week) => [
@@ -397,6 +484,27 @@ describe('insight in Chromium', () => {
       await expectNoSidewaysScroll(page);
       expect(await seriousViolations(page)).toEqual([]);
       await shot(page, `admin-${width}`, true);
+
+      // Longer periods: weeks and days across months.
+      for (const days of ['90', 'all']) {
+        await page.getByRole('radio', { name: days === 'all' ? 'All time' : `${days} days` }).click();
+        await page.waitForURL(new RegExp(`/admin/insight\\?days=${days}$`));
+        await pageSettled(page);
+        for (const title of ['Money per week', 'Raised per day']) {
+          const section = panel(page, title);
+          // The week's table was chosen above; the chart is the one to see.
+          const asChart = section.getByRole('button', { name: 'Show as chart' });
+          if ((await asChart.count()) > 0) await asChart.click();
+          await shot(section, `admin-${width}-${days}-${title.toLowerCase().replace(/\W+/g, '-')}`);
+        }
+      }
+      // Another tab and back: the period chosen is kept.
+      const tabs = page.getByRole('navigation', { name: 'Admin sections' });
+      await tabs.getByRole('link', { name: 'Transactions' }).click();
+      await page.waitForURL(`${server.baseUrl}/admin/transactions`);
+      await tabs.getByRole('link', { name: 'Insight' }).click();
+      await page.waitForURL(`${server.baseUrl}/admin/insight?days=all`);
+      expect(await page.getByRole('radio', { name: 'All time' }).isChecked()).toBe(true);
     });
   }
 });

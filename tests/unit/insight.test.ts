@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   axisCount,
   axisDateLabels,
+  axisDateSplits,
   axisMoney,
   axisTop,
   daySeconds,
@@ -42,6 +43,40 @@ describe('insight dates', () => {
     const months = ['2026-11-01', '2026-12-01', '2027-01-01', '2027-02-01'].map(daySeconds);
     expect(axisDateLabels(months, 30 * DAY)).toEqual(['Nov 2026', 'Dec', 'Jan 2027', 'Feb']);
     expect(axisDateLabels(['2026-01-01', '2027-01-01'].map(daySeconds), 365 * DAY)).toEqual(['2026', '2027']);
+  });
+});
+
+describe('insight x axis ticks', () => {
+  const days = (...dates: string[]) => dates.map(daySeconds);
+
+  it('counts days and weeks back from the last, so the latest is always labelled', () => {
+    expect(axisDateSplits(daySeconds('2026-10-31'), daySeconds('2026-11-29'), 7 * DAY, 'day')).toEqual(
+      days('2026-11-01', '2026-11-08', '2026-11-15', '2026-11-22', '2026-11-29'),
+    );
+    expect(axisDateSplits(daySeconds('2026-11-23'), daySeconds('2026-11-29'), DAY, 'day')).toHaveLength(7);
+    // Weeks: Mondays, every other one from the last.
+    expect(axisDateSplits(daySeconds('2026-10-26'), daySeconds('2026-11-23'), 14 * DAY, 'week')).toEqual(
+      days('2026-10-26', '2026-11-09', '2026-11-23'),
+    );
+  });
+
+  it("puts longer steps on months' and years' first days within the period", () => {
+    expect(axisDateSplits(daySeconds('2026-07-28'), daySeconds('2026-11-29'), 30 * DAY, 'day')).toEqual(
+      days('2026-08-01', '2026-09-01', '2026-10-01', '2026-11-01'),
+    );
+    // Whole quarters, across a new year.
+    expect(axisDateSplits(daySeconds('2026-02-01'), daySeconds('2027-05-15'), 91 * DAY, 'day')).toEqual(
+      days('2026-04-01', '2026-07-01', '2026-10-01', '2027-01-01', '2027-04-01'),
+    );
+    expect(axisDateSplits(daySeconds('2026-01-01'), daySeconds('2026-03-15'), 60 * DAY, 'day')).toEqual(
+      days('2026-01-01', '2026-03-01'),
+    );
+    expect(axisDateSplits(daySeconds('2023-06-01'), daySeconds('2026-11-29'), 365 * DAY, 'day')).toEqual(
+      days('2024-01-01', '2025-01-01', '2026-01-01'),
+    );
+    expect(axisDateSplits(daySeconds('2023-06-01'), daySeconds('2026-11-29'), 730 * DAY, 'day')).toEqual(
+      days('2024-01-01', '2026-01-01'),
+    );
   });
 });
 

@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { Route, Routes, useParams } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
+import { Route, Routes, useLocation, useParams } from 'react-router';
 import { usePageTitle } from '../../lib/site';
 import { TabLinks } from '../../ui/tab-links';
 import { DisbursementCompletePage } from './disbursement-complete-page';
@@ -45,6 +45,11 @@ function AdminTabs() {
   usePageTitle('Admin dashboard');
   const lastSegment = (useParams()['*'] ?? '').split('/').filter(Boolean).at(-1);
   const current = tabs.find((candidate) => candidate.segment === lastSegment) ?? tabs[0];
+  // The Insight tab's period (`?days=`) is kept for a return to it from another tab.
+  const { search } = useLocation();
+  const [insightSearch, setInsightSearch] = useState('');
+  if (current.segment === 'insight' && search !== insightSearch) setInsightSearch(search);
+  const tabPath = (segment: string) => `/admin/${segment}${segment === 'insight' ? insightSearch : ''}`;
   return (
     <div className="page stack admin-page">
       <div className="page-heading">
@@ -61,8 +66,8 @@ function AdminTabs() {
       </div>
       <TabLinks
         label="Admin sections"
-        tabs={tabs.map((tab) => ({ to: `/admin/${tab.segment}`, label: tab.label }))}
-        current={`/admin/${current.segment}`}
+        tabs={tabs.map((tab) => ({ to: tabPath(tab.segment), label: tab.label }))}
+        current={tabPath(current.segment)}
       />
       <section aria-label={current.label}>
         {current.segment === 'transactions' && <TransactionsAdmin />}

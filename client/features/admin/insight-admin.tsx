@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { generatePath } from 'react-router';
 import type { AdminInsight } from '../../../shared/answers/insight';
 import { formatCents } from '../../../shared/money';
+import { pagePaths } from '../../../shared/routes';
 import { useSite } from '../../lib/site';
 import {
   chartColors,
@@ -17,7 +19,7 @@ import {
   SourcesPanel,
   ViewsPanel,
 } from '../../ui/insight/insight-charts';
-import { formatPeriod } from '../../ui/insight/insight-format';
+import { daySeconds, formatDayOfYear } from '../../ui/insight/insight-format';
 import { InsightPanel } from '../../ui/insight/insight-panel';
 import { csvFileName, type InsightTable } from '../../ui/insight/insight-table';
 import { InsightFailure } from '../../ui/insight/insight-failure';
@@ -100,7 +102,13 @@ function TopFundraisersPanel({ insight, scope }: PanelProps) {
           { label: 'Donations', unit: 'count' },
         ],
         rows: insight.topFundraisers.map((fundraiser) => [
-          { text: fundraiser.name, href: `/projects/${fundraiser.slug}` },
+          // No page to link to (a draft, or deleted since): its name alone.
+          fundraiser.slug === null
+            ? fundraiser.name
+            : {
+                text: fundraiser.name,
+                href: generatePath(pagePaths.fundraiser, { projectSlugOrId: fundraiser.slug }),
+              },
           fundraiser.artistName,
           fundraiser.raisedCents,
           fundraiser.donations,
@@ -113,21 +121,28 @@ function TopFundraisersPanel({ insight, scope }: PanelProps) {
   );
 }
 
+const DAY_SECONDS = 24 * 60 * 60;
+
 const weekFields = [
   { key: 'raisedCents', label: 'Raised for charities', color: chartColors.primary },
   { key: 'tipsCents', label: 'Tips kept', color: chartColors.green },
   { key: 'paidOutCents', label: 'Paid out to charities', color: chartColors.accent },
 ] as const;
 
-/** Money in and out by week (from Monday): what charities were given, what the site kept, what was paid out. */
+/**
+ * Money in and out by week (Monday to Sunday), as bars side by side: what charities were given, what
+ * the site kept, what was paid out. A week holds only the period's days, so the first and the last
+ * may be partial.
+ */
 function WeeksPanel({ insight, scope }: PanelProps) {
   const { weeks } = insight;
+  const period = periodOf(insight);
   const chart = useMemo(() => {
     const series = weekFields.map((field): ChartSeries => ({
       label: field.label,
       values: weeks.map((week) => week[field.key]),
       color: field.color,
-      style: 'line',
+      style: 'bars',
       summary: 'total',
     }));
     const table: InsightTable = {
@@ -139,9 +154,16 @@ function WeeksPanel({ insight, scope }: PanelProps) {
     };
     return { dates: weeks.map((week) => week.weekStart), series, table };
   }, [weeks]);
-  const first = weeks[0]?.weekStart ?? '';
-  const last = weeks.at(-1)?.weekStart ?? first;
-  const text = first ? `weeks of ${formatPeriod(first, last)}` : '';
+  const firstWeek = weeks[0]?.weekStart ?? '';
+  const lastWeek = weeks.at(-1)?.weekStart ?? firstWeek;
+  const text = `Money per week (Monday to Sunday), ${period.text}`;
+  // A week holds the period's days only: the first may have begun before it, the last not ended.
+  const firstPartial = firstWeek !== '' && firstWeek < period.first;
+  const lastPartial = lastWeek !== '' && daySeconds(lastWeek) + 6 * DAY_SECONDS > daySeconds(period.last);
+  const partial = [
+    firstPartial ? `the first week (from ${formatDayOfYear(period.first)})` : '',
+    lastPartial ? `the last${firstPartial ? '' : ' week'} (to ${formatDayOfYear(period.last)})` : '',
+  ].filter(Boolean);
   const totals = weekFields.map(
     (field) => `${formatCents(weeks.reduce((sum, week) => sum + week[field.key], 0))} ${field.label.toLowerCase()}`,
   );
@@ -151,17 +173,23 @@ function WeeksPanel({ insight, scope }: PanelProps) {
       title="Money per week"
       headingLevel={scope.headingLevel}
       table={chart.table}
-      caption={`Money per week, ${text}`}
-      fileName={csvFileName(scope.owner, 'money-per-week', first, last)}
+      caption={text}
+      fileName={csvFileName(scope.owner, 'money-per-week', period.first, period.last)}
       empty="No weeks in this period."
       zeros="No money moved in this period yet."
+      footnote={
+        partial.length > 0
+          ? `Weeks run Monday to Sunday and count only this period's days, so ${partial.join(' and ')} ${partial.length > 1 ? 'are' : 'is'} partial.`
+          : undefined
+      }
     >
       <TimeChart
         dates={chart.dates}
         series={chart.series}
         unit="money"
         step="week"
-        label={`Money per week, ${text}: ${totals.join(', ')}`}
+        label={`${text}: ${totals.join(', ')}`}
+        span={period.text}
       />
     </InsightPanel>
   );

@@ -196,7 +196,8 @@ function FundraiserDetail({ fundraiser }: { fundraiser: Fundraiser }) {
               </figcaption>
               <audio
                 controls
-                preload="metadata"
+                // Fetched on play only: a page view is not a preview play (issue 29), and the page saves the bytes.
+                preload="none"
                 src={fundraiser.previewTrackPreview}
                 aria-labelledby={previewId}
                 // One sound at a time: the preview pauses the music player (and the player, when it

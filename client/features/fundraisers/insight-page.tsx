@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { generatePath, Link, useParams } from 'react-router';
 import type { FundraiserInsight } from '../../../shared/answers/insight';
+import { pagePaths } from '../../../shared/routes';
 import { ApiError } from '../../api/errors';
 import { isNotFound } from '../../api/http';
 import { usePageTitle } from '../../lib/site';
@@ -42,7 +43,7 @@ export function FundraiserInsightPage() {
   return (
     <div className="page stack insight-page">
       <p className="manage-back">
-        <Link to={`/fundraisers/user/${projectId}`}>
+        <Link to={generatePath(pagePaths.manageFundraiser, { projectId })}>
           <span aria-hidden="true">← </span>Manage fundraiser
         </Link>
       </p>

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useId } from 'react';
-import { Link } from 'react-router';
+import { generatePath, Link } from 'react-router';
 import { formatCount } from '../../../shared/format-count';
 import { formatCents } from '../../../shared/money';
 import type { FundraiserReach } from '../../../shared/answers/fundraisers';
+import { pagePaths } from '../../../shared/routes';
 import { fundraiserReachQueryOptions } from '../../api/fundraisers';
 import { Spinner } from '../../ui/spinner';
 
@@ -43,7 +44,10 @@ export function ReachPanel({ fundraiserId }: { fundraiserId: number }) {
       <div className="reach-head">
         <h2 id={headingId}>Reach</h2>
         {/* Issue 29: the same figures and more, day by day, on the fundraiser's dashboard. */}
-        <Link className="button button-secondary" to={`/fundraisers/user/${fundraiserId}/insight`}>
+        <Link
+          className="button button-secondary"
+          to={generatePath(pagePaths.fundraiserInsight, { projectId: String(fundraiserId) })}
+        >
           See insight
         </Link>
       </div>

@@ -336,12 +336,16 @@ export function InsightTotals({
   );
 }
 
-/** Days older than the pruned ones are whole months (npm run cli -- prune-insight). */
+/**
+ * Counts older than `monthlyBefore` are whole months (npm run cli -- prune-insight): each on its
+ * month's first day, and a month that began before the period left out of it. Money is kept by day.
+ */
 export function MonthlyNote({ insight }: { insight: InsightPeriod }) {
   if (!insight.monthlyBefore) return null;
   return (
     <p className="insight-note">
-      Counts before {formatDay(insight.monthlyBefore)} are kept by month and shown on each month&rsquo;s first day.
+      Counts before {formatDay(insight.monthlyBefore)} are kept by month: each month&rsquo;s are shown on its first day,
+      and a month that began before this period is left out. Money is kept day by day.
     </p>
   );
 }

@@ -25,11 +25,48 @@ export function formatDay(date: string): string {
   return formats.day.format(daySeconds(date) * 1000);
 }
 
+/** "2026-11-01" → "Nov 1", where the year is said nearby. */
+export function formatDayOfYear(date: string): string {
+  return formats.dayOfYear.format(daySeconds(date) * 1000);
+}
+
 /** The period's days for people: "Nov 1 to Nov 30, 2026", "Dec 1, 2025 to Nov 30, 2026", "Nov 1, 2026". */
 export function formatPeriod(first: string, last: string): string {
   if (first === last) return formatDay(first);
   if (first.slice(0, 4) !== last.slice(0, 4)) return `${formatDay(first)} to ${formatDay(last)}`;
-  return `${formats.dayOfYear.format(daySeconds(first) * 1000)} to ${formatDay(last)}`;
+  return `${formatDayOfYear(first)} to ${formatDay(last)}`;
+}
+
+/**
+ * Where the x axis's ticks go, for days `first` to `last` (seconds, as daySeconds gives) and ticks
+ * `incrSeconds` apart (uPlot's chosen increment). Days and weeks count back from the last, so the
+ * latest day (or week) is always labelled; longer steps fall on the first of a month (every 1, 2, 3
+ * or 6 months, on the quarter's or half-year's) or of a year.
+ */
+export function axisDateSplits(first: number, last: number, incrSeconds: number, step: 'day' | 'week'): number[] {
+  if (step === 'week' || incrSeconds < 28 * DAY_SECONDS) {
+    const splits: number[] = [];
+    for (let split = last; split >= first; split -= incrSeconds) splits.unshift(split);
+    return splits;
+  }
+  const start = new Date(first * 1000);
+  const splits: number[] = [];
+  if (incrSeconds < 365 * DAY_SECONDS) {
+    const months = Math.max(1, Math.round(incrSeconds / (30 * DAY_SECONDS)));
+    // From the first whole month in the period.
+    const year = start.getUTCFullYear();
+    let month = start.getUTCMonth() + (start.getUTCDate() === 1 ? 0 : 1);
+    for (let split = Date.UTC(year, month, 1) / 1000; split <= last; split = Date.UTC(year, ++month, 1) / 1000) {
+      if ((year * 12 + month) % months === 0) splits.push(split);
+    }
+    return splits;
+  }
+  const years = Math.max(1, Math.round(incrSeconds / (365 * DAY_SECONDS)));
+  let year = start.getUTCFullYear() + (start.getUTCMonth() === 0 && start.getUTCDate() === 1 ? 0 : 1);
+  for (let split = Date.UTC(year, 0, 1) / 1000; split <= last; split = Date.UTC(++year, 0, 1) / 1000) {
+    if (year % years === 0) splits.push(split);
+  }
+  return splits;
 }
 
 /**

@@ -55,13 +55,10 @@ export function InsightPanel({
         {!nothing && (
           <div className="insight-panel-actions">
             {children && (
-              <button
-                type="button"
-                className="button button-ghost insight-toggle"
-                aria-pressed={asTable}
-                onClick={() => setAsTable(!asTable)}
-              >
-                Show as table
+              // A plain button that names what it will show (not a pressed toggle, whose label would
+              // stay the same), so a sighted reader sees the way back to the chart too.
+              <button type="button" className="button button-ghost" onClick={() => setAsTable(!asTable)}>
+                {asTable ? 'Show as chart' : 'Show as table'}
               </button>
             )}
             <button

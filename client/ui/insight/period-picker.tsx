@@ -2,8 +2,8 @@ import { useId } from 'react';
 import { useSearchParams } from 'react-router';
 import './insight.css';
 
-// The period an insight page shows (issue 29), kept in the address (`?days=7`), so a reload, the
-// back button or a shared link shows the same days. The API takes any number of days up to ten
+// The period an insight page shows (issue 29), kept in the address (`?days=7`), so a reload or a
+// shared link shows the same days. The API takes any number of days up to ten
 // years, or all: an address asking for another number shows it, with no choice here ticked.
 
 export const INSIGHT_PERIODS = [
@@ -16,7 +16,11 @@ export const INSIGHT_PERIODS = [
 /** What the API is asked when the address says nothing (the API's own default). */
 const DEFAULT_DAYS = '30';
 
-/** The period in the address, and how to choose another (a new history entry, so back returns). */
+/**
+ * The period in the address, and how to choose another. The address is replaced, not pushed: arrow
+ * keys move through the radios a step at a time, and a history entry for each would make Back walk
+ * through them instead of leaving the page.
+ */
 export function useInsightPeriod(): [string, (days: string) => void] {
   const [searchParams, setSearchParams] = useSearchParams();
   const days = searchParams.get('days') ?? DEFAULT_DAYS;
@@ -27,7 +31,7 @@ export function useInsightPeriod(): [string, (days: string) => void] {
         params.set('days', next);
         return params;
       },
-      { preventScrollReset: true },
+      { replace: true, preventScrollReset: true },
     );
   return [days, choose];
 }

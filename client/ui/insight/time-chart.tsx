@@ -3,7 +3,16 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatCount } from '../../../shared/format-count';
 import { formatCents } from '../../../shared/money';
-import { axisCount, axisDateLabels, axisMoney, axisTop, daySeconds, formatDay, formatPeriod } from './insight-format';
+import {
+  axisCount,
+  axisDateLabels,
+  axisDateSplits,
+  axisMoney,
+  axisTop,
+  daySeconds,
+  formatDay,
+  formatPeriod,
+} from './insight-format';
 
 // A chart of days (issue 29) drawn by uPlot (https://github.com/leeoniya/uPlot, ~50 KB): this
 // module is imported only by the insight pages, which load lazily, so uPlot and its stylesheet
@@ -11,13 +20,17 @@ import { axisCount, axisDateLabels, axisMoney, axisTop, daySeconds, formatDay, f
 // the site's zone, each placed at its UTC midnight and read back in UTC (tzDate), so the axis says
 // the same day to every viewer. It is as wide as its box, redrawn when the box changes; below it
 // a legend of HTML (not uPlot's table) wraps on a phone and reads each day as the pointer moves.
+// Bars of several series stand side by side in each day's (or week's) column.
 
 export type ChartSeries = {
   label: string;
   values: readonly number[];
   /** A colour the legend's swatch shares; dark enough to see on white. */
   color: string;
-  /** Bars for one figure a day, lines where figures share the chart, a dashed line for a level (a goal). */
+  /**
+   * Bars for one figure a day (or a few a week, side by side), lines where daily figures share the
+   * chart, a dashed line for a level (a goal).
+   */
   style: 'bars' | 'line' | 'level';
   /** What the legend says away from any day: the period's sum, or its last value (a running total, a level). */
   summary: 'total' | 'last';
@@ -28,10 +41,12 @@ type TimeChartProps = {
   dates: readonly string[];
   series: readonly ChartSeries[];
   unit: 'money' | 'count';
-  /** A row per day, or per week (from its first day). */
+  /** A row per day, or per week (from its first day, a Monday). */
   step?: 'day' | 'week';
   /** The chart in a sentence, for a screen reader (its table holds every figure). */
   label: string;
+  /** What the legend says away from any day: the days the figures cover (the first to the last date). */
+  span?: string;
 };
 
 const DAY = 24 * 60 * 60;
@@ -40,6 +55,15 @@ const AXIS_TEXT = '#5d5670';
 const GRID = '#ebe6f2';
 /** Day, week and month steps for the x axis: never hours, since a value is a whole day. */
 const X_INCRS = [1, 2, 3, 7, 14, 30, 60, 91, 182, 365, 730, 1825].map((days) => days * DAY);
+/** Steps of whole weeks for a chart of weeks, so each tick is a Monday. */
+const WEEK_INCRS = [1, 2, 3, 4, 6, 8, 13, 26, 52, 104, 260].map((weeks) => weeks * 7 * DAY);
+/** The air between two x labels. */
+const LABEL_GAP = 28;
+/** A bar's width in CSS pixels: at least this, so 90 days on a phone stay visible, and at most that. */
+const BAR_MIN = 3;
+const BAR_MAX = 40;
+/** The part of a day's (or week's) column its bars take; the rest is the air between columns. */
+const BAR_SHARE = 0.7;
 /** Round steps for the y axis, 1-2-2.5-5 of each power of ten. */
 const Y_INCRS = Array.from({ length: 12 }, (_, power) => [1, 2, 2.5, 5].map((step) => step * 10 ** power))
   .flat()
@@ -56,19 +80,95 @@ function labelWidth(labels: readonly string[]): number {
 
 const chartHeight = (width: number) => (width < 480 ? 220 : 280);
 
+/** A week's tick says so: "Week of" over "Nov 23" (two short lines fit a phone). */
+const weekLabel = (split: number) => `Week of\n${axisDateLabels([split], DAY)[0]}`;
+
+/** The widest a tick's label is ("Nov 28", "May 30"; a week's "Week of" over one), for the space between ticks. */
+const widestLabel: Partial<Record<'day' | 'week', number>> = {};
+function widestXLabel(step: 'day' | 'week'): number {
+  widestLabel[step] ??= labelWidth([
+    ...Array.from({ length: 12 }, (_, month) => axisDateLabels([Date.UTC(2026, month, 28) / 1000], DAY)[0]!),
+    ...(step === 'week' ? ['Week of'] : []),
+  ]);
+  return widestLabel[step];
+}
+
+/**
+ * The x axis's labels: each tick's, or null where the label would not fit inside the plot (at its
+ * left edge it would run under the y axis's lowest label; at its right, off the canvas). The year
+ * goes with the first label shown.
+ */
+function xAxisLabels(plot: uPlot, splits: readonly number[], incr: number, step: 'day' | 'week'): (string | null)[] {
+  // The canvas's right edge, from the plot's left.
+  const right = plot.width - plot.bbox.left / uPlot.pxRatio;
+  const fits = (split: number, text: string) => {
+    const half = labelWidth(text.split('\n')) / 2;
+    const position = plot.valToPos(split, 'x');
+    return position - half >= 0 && position + half <= right;
+  };
+  if (step === 'week') return splits.map((split) => (fits(split, weekLabel(split)) ? weekLabel(split) : null));
+  // Labelled as if all were shown, to find which fit; then again with only those, for the year.
+  const shown = axisDateLabels(splits, incr).map((text, index) => fits(splits[index]!, text));
+  const labels = axisDateLabels(
+    splits.filter((_, index) => shown[index]),
+    incr,
+  );
+  let next = 0;
+  return shown.map((fit) => (fit ? labels[next++]! : null));
+}
+
+/**
+ * Bars for series `slot` of `slots` side by side, centred as a group on each x (a day, or a week's
+ * Monday): the group takes BAR_SHARE of the column, each bar at least BAR_MIN pixels wide (bars of a
+ * long period on a phone may then touch) and at most BAR_MAX.
+ */
+function barPaths(slot: number, slots: number, stepSeconds: number): uPlot.Series.PathBuilder {
+  const layout = (plot: uPlot) => {
+    const { min = 0, max = 1 } = plot.scales.x!;
+    const pixelsPerSecond = plot.valToPos(max, 'x') / (max - min);
+    const bar = Math.min(BAR_MAX, Math.max(BAR_MIN, (stepSeconds * pixelsPerSecond * BAR_SHARE) / slots));
+    const barSeconds = bar / pixelsPerSecond;
+    return { barSeconds, offset: -(barSeconds * slots) / 2 + slot * barSeconds };
+  };
+  return uPlot.paths.bars!({
+    radius: 0.2,
+    disp: {
+      // Each bar's left edge and its width, in the x scale's seconds (unit 1).
+      x0: {
+        unit: 1,
+        values: (plot) => {
+          const { offset } = layout(plot);
+          return (plot.data[0] as number[]).map((x) => x + offset);
+        },
+      },
+      size: { unit: 1, values: (plot) => [layout(plot).barSeconds] },
+    },
+  });
+}
+
 function plotOptions(
-  { series, unit, step = 'day' }: TimeChartProps,
+  { dates, series, unit, step = 'day' }: TimeChartProps,
   width: number,
   onHover: (index: number | null) => void,
 ): uPlot.Options {
   const axisLabel = unit === 'money' ? axisMoney : axisCount;
-  const half = (step === 'week' ? 7 * DAY : DAY) / 2;
+  const stepSeconds = step === 'week' ? 7 * DAY : DAY;
+  const half = stepSeconds / 2;
+  const first = daySeconds(dates[0] ?? '1970-01-01');
+  const last = daySeconds(dates.at(-1) ?? '1970-01-01');
+  const bars = series.filter((one) => one.style === 'bars');
+  // Room to the right for the last date's label, centred half a step in from the plot's edge (the
+  // plot's width guessed on the small side: the y axis's labels and a little air).
+  const rightRoom = (plot: uPlot) => {
+    const stepPixels = (plot.width - 100) / Math.max(1, dates.length);
+    return Math.max(12, Math.ceil(widestXLabel(step) / 2 - stepPixels / 2) + 2);
+  };
   return {
     width,
     height: chartHeight(width),
     legend: { show: false },
     // Room above for the top label's upper half, to the right for the last date's.
-    padding: [10, 12, 0, 0],
+    padding: [10, rightRoom, 0, 0],
     // Pointing reads a day in the legend; no drag to zoom, which a finger scrolling would set off.
     cursor: { drag: { x: false, y: false, setScale: false }, y: false, points: { size: 8 } },
     tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
@@ -84,13 +184,14 @@ function plotOptions(
         stroke: AXIS_TEXT,
         grid: { show: false },
         ticks: { stroke: GRID, size: 4 },
-        // The labels' line and a little air, not uPlot's 50 px.
-        size: 30,
+        // The labels' line (two for weeks) and a little air, not uPlot's 50 px.
+        size: step === 'week' ? 46 : 30,
         gap: 4,
-        // Fewer dates on a phone: "Nov 12" wants room either side.
-        space: (_plot, _axis, _min, _max, length) => (length < 400 ? 64 : 56),
-        incrs: X_INCRS,
-        values: (_plot, splits, _axis, _space, incr) => axisDateLabels(splits, incr),
+        // Ticks as far apart as the widest date's label and some air, measured in the axis's font.
+        space: () => widestXLabel(step) + LABEL_GAP,
+        incrs: step === 'week' ? WEEK_INCRS : X_INCRS,
+        splits: (_plot, _axis, _min, _max, incr) => axisDateSplits(first, last, incr, step),
+        values: (plot, splits, _axis, _space, incr) => xAxisLabels(plot, splits, incr, step),
       },
       {
         font: FONT,
@@ -111,7 +212,7 @@ function plotOptions(
         stroke: one.color,
         width: one.style === 'bars' ? 0 : 2,
         ...(one.style === 'bars'
-          ? { fill: one.color, paths: uPlot.paths.bars!({ size: [0.7, 40, 2], radius: 0.2 }), points: { show: false } }
+          ? { fill: one.color, paths: barPaths(bars.indexOf(one), bars.length, stepSeconds), points: { show: false } }
           : one.style === 'level'
             ? { dash: [6, 4], points: { show: false } }
             : // A dot on each day something happened; a quiet run is the line alone.
@@ -138,7 +239,7 @@ function plotData({ dates, series }: TimeChartProps): uPlot.AlignedData {
 }
 
 export function TimeChart(props: TimeChartProps) {
-  const { dates, series, unit, step = 'day', label } = props;
+  const { dates, series, unit, step = 'day', label, span } = props;
   const frameRef = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<number | null>(null);
 
@@ -171,9 +272,7 @@ export function TimeChart(props: TimeChartProps) {
   const when =
     hover !== null && dates[hover] !== undefined
       ? `${step === 'week' ? 'Week of ' : ''}${formatDay(dates[hover])}`
-      : first && last
-        ? formatPeriod(first, last)
-        : '';
+      : (span ?? (first && last ? formatPeriod(first, last) : ''));
   return (
     <div className="time-chart">
       <div ref={frameRef} className="time-chart-frame" />
