@@ -273,8 +273,14 @@ describe('download formats in Chromium', () => {
     // A track of it, under the guest's own grant.
     const track = main.getByRole('listitem').filter({ hasText: 'Track 3' });
     await track.getByRole('button', { name: 'Download “Track 3”' }).click();
+    // The job must be queued before the drain: a drain that finds nothing returns at once, and the
+    // job queued after it would wait for a runner the test server does not start.
+    const asked = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/formats/opus-128'),
+    );
     await page.getByRole('menuitem', { name: /^Opus 128/ }).click();
     const single = page.waitForEvent('download', { timeout: 20_000 });
+    await asked;
     await server.jobs.drain();
     expect((await single).suggestedFilename()).toBe('03 - Track 3.opus');
     await expectNoSidewaysScroll(page);
