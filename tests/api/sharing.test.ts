@@ -14,8 +14,15 @@ import { useTestServer } from '../fixtures/use-test-server';
 const SITE = 'https://music.example.org';
 const server = useTestServer({ CLIENT_DIST_DIR: useFakeClientBuild(), PUBLIC_URL: SITE });
 
-/** This process's count of changes to public pages: what empties the cached ones (db/cache.ts). */
-const publicVersion = () => changeTracker(server.deps.db)!.version('public');
+/**
+ * The count of changes to public pages, what empties the cached ones (db/cache.ts): this
+ * process's own, and the file's (read afresh here: the tracker reads it at most every 200 ms, so a
+ * write just before `before` could show up only in `after`).
+ */
+const publicVersion = () => [
+  changeTracker(server.deps.db)!.version('public')[0],
+  server.sqlite.prepare("select version from change_versions where scope = 'public'").pluck().get(),
+];
 
 const frameAncestors = (csp: string | null) => /frame-ancestors ([^;]+)/.exec(csp ?? '')?.[1];
 

@@ -186,9 +186,14 @@ describe('download formats in Chromium', () => {
     const mp3Item = menu.getByRole('menuitem', { name: /^MP3 320/ });
     await mp3Item.getByText(/^about [\d.]+ [KM]?B$/).waitFor();
     await shot(page, 'track-menu-390');
+    // The line shows as soon as it is chosen; the drain must wait for the job to be queued.
+    const asked = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/formats/mp3-320'),
+    );
     await mp3Item.click();
     await row.getByRole('status').getByText('Preparing MP3 320…', { exact: true }).waitFor();
     const single = page.waitForEvent('download', { timeout: 20_000 });
+    await asked;
     await server.jobs.drain();
     expect((await single).suggestedFilename()).toBe('02 - Track 2.mp3');
     await row.getByRole('status').getByText('MP3 320 is ready. Your download has started.', { exact: true }).waitFor();
