@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, or, type Placeholder, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedQuery } from '../../db/prepared';
 import { analyticsDailyCounts, fundraiserDailyCounts } from '../../db/schema';
@@ -44,51 +44,82 @@ export function totalCounts(db: Db, fundraiserId: number): Map<DailyCountKind, n
   return new Map(rows.map((row) => [row.kind, row.count]));
 }
 
+/** A period's day as read: [day or folded month, page views, previews, streams, downloads, embed views]. */
+export type DayCounts = [
+  day: string,
+  pageViews: number,
+  previewPlays: number,
+  streams: number,
+  downloads: number,
+  embedViews: number,
+];
+
+const sumOf = (kind: DailyCountKind) => sql<number>`coalesce(sum(${f.count}) filter (where ${f.kind} = ${kind}), 0)`;
+const perDay = {
+  day: f.day,
+  pageViews: sumOf('page_view'),
+  previewPlays: sumOf('preview_play'),
+  streams: sumOf('stream'),
+  downloads: sumOf('download'),
+  embedViews: sumOf('embed_view'),
+};
+
 /**
- * A fundraiser's counts (every fundraiser's summed, `fundraiserId` null) per day and kind from the
- * month of `fromDay` on: the month's folded row is in, its days before `fromDay` too (the caller
- * places each row). In key order: a year is a few thousand rows read where they lie.
+ * A fundraiser's counts (every fundraiser's summed, `fundraiserId` null) per day from the month of
+ * `fromDay` on: the month's folded row is in, its days before `fromDay` too (the caller places
+ * each row). As arrays, one per day: a year of rows made into objects cost more than reading them
+ * (`npm run bench`, insight).
  */
-export function fundraiserCountsByDay(db: Db, fundraiserId: number | null, fromDay: string) {
-  if (fundraiserId !== null) return countsByDayOf(db).all({ fundraiserId, fromMonth: fromDay.slice(0, 7) });
-  return db
-    .select({ day: f.day, kind: f.kind, count: sql<number>`sum(${f.count})` })
-    .from(f)
-    .where(gte(f.day, fromDay.slice(0, 7)))
-    .groupBy(f.day, f.kind)
-    .all();
+export function countsByDay(db: Db, fundraiserId: number | null, fromDay: string): DayCounts[] {
+  const fromMonth = fromDay.slice(0, 7);
+  if (fundraiserId !== null) return fundraiserCountsByDay(db).values({ fundraiserId, fromMonth }) as DayCounts[];
+  return db.select(perDay).from(f).where(gte(f.day, fromMonth)).groupBy(f.day).prepare().values() as DayCounts[];
 }
 
-// A fundraiser's dashboard reads a year of its counts on every look: the statement is prepared
-// once (building it anew cost as much as running it, `npm run bench`, insight).
-const countsByDayOf = preparedQuery((db) =>
+// A fundraiser's dashboard reads a year of its rows on every look, in key order (one day's rows
+// after another's, so nothing is sorted): prepared once, as building it cost as much as running it.
+const fundraiserCountsByDay = preparedQuery((db) =>
   db
-    .select({ day: f.day, kind: f.kind, count: sql<number>`sum(${f.count})` })
+    .select(perDay)
     .from(f)
     .where(and(eq(f.fundraiserId, sql.placeholder('fundraiserId')), gte(f.day, sql.placeholder('fromMonth'))))
-    .groupBy(f.day, f.kind)
+    .groupBy(f.day)
     .prepare(),
 );
 
-/**
- * The same period's counts of the kinds that say more (page views by source, downloads by
- * format), summed by what they say: `fromDay` and after.
- */
-export function fundraiserCountsByDetail(db: Db, fundraiserId: number | null, fromDay: string) {
+/** The counts that say more (page views by source, downloads by format) as [kind, detail, count]. */
+export type DetailCount = [kind: DailyCountKind, detail: string, count: number];
+
+/** The same period's page views and downloads summed by what they say: `fromDay` and after. */
+export function countsByDetail(db: Db, fundraiserId: number | null, fromDay: string): DetailCount[] {
+  if (fundraiserId !== null) return fundraiserCountsByDetail(db).values({ fundraiserId, fromDay }) as DetailCount[];
   return db
+    .select({ kind: f.kind, detail: f.detail, count: sql<number>`sum(${f.count})` })
+    .from(f)
+    .where(and(inPeriod(fromDay), eq(f.kind, 'download')))
+    .groupBy(f.kind, f.detail)
+    .prepare()
+    .values() as DetailCount[];
+}
+
+/** Its days, and the folded months that begin in it (one that began before is left out). */
+const inPeriod = (fromDay: string | Placeholder) =>
+  or(gte(f.day, fromDay), and(sql`length(${f.day}) = 7`, sql`${f.day} || '-01' >= ${fromDay}`));
+
+const fundraiserCountsByDetail = preparedQuery((db) =>
+  db
     .select({ kind: f.kind, detail: f.detail, count: sql<number>`sum(${f.count})` })
     .from(f)
     .where(
       and(
-        fundraiserId === null ? undefined : eq(f.fundraiserId, fundraiserId),
-        // Its days, and the folded months that begin in it (one that began before is left out).
-        or(gte(f.day, fromDay), and(sql`length(${f.day}) = 7`, sql`${f.day} || '-01' >= ${fromDay}`)),
+        eq(f.fundraiserId, sql.placeholder('fundraiserId')),
+        inPeriod(sql.placeholder('fromDay')),
         inArray(f.kind, ['page_view', 'download']),
       ),
     )
     .groupBy(f.kind, f.detail)
-    .all();
-}
+    .prepare(),
+);
 
 /** The site's counts per day, kind and name from the month of `fromDay` on (as above). */
 export function siteCountsSince(db: Db, fromDay: string) {

@@ -175,21 +175,25 @@ function countsIntoDays(
 ) {
   const first = days.dates[0]!;
   const folded = foldedMonths(first);
-  for (const row of queries.fundraiserCountsByDay(deps.db, fundraiserId, first)) {
-    const day = byDate.get(folded.dateOf(row.day));
+  for (const [dayOfRow, pageViews, previewPlays, streams, downloads, embedViews] of queries.countsByDay(
+    deps.db,
+    fundraiserId,
+    first,
+  )) {
+    const day = byDate.get(folded.dateOf(dayOfRow));
     if (!day) continue;
     // Shares and the embed's own plays are the Reach panel's (issue 28); its plays are previews the
     // server sent too, counted as those. Site-wide, page views are every page's (the site's counts).
-    if (row.kind === 'page_view' && fundraiserId !== null) day.pageViews += row.count;
-    else if (row.kind === 'embed_view') day.embedViews += row.count;
-    else if (row.kind === 'preview_play') day.previewPlays += row.count;
-    else if (row.kind === 'stream') day.streams += row.count;
-    else if (row.kind === 'download') day.downloads += row.count;
+    if (fundraiserId !== null) day.pageViews += pageViews;
+    day.previewPlays += previewPlays;
+    day.streams += streams;
+    day.downloads += downloads;
+    day.embedViews += embedViews;
   }
   const formats = new Map<string, number>();
-  for (const row of queries.fundraiserCountsByDetail(deps.db, fundraiserId, first)) {
-    if (row.kind === 'download') add(formats, row.detail || 'original', row.count);
-    else if (fundraiserId !== null) add(sources, row.detail || 'direct', row.count);
+  for (const [kind, detail, count] of queries.countsByDetail(deps.db, fundraiserId, first)) {
+    if (kind === 'download') add(formats, detail || 'original', count);
+    else add(sources, detail || 'direct', count);
   }
   const embedViews = days.dates.reduce((total, date) => total + byDate.get(date)!.embedViews, 0);
   if (embedViews > 0) add(sources, 'embed', embedViews);
