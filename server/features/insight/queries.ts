@@ -16,22 +16,37 @@ export type SiteCountKind = (typeof a.$inferSelect)['kind'];
 
 /** One more of `kind` (and `detail`) on `day` (the site's calendar date). */
 export function addToDailyCount(db: Db, fundraiserId: number, day: string, kind: DailyCountKind, detail = ''): void {
-  db.insert(f)
-    .values({ fundraiserId, day, kind, detail, count: 1 })
-    .onConflictDoUpdate({
-      target: [f.fundraiserId, f.day, f.kind, f.detail],
-      set: { count: sql`${f.count} + 1` },
-    })
-    .run();
+  addOneToDailyCount(db).run({ fundraiserId, day, kind, detail });
 }
+
+// Every play, download and page view writes one of these: prepared once (building the statement
+// anew cost more than running it).
+const addOneToDailyCount = preparedQuery((db) =>
+  db
+    .insert(f)
+    .values({
+      fundraiserId: sql.placeholder('fundraiserId'),
+      day: sql.placeholder('day'),
+      kind: sql.placeholder('kind'),
+      detail: sql.placeholder('detail'),
+      count: 1,
+    })
+    .onConflictDoUpdate({ target: [f.fundraiserId, f.day, f.kind, f.detail], set: { count: sql`${f.count} + 1` } })
+    .prepare(),
+);
 
 /** One more site-wide page view (by page shape), event or visit from somewhere on `day`. */
 export function addToSiteCount(db: Db, day: string, kind: SiteCountKind, name: string): void {
-  db.insert(a)
-    .values({ day, kind, name, count: 1 })
-    .onConflictDoUpdate({ target: [a.day, a.kind, a.name], set: { count: sql`${a.count} + 1` } })
-    .run();
+  addOneToSiteCount(db).run({ day, kind, name });
 }
+
+const addOneToSiteCount = preparedQuery((db) =>
+  db
+    .insert(a)
+    .values({ day: sql.placeholder('day'), kind: sql.placeholder('kind'), name: sql.placeholder('name'), count: 1 })
+    .onConflictDoUpdate({ target: [a.day, a.kind, a.name], set: { count: sql`${a.count} + 1` } })
+    .prepare(),
+);
 
 /** Every count of a fundraiser, all time, by kind. */
 export function totalCounts(db: Db, fundraiserId: number): Map<DailyCountKind, number> {
