@@ -99,9 +99,10 @@ function moneyText(label: 'Donation' | 'Tip') {
 /**
  * The form of a donation to a fundraiser with this minimum, or (null) of a gift to the platform:
  * no donation, the tip is the gift (at least $1.00). `today` is the site's calendar day, which a
- * gift's delivery date is checked against (the server checks it again).
+ * gift's delivery date is checked against (the server checks it again), asked for only then: working
+ * it out in the site's zone costs a browser tens of milliseconds the first time (Intl's zone data).
  */
-export function donationFormSchema(minimumCents: number | null, today: string) {
+export function donationFormSchema(minimumCents: number | null, today: () => string) {
   const donation =
     minimumCents === null
       ? z.string().transform(() => 0)
@@ -144,7 +145,7 @@ export function donationFormSchema(minimumCents: number | null, today: string) {
           if (parsed.success && parsed.data.recipientEmail === email.trim().toLowerCase()) {
             ctx.addIssue({ code: 'custom', path: ['gift', 'recipientEmail'], message: donationMessages.giftToSelf });
           }
-          const dateProblem = deliveryDateProblem(gift.deliverOn.trim(), today);
+          const dateProblem = deliveryDateProblem(gift.deliverOn.trim(), today());
           if (dateProblem) ctx.addIssue({ code: 'custom', path: ['gift', 'deliverOn'], message: dateProblem });
         },
         { when: ({ value }) => typeof value === 'object' && value !== null },

@@ -69,7 +69,7 @@ describe('the tip as chosen (the donate page reads it before zod loads)', () => 
   });
 
   it('is what the form schema pays, and the schema refuses what it refuses', () => {
-    const schema = donationFormSchema(500, '2026-11-29');
+    const schema = donationFormSchema(500, () => '2026-11-29');
     const form = {
       name: 'Ada',
       email: 'ada@example.org',
@@ -98,6 +98,45 @@ describe('the tip as chosen (the donate page reads it before zod loads)', () => 
         'error' in tip ? tip.error : undefined,
       );
     }
+  });
+});
+
+describe("a gift's delivery date in the donate form", () => {
+  const form = {
+    name: 'Ada',
+    email: 'ada@example.org',
+    donationCents: '25',
+    tipChoice: '20',
+    tipCents: '',
+    coverFees: false,
+    isGift: true,
+    gift: { recipientName: 'Grace', recipientEmail: 'grace@example.org', message: '', deliverOn: '2026-11-29' },
+  };
+  const deliverOnError = (read: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+    read.error?.issues.find((issue) => issue.path.join('.') === 'gift.deliverOn')?.message;
+
+  it("is checked against the site's day as it is when the donor goes on, not when the page opened", () => {
+    let today = '2026-11-29';
+    const schema = donationFormSchema(500, () => today);
+    expect(deliverOnError(schema.safeParse(form))).toBeUndefined();
+    // The page stayed open past midnight: yesterday is now in the past.
+    today = '2026-11-30';
+    expect(deliverOnError(schema.safeParse(form))).toBe(donationMessages.deliverOnPast);
+    expect(deliverOnError(schema.safeParse({ ...form, gift: { ...form.gift, deliverOn: '2027-12-01' } }))).toBe(
+      donationMessages.deliverOnTooLate,
+    );
+  });
+
+  it('asks for the day only for a gift (working it out in a zone costs the first paint)', () => {
+    let asked = 0;
+    const schema = donationFormSchema(500, () => {
+      asked++;
+      return '2026-11-29';
+    });
+    expect(schema.safeParse({ ...form, isGift: false }).success).toBe(true);
+    expect(asked).toBe(0);
+    schema.safeParse(form);
+    expect(asked).toBe(1);
   });
 });
 

@@ -112,7 +112,7 @@ describe('a gift', () => {
     isGift: true,
     gift: { recipientName: ' Grace ', recipientEmail: 'Grace@Example.org', message: 'For you', deliverOn: '' },
   } as const;
-  const schema = donationFormSchema(500, '2026-11-29');
+  const schema = donationFormSchema(500, () => '2026-11-29');
   const problems = (values: object) =>
     schema.safeParse(values).error?.issues.map((issue) => [issue.path.join('.'), issue.message]) ?? [];
 

@@ -72,8 +72,9 @@ type Question = { kind: 'large-tip' | 'donated-today'; input: PaymentIntentReque
 export function DonationForm({ target }: { target: DonationTarget }) {
   const user = useUser();
   const { siteName, timeZone } = useSite();
-  // The site's today, which a gift's delivery date counts from (the server checks it again).
-  const [today] = useState(() => siteCalendarDate(Date.now(), timeZone));
+  // The site's today, which a gift's delivery date counts from (the server checks it again): asked
+  // when a gift's date is checked, not as the page draws (the first answer in a zone is costly).
+  const today = useCallback(() => siteCalendarDate(Date.now(), timeZone), [timeZone]);
   const queryClient = useQueryClient();
   // Spec part 2 section 4, Payment: the payment returns to the current page's path + '/success'
   // (/projects/{id}/donate comes back to /projects/{id}/donate/success, whichever the donor used).

@@ -7,11 +7,13 @@ import { CheckboxField, FormField, TextareaField } from '../../ui/form-field';
 // up to a year ahead. The fields show once the box is ticked; unticked, whatever was typed in them
 // stays out of the payment (shared/schemas/donations.ts).
 
-export function GiftFields({ id, today }: { id: string; today: string }) {
+export function GiftFields({ id, today }: { id: string; today: () => string }) {
   const form = useFormContext<DonationFormValues>();
   const [isGift, message] = useWatch({ control: form.control, name: ['isGift', 'gift.message'] });
   const errors = form.formState.errors.gift;
   const left = donationLimits.giftMessageMax - message.length;
+  // The site's today, worked out only once the box is ticked (see DonationForm).
+  const todayThere = isGift ? today() : '';
   return (
     <fieldset className="gift-fields">
       <legend className="visually-hidden">Gift</legend>
@@ -53,8 +55,8 @@ export function GiftFields({ id, today }: { id: string; today: string }) {
             id={`${id}-gift-deliverOn`}
             label="Delivery date (optional)"
             type="date"
-            min={today}
-            max={latestDeliveryDate(today)}
+            min={todayThere}
+            max={latestDeliveryDate(todayThere)}
             hint="Leave it empty to send the gift now. A later day: it goes out that morning."
             error={errors?.deliverOn?.message}
             {...form.register('gift.deliverOn')}
