@@ -147,5 +147,18 @@ describe('layout stability (CLS ≤ 0.1)', () => {
         expect(await movedOn(page, paths())).toEqual({});
       });
     }
+
+    // Each row's save and download buttons load once the page has settled: their column keeps
+    // their room from the start, so Length and the titles do not jump sideways, twice, as they come.
+    it(`keeps an album's track columns in place as each row's buttons arrive, ${name}`, async () => {
+      const { page } = await newPage(browser, viewport);
+      await logIn(page, server.baseUrl, FAN);
+      await watchShifts(page);
+      await shiftsOf(page, albumPath);
+      await page.locator('.album-tracks .offline-track-button').first().waitFor();
+      await page.locator('.album-tracks .download-track-button').first().waitFor();
+      const shifts = await page.evaluate(() => (window as unknown as { __shifts: { sources: string[] }[] }).__shifts);
+      expect(shifts.flatMap((shift) => shift.sources).filter((source) => /^t[hd]\./.test(source))).toEqual([]);
+    });
   }
 });
