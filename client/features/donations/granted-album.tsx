@@ -2,7 +2,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import type { GrantedTrack } from '../../../shared/answers/donations';
 import type { PlayerTrack } from '../../../shared/answers/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
-import { AfterPageSettled } from '../../lib/page-settled';
+import { usePageSettled } from '../../lib/page-settled';
 import { useUser } from '../../lib/session';
 import { playGrantedTracks } from '../../player/player-dock';
 import { playerControls, usePlayerStore } from '../../player/player-store';
@@ -62,6 +62,7 @@ export function GrantedAlbum({ album, tracks, downloadHref, access }: GrantedAlb
     index === currentIndex ? playerControls.toggle() : playGrantedTracks(playerTracks, index, loggedIn);
   const downloadTarget = albumTarget(album, access ?? { via: 'library' });
   const download = useDownloadPreparation(downloadTarget);
+  const settled = usePageSettled();
   const albumSeconds = useMemo(() => tracks.map((track) => track.durationSeconds), [tracks]);
 
   return (
@@ -94,6 +95,7 @@ export function GrantedAlbum({ album, tracks, downloadHref, access }: GrantedAlb
               albumSeconds={albumSeconds}
               isCurrent={index === currentIndex}
               isPlaying={index === currentIndex && playing}
+              settled={settled}
               onPlay={() => play(index)}
             />
           ))}
@@ -110,6 +112,8 @@ type GrantedTrackRowProps = {
   albumSeconds: readonly (number | null)[];
   isCurrent: boolean;
   isPlaying: boolean;
+  /** The first page has settled: the row's download menu loads. */
+  settled: boolean;
   onPlay: () => void;
 };
 
@@ -120,6 +124,7 @@ function GrantedTrackRow({
   albumSeconds,
   isCurrent,
   isPlaying,
+  settled,
   onPlay,
 }: GrantedTrackRowProps) {
   const seconds = track.durationSeconds;
@@ -144,7 +149,7 @@ function GrantedTrackRow({
           {formatPlaybackTime(seconds)}
         </time>
       )}
-      <AfterPageSettled>
+      {settled && (
         <Suspense fallback={null}>
           <TrackDownloadMenu
             target={downloadTarget}
@@ -153,7 +158,7 @@ function GrantedTrackRow({
             onChoose={download.choose}
           />
         </Suspense>
-      </AfterPageSettled>
+      )}
     </li>
   );
 }

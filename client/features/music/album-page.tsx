@@ -8,7 +8,7 @@ import { libraryAlbumQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
 import type { SavedTrack } from '../../offline/offline-db';
 import { isTrackSaved } from '../../offline/saved-track';
-import { AfterPageSettled } from '../../lib/page-settled';
+import { usePageSettled } from '../../lib/page-settled';
 import { useOnline } from '../../lib/use-online';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
@@ -103,6 +103,7 @@ function BackLink({ to }: { to: string }) {
 
 function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath: string }) {
   const title = albumTitle(album);
+  const settled = usePageSettled();
   // With no network the store says which tracks play at all: read at once.
   const online = useOnline();
   const [savedTracks, setSavedTracks] = useState<Map<number, SavedTrack>>();
@@ -115,11 +116,11 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
   const download = useDownloadPreparation(downloadTarget);
   return (
     <div className="page stack album-page">
-      <AfterPageSettled now={!online}>
+      {(settled || !online) && (
         <Suspense fallback={null}>
           <SavedTracksReader projectId={album.projectId} onRead={setSavedTracks} />
         </Suspense>
-      </AfterPageSettled>
+      )}
       <BackLink to={backPath} />
       <div className="album-hero">
         <AlbumCover className="album-page-cover" src={album.image} alt={`Album cover of ${title}`} eager />
@@ -162,7 +163,11 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
           )}
         </div>
       </div>
-      {album.hasV1Tracks ? <LegacyTracks album={album} /> : <TrackTable album={album} savedTracks={savedTracks} />}
+      {album.hasV1Tracks ? (
+        <LegacyTracks album={album} />
+      ) : (
+        <TrackTable album={album} savedTracks={savedTracks} settled={settled} />
+      )}
     </div>
   );
 }
@@ -216,9 +221,11 @@ function toPlayerTracks(album: LibraryAlbumDetail, playable: (track: LibraryTrac
 type TrackTableProps = {
   album: LibraryAlbumDetail;
   savedTracks: Map<number, SavedTrack> | undefined;
+  /** The first page has settled: the rows' own buttons load. */
+  settled: boolean;
 };
 
-function TrackTable({ album, savedTracks }: TrackTableProps) {
+function TrackTable({ album, savedTracks, settled }: TrackTableProps) {
   const headingId = useId();
   const online = useOnline();
   const isSaved = (track: LibraryTrack) => isTrackSaved(savedTracks?.get(track.id));
@@ -272,6 +279,7 @@ function TrackTable({ album, savedTracks }: TrackTableProps) {
                   track={track}
                   fundraiserId={album.projectId}
                   albumSeconds={albumSeconds}
+                  settled={settled}
                   isCurrent={isCurrent}
                   isPlaying={isCurrent && playing}
                   failedToPlay={isCurrent && status === 'error'}
@@ -303,6 +311,7 @@ type TrackRowProps = {
   track: LibraryTrack;
   fundraiserId: number;
   albumSeconds: readonly (number | null)[];
+  settled: boolean;
   isCurrent: boolean;
   isPlaying: boolean;
   failedToPlay: boolean;
@@ -317,6 +326,7 @@ function TrackRow({
   track,
   fundraiserId,
   albumSeconds,
+  settled,
   isCurrent,
   isPlaying,
   failedToPlay,
@@ -350,17 +360,15 @@ function TrackRow({
       <td className="album-track-offline">
         <div className="download-track-cell">
           {saveButton}
-          {downloadable && (
-            <AfterPageSettled>
-              <Suspense fallback={null}>
-                <TrackDownloadMenu
-                  target={downloadTarget}
-                  trackSeconds={seconds}
-                  albumSeconds={albumSeconds}
-                  onChoose={download.choose}
-                />
-              </Suspense>
-            </AfterPageSettled>
+          {settled && downloadable && (
+            <Suspense fallback={null}>
+              <TrackDownloadMenu
+                target={downloadTarget}
+                trackSeconds={seconds}
+                albumSeconds={albumSeconds}
+                onChoose={download.choose}
+              />
+            </Suspense>
           )}
         </div>
       </td>
