@@ -164,9 +164,14 @@ describe("a fundraiser's insight", () => {
       `insert into money_journal (provider_id, kind, fundraiser_id, charity_ein, charity_cents, occurred_at)
        values (?, ?, ?, '530196605', ?, ?)`,
     );
-    insert.run('pi_insight_old', 'charge', fundraiser.id, 1200, Date.now() - 3 * 86_400_000);
-    insert.run('re_insight_old', 'refund', fundraiser.id, -700, Date.now() - 86_400_000);
-    insert.run('pi_insight_ancient', 'charge', fundraiser.id, 900, Date.now() - 40 * 86_400_000);
+    // Each day is named by the site's calendar, not by counting 24-hour steps back: across a change
+    // of clocks, 40 × 24 hours before just after midnight is the 39th day back, not the 40th.
+    const now = Date.now();
+    const dayOf = (at: number) => siteCalendarDate(at, server.deps.config.timeZone);
+    const [threeDaysAgo, yesterday, fortyDaysAgo] = [now - 3 * 86_400_000, now - 86_400_000, now - 40 * 86_400_000];
+    insert.run('pi_insight_old', 'charge', fundraiser.id, 1200, threeDaysAgo);
+    insert.run('re_insight_old', 'refund', fundraiser.id, -700, yesterday);
+    insert.run('pi_insight_ancient', 'charge', fundraiser.id, 900, fortyDaysAgo);
     const total = fundraiserSchema.parse((await owner.get(`/api/fundraisers/${fundraiser.id}`)).json).totalRaised;
     for (const days of [1, 7, 30, 90, 'all'] as const) {
       const { insight } = await insightOf(owner, fundraiser.id, days);
@@ -174,12 +179,13 @@ describe("a fundraiser's insight", () => {
     }
     const { insight: week } = await insightOf(owner, fundraiser.id, 7);
     expect(week.raisedBeforeCents).toBe(900);
-    expect(week.days.at(-4)).toMatchObject({ raisedCents: 1200, donations: 1 });
+    const weekDay = (at: number) => week.days.find((day) => day.date === dayOf(at));
+    expect(weekDay(threeDaysAgo)).toMatchObject({ raisedCents: 1200, donations: 1 });
     // A refund takes money away on its own day; the payment it undoes still happened.
-    expect(week.days.at(-2)).toMatchObject({ raisedCents: -700, donations: 0 });
+    expect(weekDay(yesterday)).toMatchObject({ raisedCents: -700, donations: 0 });
     // All time begins the day the fundraiser was made, or with its oldest money.
     const { insight: all } = await insightOf(owner, fundraiser.id, 'all');
-    expect(all.days[0]!.date).toBe(addDays(today(), -40));
+    expect(all.days[0]!.date).toBe(dayOf(fortyDaysAgo));
     expect(all.raisedBeforeCents).toBe(0);
   });
 
