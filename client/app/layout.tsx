@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useLoginDialog } from '../features/accounts/login-dialog-store';
 import { usePageViews } from '../lib/analytics';
-import { loadInIdleTurns, useFirstPageDrawn, usePageSettled } from '../lib/page-settled';
+import { AfterPageSettled, loadInIdleTurns, useFirstPageDrawn } from '../lib/page-settled';
 import { useHasBeenTrue } from '../lib/use-has-been-true';
 import { useUser } from '../lib/session';
 import { deviceHoldsSavedMusic } from '../offline/holds-music';
@@ -29,7 +29,6 @@ export function Layout() {
   usePageViews();
   const loginWanted = useHasBeenTrue(useLoginDialog((state) => state.open));
   useFirstPageDrawn();
-  const settled = usePageSettled();
   const [syncLoaded, setSyncLoaded] = useState(false);
   useEffect(() => loadInIdleTurns(() => loadOfflineSync().then(() => setSyncLoaded(true))), []);
   const user = useUser();
@@ -55,12 +54,12 @@ export function Layout() {
           <LoginDialog />
         </Suspense>
       )}
-      {settled && (
+      <AfterPageSettled>
         <Suspense fallback={null}>
           <UpdatePrompt />
           {syncOffline && <OfflineSync />}
         </Suspense>
-      )}
+      </AfterPageSettled>
       <ScrollRestoration />
     </div>
   );

@@ -16,7 +16,9 @@ export function UpdatePrompt() {
     if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
     const wb = new Workbox('/sw.js', { scope: '/' });
     wb.addEventListener('waiting', () => setWaiting(true));
-    void wb.register();
+    // A browser that refuses a service worker (disabled by policy, a private window, no storage)
+    // keeps the site working online, with no offline copy and no update prompt: nothing to report.
+    wb.register().catch(() => undefined);
     workbox.current = wb;
     // Look for a new version when the app comes back to the foreground.
     const check = () => document.visibilityState === 'visible' && void wb.update();

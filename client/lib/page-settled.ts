@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { type ReactNode, startTransition, useEffect, useState } from 'react';
 
 // When the first page has settled: the window has loaded, the app has drawn its first page, and
 // the browser then had a quiet moment. What only matters later waits for it (the service worker
@@ -106,7 +106,23 @@ export function useFirstPageDrawn(): void {
   }, []);
 }
 
-/** True once the first page has settled (see above). */
+/**
+ * True once the first page has settled (see above). What it reveals is drawn as a transition, in
+ * slices of a few milliseconds (a store's news through useSyncExternalStore is drawn in one go:
+ * ten rows' download menus and the offline store's reader were one task of ~50 ms on an album in
+ * Your music, a phone's ~200 ms).
+ */
 export function usePageSettled(): boolean {
-  return useSyncExternalStore(whenPageSettled, settled.hasCome, () => false);
+  const [hasSettled, setSettled] = useState(settled.hasCome);
+  useEffect(() => whenPageSettled(() => startTransition(() => setSettled(true))), []);
+  return hasSettled;
+}
+
+/**
+ * Its children once the first page has settled (at once when `now`). Only they draw at that
+ * moment, not the page around them: a page that read usePageSettled itself was drawn again whole
+ * (issue 24).
+ */
+export function AfterPageSettled({ children, now = false }: { children: ReactNode; now?: boolean }): ReactNode {
+  return usePageSettled() || now ? children : null;
 }

@@ -52,11 +52,13 @@ export function PlayerDock() {
 }
 
 /**
- * Plays tracks a purchase grants (their `src` carries the grant) from `index`: in the account's
- * player when someone is logged in (cleared at logout like any other), else in a player of this
- * tab's own.
+ * Plays `tracks` from `index`, starting this tab's player first: in the account's player when
+ * someone is logged in (cleared at logout like any other), else, for tracks a purchase grants
+ * (their `src` carries the grant), in a player of this tab's own. Every Play that loads tracks
+ * comes here: a click can beat the player's own start (PlayerSession, whose code may still be
+ * loading on a slow phone), and a player that has not started drops what it is told.
  */
-export function playGrantedTracks(tracks: PlayerTrack[], index: number, loggedIn: boolean) {
+export function playTracksFrom(tracks: PlayerTrack[], index: number, loggedIn: boolean) {
   if (!loggedIn) setGuestListening(true);
   void Promise.all([import('./start-player'), import('./player-store')]).then(([player, store]) => {
     void (loggedIn ? player.startPlayer() : player.startGuestPlayer());

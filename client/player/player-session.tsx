@@ -7,7 +7,7 @@ const PlayerBar = lazy(() => import('./player-bar').then((m) => ({ default: m.Pl
 
 /**
  * The bar of this tab's player. A logged-in user's connects this tab to the shared player; a
- * guest's player is started by what it plays (playGrantedTracks in player-dock.tsx).
+ * guest's player is started by what it plays (playTracksFrom in player-dock.tsx).
  */
 export function PlayerSession({ account }: { account: boolean }) {
   const hasTracks = usePlayerStore((state) => state.tracklist.length > 0);

@@ -20,6 +20,8 @@ const ALBUM = 'Tide and Tone';
 let firstTrackId = '';
 /** The same for its second track. */
 let secondTrackId = '';
+/** The album's page in Your music. */
+let albumPath = '';
 
 useAppAndBrowser(async (started, launched) => {
   server = started;
@@ -36,6 +38,7 @@ beforeAll(async () => {
   });
   firstTrackId = `/api/tracks/${album.tracksList[0]!.id}/stream`;
   secondTrackId = `/api/tracks/${album.tracksList[1]!.id}/stream`;
+  albumPath = `/music/album/${album.urlSlug}`;
   await server.jobs.drain();
 });
 
@@ -131,6 +134,28 @@ describe('player', () => {
     await page.goto(`${server.baseUrl}/browse`);
     await player(page).getByRole('link', { name: 'Track 1' }).click();
     await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+    await context.close();
+  });
+
+  it("plays a track clicked before the player's own code has loaded (a slow phone)", async () => {
+    // No service worker, so every script comes over the network, where the player's start is held.
+    const context = await newContext(browser, { viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    const { page } = await newPage(context);
+    await logIn(page, server.baseUrl, email);
+    let releasePlayer = () => {};
+    const playerHeld = new Promise<void>((resolve) => {
+      releasePlayer = resolve;
+    });
+    await page.route(/\/assets\/player-session-[^/]+\.js$/, async (route) => {
+      await playerHeld;
+      await route.continue();
+    });
+    await page.goto(`${server.baseUrl}${albumPath}`);
+    await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+    await page.getByRole('button', { name: 'Play Track 1' }).click();
+    releasePlayer();
+    await nowPlaying(page, 'Track 1');
+    await expect.poll(async () => (await playingSound(page))?.seek ?? 0, { timeout: 15_000 }).toBeGreaterThan(0.5);
     await context.close();
   });
 

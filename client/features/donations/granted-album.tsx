@@ -2,9 +2,9 @@ import { lazy, Suspense, useMemo } from 'react';
 import type { GrantedTrack } from '../../../shared/answers/donations';
 import type { PlayerTrack } from '../../../shared/answers/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
-import { usePageSettled } from '../../lib/page-settled';
+import { AfterPageSettled } from '../../lib/page-settled';
 import { useUser } from '../../lib/session';
-import { playGrantedTracks } from '../../player/player-dock';
+import { playTracksFrom } from '../../player/player-dock';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { NetworkLink } from '../../ui/needs-network';
 import { PlayButton } from '../../ui/play-button';
@@ -59,10 +59,9 @@ export function GrantedAlbum({ album, tracks, downloadHref, access }: GrantedAlb
   const playing = usePlayerStore((state) => state.playing && state.playsHere);
   const currentIndex = tracks.findIndex((track) => track.id === currentId);
   const play = (index: number) =>
-    index === currentIndex ? playerControls.toggle() : playGrantedTracks(playerTracks, index, loggedIn);
+    index === currentIndex ? playerControls.toggle() : playTracksFrom(playerTracks, index, loggedIn);
   const downloadTarget = albumTarget(album, access ?? { via: 'library' });
   const download = useDownloadPreparation(downloadTarget);
-  const settled = usePageSettled();
   const albumSeconds = useMemo(() => tracks.map((track) => track.durationSeconds), [tracks]);
 
   return (
@@ -95,7 +94,6 @@ export function GrantedAlbum({ album, tracks, downloadHref, access }: GrantedAlb
               albumSeconds={albumSeconds}
               isCurrent={index === currentIndex}
               isPlaying={index === currentIndex && playing}
-              settled={settled}
               onPlay={() => play(index)}
             />
           ))}
@@ -112,8 +110,6 @@ type GrantedTrackRowProps = {
   albumSeconds: readonly (number | null)[];
   isCurrent: boolean;
   isPlaying: boolean;
-  /** The first page has settled: the row's download menu loads. */
-  settled: boolean;
   onPlay: () => void;
 };
 
@@ -124,7 +120,6 @@ function GrantedTrackRow({
   albumSeconds,
   isCurrent,
   isPlaying,
-  settled,
   onPlay,
 }: GrantedTrackRowProps) {
   const seconds = track.durationSeconds;
@@ -149,7 +144,7 @@ function GrantedTrackRow({
           {formatPlaybackTime(seconds)}
         </time>
       )}
-      {settled && (
+      <AfterPageSettled>
         <Suspense fallback={null}>
           <TrackDownloadMenu
             target={downloadTarget}
@@ -158,7 +153,7 @@ function GrantedTrackRow({
             onChoose={download.choose}
           />
         </Suspense>
-      )}
+      </AfterPageSettled>
     </li>
   );
 }

@@ -8,8 +8,9 @@ import { libraryAlbumQueryOptions } from '../../api/library';
 import { usePageTitle } from '../../lib/site';
 import type { SavedTrack } from '../../offline/offline-db';
 import { isTrackSaved } from '../../offline/saved-track';
-import { usePageSettled } from '../../lib/page-settled';
+import { AfterPageSettled } from '../../lib/page-settled';
 import { useOnline } from '../../lib/use-online';
+import { playTracksFrom } from '../../player/player-dock';
 import { playerControls, usePlayerStore } from '../../player/player-store';
 import { Alert } from '../../ui/alert';
 import { NotFound } from '../../ui/not-found';
@@ -103,7 +104,6 @@ function BackLink({ to }: { to: string }) {
 
 function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath: string }) {
   const title = albumTitle(album);
-  const settled = usePageSettled();
   // With no network the store says which tracks play at all: read at once.
   const online = useOnline();
   const [savedTracks, setSavedTracks] = useState<Map<number, SavedTrack>>();
@@ -116,11 +116,11 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
   const download = useDownloadPreparation(downloadTarget);
   return (
     <div className="page stack album-page">
-      {(settled || !online) && (
+      <AfterPageSettled now={!online}>
         <Suspense fallback={null}>
           <SavedTracksReader projectId={album.projectId} onRead={setSavedTracks} />
         </Suspense>
-      )}
+      </AfterPageSettled>
       <BackLink to={backPath} />
       <div className="album-hero">
         <AlbumCover className="album-page-cover" src={album.image} alt={`Album cover of ${title}`} eager />
@@ -163,11 +163,7 @@ function AlbumDetail({ album, backPath }: { album: LibraryAlbumDetail; backPath:
           )}
         </div>
       </div>
-      {album.hasV1Tracks ? (
-        <LegacyTracks album={album} />
-      ) : (
-        <TrackTable album={album} savedTracks={savedTracks} settled={settled} />
-      )}
+      {album.hasV1Tracks ? <LegacyTracks album={album} /> : <TrackTable album={album} savedTracks={savedTracks} />}
     </div>
   );
 }
@@ -221,11 +217,9 @@ function toPlayerTracks(album: LibraryAlbumDetail, playable: (track: LibraryTrac
 type TrackTableProps = {
   album: LibraryAlbumDetail;
   savedTracks: Map<number, SavedTrack> | undefined;
-  /** The first page has settled: the rows' own buttons load. */
-  settled: boolean;
 };
 
-function TrackTable({ album, savedTracks, settled }: TrackTableProps) {
+function TrackTable({ album, savedTracks }: TrackTableProps) {
   const headingId = useId();
   const online = useOnline();
   const isSaved = (track: LibraryTrack) => isTrackSaved(savedTracks?.get(track.id));
@@ -279,7 +273,6 @@ function TrackTable({ album, savedTracks, settled }: TrackTableProps) {
                   track={track}
                   fundraiserId={album.projectId}
                   albumSeconds={albumSeconds}
-                  settled={settled}
                   isCurrent={isCurrent}
                   isPlaying={isCurrent && playing}
                   failedToPlay={isCurrent && status === 'error'}
@@ -294,8 +287,8 @@ function TrackTable({ album, savedTracks, settled }: TrackTableProps) {
                   onPlay={
                     playerIndex < 0
                       ? undefined
-                      : () =>
-                          isCurrent ? playerControls.toggle() : playerControls.playTracks(playerTracks, playerIndex)
+                      : // Your music is an account's: its player, started here if the click beat it.
+                        () => (isCurrent ? playerControls.toggle() : playTracksFrom(playerTracks, playerIndex, true))
                   }
                 />
               );
@@ -311,7 +304,6 @@ type TrackRowProps = {
   track: LibraryTrack;
   fundraiserId: number;
   albumSeconds: readonly (number | null)[];
-  settled: boolean;
   isCurrent: boolean;
   isPlaying: boolean;
   failedToPlay: boolean;
@@ -326,7 +318,6 @@ function TrackRow({
   track,
   fundraiserId,
   albumSeconds,
-  settled,
   isCurrent,
   isPlaying,
   failedToPlay,
@@ -360,15 +351,17 @@ function TrackRow({
       <td className="album-track-offline">
         <div className="download-track-cell">
           {saveButton}
-          {settled && downloadable && (
-            <Suspense fallback={null}>
-              <TrackDownloadMenu
-                target={downloadTarget}
-                trackSeconds={seconds}
-                albumSeconds={albumSeconds}
-                onChoose={download.choose}
-              />
-            </Suspense>
+          {downloadable && (
+            <AfterPageSettled>
+              <Suspense fallback={null}>
+                <TrackDownloadMenu
+                  target={downloadTarget}
+                  trackSeconds={seconds}
+                  albumSeconds={albumSeconds}
+                  onChoose={download.choose}
+                />
+              </Suspense>
+            </AfterPageSettled>
           )}
         </div>
       </td>
