@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { usePlayerStore } from './player-store';
+import { whenPageSettled } from '../lib/page-settled';
 import { startPlayer } from './start-player';
 
 // The bar, its slider and its drawer load once there is something to play.
@@ -11,8 +12,11 @@ const PlayerBar = lazy(() => import('./player-bar').then((m) => ({ default: m.Pl
  */
 export function PlayerSession({ account }: { account: boolean }) {
   const hasTracks = usePlayerStore((state) => state.tracklist.length > 0);
+  // Once the first page has settled: its link to the other tabs and its engine (Howler) are a
+  // phone's 100 ms and more, which the first page should not wait behind (issue 24). A Play
+  // clicked before then starts it itself (playTracksFrom in player-dock.tsx).
   useEffect(() => {
-    if (account) void startPlayer();
+    if (account) return whenPageSettled(() => void startPlayer());
   }, [account]);
   if (!hasTracks) return null;
   return (
