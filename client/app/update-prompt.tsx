@@ -4,9 +4,9 @@ import { usePlayingHere } from '../player/playing-here';
 
 /**
  * Registers the service worker and, when a new version has been deployed and is waiting, offers
- * to reload into it. Mounted once the page has loaded (layout.tsx), so the worker's precache does
- * not compete with the first page for a phone's bandwidth. The new worker takes over only when the user agrees, so a page never runs
- * old code against new files.
+ * to reload into it. Mounted once the first page has settled (layout.tsx), so the worker's
+ * precache does not compete with the first page for a phone's bandwidth. The new worker takes
+ * over only when the user agrees, so a page never runs old code against new files.
  */
 export function UpdatePrompt() {
   const workbox = useRef<Workbox | null>(null);
@@ -21,7 +21,8 @@ export function UpdatePrompt() {
     wb.register().catch(() => undefined);
     workbox.current = wb;
     // Look for a new version when the app comes back to the foreground.
-    const check = () => document.visibilityState === 'visible' && void wb.update();
+    // Offline, the check fails: the next return to the foreground tries again.
+    const check = () => document.visibilityState === 'visible' && wb.update().catch(() => undefined);
     document.addEventListener('visibilitychange', check);
     return () => document.removeEventListener('visibilitychange', check);
   }, []);

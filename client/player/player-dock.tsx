@@ -4,9 +4,9 @@ import { useSessionSettled, useUser } from '../lib/session';
 import { sharedValue, useSharedValue } from '../lib/shared-value';
 import { SAVED_PLAYER_KEY } from './saved-player-key';
 
-// The player is for logged-in users (spec part 1 section 6): its code (the store, the rules, the
-// link to the other tabs) loads when somebody is logged in, so a visitor's first page does not
-// carry it (issue 13). One exception: a guest who has just bought an album plays it from the
+// The player is for logged-in users (spec part 1 section 6): its code (the rules, the link to the
+// other tabs, the engine) loads once somebody logged in has a page that has settled, or plays
+// something first, so a visitor's first page does not carry it (issue 13). One exception: a guest who has just bought an album plays it from the
 // success page or the receipt's page (issue 22), in the same bar, with the lock screen and all.
 // That player is the tab's own: its tracks are granted to whoever holds the page, not to the
 // browser's session, so they are kept nowhere and shared with no other tab, and a login (which
@@ -55,8 +55,8 @@ export function PlayerDock() {
  * Plays `tracks` from `index`, starting this tab's player first: in the account's player when
  * someone is logged in (cleared at logout like any other), else, for tracks a purchase grants
  * (their `src` carries the grant), in a player of this tab's own. Every Play that loads tracks
- * comes here: a click can beat the player's own start (PlayerSession, whose code may still be
- * loading on a slow phone), and a player that has not started drops what it is told.
+ * comes here: a click can come before the player's own start (PlayerSession starts it once the
+ * first page has settled), and a player that has not started drops what it is told.
  */
 export function playTracksFrom(tracks: PlayerTrack[], index: number, loggedIn: boolean) {
   if (!loggedIn) setGuestListening(true);

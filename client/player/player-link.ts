@@ -104,9 +104,22 @@ function viaBroadcastChannel({ tab, saved, onState }: Options): PlayerLink {
     lastState = state;
     onState(state);
   };
+  /**
+   * Commands given before any leader has answered this tab. With no other tab open, nobody leads
+   * until this tab's own turn for the lock, which never comes at once: a Play sent over the channel
+   * before then (one clicked before the player had started) would reach nobody. They wait for the
+   * leader's first answer, or for this tab to lead.
+   */
+  let unanswered: TabMessage[] | null = [];
   const post = (message: TabMessage) => {
     if (local) local(message);
+    else if (unanswered && message.kind === 'command') unanswered.push(message);
     else channel.postMessage({ route: 'to-leader', from: tab, message } satisfies Envelope);
+  };
+  const answered = () => {
+    const waiting = unanswered ?? [];
+    unanswered = null;
+    for (const message of waiting) post(message);
   };
   const hello = (): TabMessage => ({ kind: 'hello', tab, saved: saved() });
 
@@ -128,6 +141,7 @@ function viaBroadcastChannel({ tab, saved, onState }: Options): PlayerLink {
       post(hello());
     } else if (envelope.tab === tab && envelope.message.kind === 'state') {
       mirror(envelope.message.state);
+      answered();
     }
   };
 
@@ -145,6 +159,7 @@ function viaBroadcastChannel({ tab, saved, onState }: Options): PlayerLink {
         },
       });
       post(hello());
+      answered();
       channel.postMessage({ route: 'leader-changed' } satisfies Envelope);
       return new Promise<void>((resolve) => {
         stepDown = resolve;
