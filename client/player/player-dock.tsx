@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { PlayerTrack } from '../../shared/answers/library';
 import { useSessionSettled, useUser } from '../lib/session';
 import { sharedValue, useSharedValue } from '../lib/shared-value';
@@ -32,6 +32,8 @@ export function PlayerDock() {
   const user = useUser();
   const confirmed = useSessionSettled();
   const guest = useSharedValue(guestListening, false);
+  // This tab had a player before this page: its bar comes back at once (PlayerSession).
+  const [restoring] = useState(hasSavedPlayer);
 
   useEffect(() => {
     if (user) {
@@ -46,7 +48,7 @@ export function PlayerDock() {
   if (!user && !guest) return null;
   return (
     <Suspense fallback={null}>
-      <PlayerSession account={user !== null} />
+      <PlayerSession account={user !== null} restoring={restoring} />
     </Suspense>
   );
 }

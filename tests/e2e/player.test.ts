@@ -171,6 +171,32 @@ describe('player', () => {
     });
   }
 
+  it('a reloaded tab brings its player back at once, without waiting for the page to settle', async () => {
+    const context = await newContext(browser, { viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    const { page } = await newPage(context);
+    await logIn(page, server.baseUrl, email);
+    await page.goto(`${server.baseUrl}${albumPath}`);
+    await page.getByRole('button', { name: 'Play Track 1' }).click();
+    await nowPlaying(page, 'Track 1');
+    await player(page).getByRole('button', { name: 'Pause', exact: true }).click();
+
+    // From here on the page's load event never comes (an image that never arrives), so the page
+    // never settles: what the bar needs must not wait for that.
+    await page.route(/\/never-arrives\.png$/, () => undefined);
+    await context.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const image = document.createElement('img');
+        image.src = '/never-arrives.png';
+        document.body.append(image);
+      });
+    });
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.getByRole('heading', { level: 1, name: ALBUM }).waitFor();
+    await nowPlaying(page, 'Track 1');
+    expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
+    await context.close();
+  });
+
   it('a track that ends starts the next within its ended event, as iOS Safari requires (issue 27)', async () => {
     const context = await loggedInContext();
     // Every <audio> element Howler makes (it calls `new Audio()`) notes the task of its `ended`
