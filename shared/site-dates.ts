@@ -93,6 +93,15 @@ export function siteCalendarDate(moment: Moment, timeZone: string): string {
 }
 
 /**
+ * "2026-11-29" → the day `days` after (or before); calendar arithmetic, no zone. Counting days
+ * back as 24-hour steps from a moment is not the same: across a change of clocks, 29 × 24 hours
+ * before just after midnight is 28 or 30 days back.
+ */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
  * The first moment of a calendar day ("2026-11-01") in the site's zone: what a date entered
  * without a time (a manual disbursement's date paid) is stored as, so it shows as that very day.
  */

@@ -1,5 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { siteCalendarDate, startOfSiteDay } from '../../shared/site-dates';
+import { addDays, siteCalendarDate, startOfSiteDay } from '../../shared/site-dates';
 
 // Calendar days in the site's time zone, as SQL can group by them (issue 29's insight): a money
 // row's day is where the site is, and SQLite knows no time zones. Within a run of days that share
@@ -9,10 +9,7 @@ import { siteCalendarDate, startOfSiteDay } from '../../shared/site-dates';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** "2026-11-29" → the day `days` after (or before); calendar arithmetic, no zone. */
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
+export { addDays };
 
 export type SiteDays = {
   /** Each calendar day, oldest first. */

@@ -15,6 +15,7 @@ import {
   legacyAlbumReason,
   losslessUnavailableReason,
 } from '../../shared/download-formats';
+import { siteCalendarDate } from '../../shared/site-dates';
 import { fundraisers, fundraiserTracks, jobs, transcodes } from '../../server/db/schema';
 import { offlineLowMessages } from '../../server/features/fundraisers/album-formats';
 import { chooseFfmpeg } from '../../server/infra/audio/ffmpeg';
@@ -223,6 +224,10 @@ describe('GET /api/fundraisers/{id}/formats', () => {
 
 describe('preparing and downloading a format', () => {
   it('makes FLAC, ALAC and WAV that decode to exactly the original samples, tagged, with the cover', async () => {
+    // The year tag is the year the album was published where the site is: not this runner's year
+    // now (in UTC, New Year's morning is still last year in Los Angeles).
+    const { publishedAt } = server.db.select().from(fundraisers).where(eq(fundraisers.id, wavAlbum.id)).get()!;
+    const publishedYear = Number(siteCalendarDate(publishedAt!, server.deps.config.timeZone).slice(0, 4));
     for (const format of ['flac', 'alac', 'wav'] as const) {
       const files = await albumIn(format);
       const extension = downloadFormats[format].extension;
@@ -245,7 +250,7 @@ describe('preparing and downloading a format', () => {
           title: `Track ${index + 1}`,
           album: wavAlbum.name,
           track: { no: index + 1, of: 2 },
-          year: new Date().getFullYear(),
+          year: publishedYear,
         });
         expect(metadata.common.artist).toBeTruthy();
         expect(JSON.stringify(metadata.common.comment)).toContain(wavAlbum.charityEin.slice(-4));

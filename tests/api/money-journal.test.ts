@@ -28,9 +28,13 @@ import { useTestServer } from '../fixtures/use-test-server';
 
 const RED_CROSS = '530196605';
 const estimate = (payment: number) => Math.round((payment * 22) / 1000) + 30;
+/** The site's calendar day of a moment (the test servers' zone, the default). */
+const dayOf = (moment: number | Date) => siteCalendarDate(moment, 'America/Los_Angeles');
 
 describe('money after the sale (Stripe path)', () => {
   const stripe = useStripeServer('after-sale-owner@example.org');
+  /** The site's day before any of these payments: the site's midnight may come while they run. */
+  const firstDay = dayOf(Date.now());
   let counter = 0;
   const email = (label: string) => `${label}-${++counter}@example.org`;
 
@@ -251,8 +255,8 @@ describe('money after the sale (Stripe path)', () => {
   });
 
   it("matches the journal with Stripe's balance transactions movement by movement, and lists what differs first", async () => {
-    const today = siteCalendarDate(Date.now(), 'America/Los_Angeles');
-    const reconcile = async (from = today, to = today) => {
+    // From the day the first payment above was made to today, as the site's calendar has them.
+    const reconcile = async (from = firstDay, to = dayOf(Date.now())) => {
       const answer = await stripe.admin.get(`/api/admin/reconciliation?from=${from}&to=${to}`);
       expect(answer.status, answer.text).toBe(200);
       return reconciliationSchema.parse(answer.json);
@@ -274,20 +278,23 @@ describe('money after the sale (Stripe path)', () => {
     stripe.fake.refund(refunded, 100);
     const unsettled = await stripe.pay({ email: email('unsettled'), donationCents: 1500, tipCents: 0, feeCents: null });
     const [refund] = stripe.fake.refundsOf(refunded);
+    // Each difference is dated the site's day of the side that has it: Stripe's refund, our charge.
+    const refundDay = dayOf(stripe.fake.balance.find((move) => move.source === refund!.id)!.created * 1000);
+    const chargeDay = dayOf(rowsOf(unsettled).find((row) => row.kind === 'charge')!.occurredAt);
     const found = await reconcile();
     expect(found.matched).toBe(agreed.matched + 2);
     expect(found.differences).toEqual(
       expect.arrayContaining([
-        { providerId: refund!.id, kind: 'refund', oursCents: 0, theirsCents: -100, date: today },
-        { providerId: unsettled, kind: 'charge', oursCents: 1500, theirsCents: 0, date: today },
-        { providerId: unsettled, kind: 'fee', oursCents: estimate(1500), theirsCents: 0, date: today },
+        { providerId: refund!.id, kind: 'refund', oursCents: 0, theirsCents: -100, date: refundDay },
+        { providerId: unsettled, kind: 'charge', oursCents: 1500, theirsCents: 0, date: chargeDay },
+        { providerId: unsettled, kind: 'fee', oursCents: estimate(1500), theirsCents: 0, date: chargeDay },
       ]),
     );
     expect(found.differences).toHaveLength(3);
-    const csv = (await stripe.admin.get(`/api/admin/reconciliation.csv?from=${today}&to=${today}`)).text;
+    const csv = (await stripe.admin.get(`/api/admin/reconciliation.csv?from=${firstDay}&to=${dayOf(Date.now())}`)).text;
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe('date,providerId,kind,oursCents,theirsCents,differenceCents');
-    expect(lines).toContain(`${today},${refund!.id},refund,0,-100,100`);
+    expect(lines).toContain(`${refundDay},${refund!.id},refund,0,-100,100`);
     expect(lines).toHaveLength(4);
 
     // Told and settled, the differences go.
@@ -374,11 +381,13 @@ describe('the reconciliation with the test provider', () => {
     const admin = await adminClient(server);
     const owner = await verifiedUser(server, 'reconciled-owner@example.org');
     const fundraiser = await createFundraiser(owner, { publish: true, tracks: 1 });
+    // The site's days the payments were made on: one, unless its midnight came between them.
+    const from = dayOf(Date.now());
     await donate(server, { fundraiserId: fundraiser.id, email: 'one@example.org', donationCents: 1200, tipCents: 100 });
     await donate(server, { fundraiserId: fundraiser.id, email: 'two@example.org', donationCents: 800 });
-    const today = siteCalendarDate(Date.now(), 'America/Los_Angeles');
+    const to = dayOf(Date.now());
     const answer = reconciliationSchema.parse(
-      (await admin.get(`/api/admin/reconciliation?from=${today}&to=${today}`)).json,
+      (await admin.get(`/api/admin/reconciliation?from=${from}&to=${to}`)).json,
     );
     // Each payment's charge and fee.
     expect(answer).toMatchObject({ provider: 'test', matched: 4, differences: [] });

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money';
 import type { Reconciliation } from '../../../shared/answers/admin-money';
 import { adminMoneyMessages, reconciliationParamsSchema } from '../../../shared/schemas/admin-money';
-import { formatSiteDate, siteCalendarDate } from '../../../shared/site-dates';
+import { addDays, formatSiteDate, siteCalendarDate } from '../../../shared/site-dates';
 import { errorMessage } from '../../api/http';
 import { useSite } from '../../lib/site';
 import { Alert } from '../../ui/alert';
@@ -34,17 +34,15 @@ const kindLabel: Record<Difference['kind'], string> = {
   dispute_fee: 'Dispute fee',
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 export function ReconciliationAdmin() {
   const headingId = useId();
   const { timeZone } = useSite();
   const [searchParams, setSearchParams] = useSearchParams();
   // The last 30 days of the site's calendar, unless the address says otherwise.
-  const [defaults] = useState(() => ({
-    from: siteCalendarDate(Date.now() - 29 * DAY_MS, timeZone),
-    to: siteCalendarDate(Date.now(), timeZone),
-  }));
+  const [defaults] = useState(() => {
+    const today = siteCalendarDate(Date.now(), timeZone);
+    return { from: addDays(today, -29), to: today };
+  });
   const period = { from: searchParams.get('from') ?? defaults.from, to: searchParams.get('to') ?? defaults.to };
   const checked = reconciliationParamsSchema.safeParse(period);
   const [draft, setDraft] = useState(period);
