@@ -4,7 +4,7 @@ import { RouterProvider } from 'react-router/dom';
 import { Providers } from './app/providers';
 import { createRouter } from './app/router';
 import { preloadAnswerSchemas } from './api/http';
-import { loadInIdleTurns } from './lib/page-settled';
+import { loadInIdleTurns, nextTask } from './lib/page-settled';
 import { meetContentSecurityPolicy } from './app/content-security-policy';
 import './styles.css';
 
@@ -30,13 +30,9 @@ function applyDeferredStyles(): Promise<unknown> {
 // Before the app draws and zod loads: what the Content-Security-Policy needs (app/content-security-policy.ts).
 meetContentSecurityPolicy();
 
-/**
- * A later turn of the event loop. Evaluating the app's modules, building the router (its whole
- * route table, matched against the address) and the first render are each tens of milliseconds on
- * a phone; run back to back they are one long task, during which a tap waits. In turns, the
- * browser answers in between (issue 24).
- */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+// Evaluating the app's modules, building the router (its whole route table, matched against the
+// address) and the first render are each tens of milliseconds on a phone; run back to back they
+// are one long task, during which a tap waits. In turns, the browser answers in between (issue 24).
 
 // The first render as a transition: React then draws the page in slices of a few milliseconds,
 // each its own task, instead of one task as long as the whole page (a default update is not

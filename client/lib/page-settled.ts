@@ -82,6 +82,13 @@ if (typeof window !== 'undefined') {
  */
 export const whenVisitorActs = acted.run;
 
+/**
+ * A later turn of the event loop. Modules evaluated back to back (a chunk and everything it
+ * imports) are one task, however many; awaited between them, each is its own, and a tap waits for
+ * the shorter (issue 24).
+ */
+export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** The loads queued by loadInIdleTurns, one after the other. */
 let turns: Promise<unknown> | undefined;
 

@@ -8,6 +8,7 @@ import { publicCache } from '../db/cache';
 import type { PageInfo, Session, ShareCard } from '../deps';
 import type { AppEnv } from './context';
 import { acceptsGzip } from './compression';
+import type { FirstLoad } from './first-load';
 import { NoncedPage } from './nonced-page';
 import { newStyleNonce } from './security-headers';
 import { sessionMiddleware } from './session';
@@ -73,13 +74,37 @@ function withShareCard(html: string, card: ShareCard, origin: string, siteName: 
     .replace('</head>', () => `    ${meta}\n  </head>`);
 }
 
+/**
+ * The priority of the scripts of a page drawn before they run: its picture comes first, since
+ * they draw nothing it waits for; on a phone's connection they would otherwise share it.
+ */
+const SCRIPTS_AFTER_PICTURE = ' fetchpriority="low"';
+
+/** index.html with a page's first load in its places (first-load.ts). */
+function withFirstLoad(html: string, { early, head, main }: FirstLoad): string {
+  let page = html;
+  if (early) page = page.replace('<meta charset="UTF-8" />', (charset) => `${charset}\n    ${early}`);
+  if (head) page = page.replace('</head>', () => `    ${head}\n  </head>`);
+  // After the head's own tags, so that its scripts are among those lowered.
+  if (main) {
+    page = page
+      .replace('<main id="main"></main>', () => `<main id="main">${main}</main>`)
+      .replaceAll('<script type="module" crossorigin', `<script type="module"${SCRIPTS_AFTER_PICTURE} crossorigin`)
+      .replaceAll(
+        '<link rel="modulepreload" crossorigin',
+        `<link rel="modulepreload"${SCRIPTS_AFTER_PICTURE} crossorigin`,
+      );
+  }
+  return page;
+}
+
 type ClientAppOptions = {
   distDir: string;
   siteName: string;
   lookUpPage?: PageLookup;
   publicUrl?: string;
-  /** The tags a page's HTML carries for its first load, for this caller (first-load.ts). */
-  firstLoad?: (pathname: string, search: URLSearchParams, session: Session | null) => string;
+  /** What a page's HTML carries for its first load, for this caller (first-load.ts). */
+  firstLoad?: (pathname: string, search: URLSearchParams, session: Session | null) => FirstLoad;
 };
 
 /** A page as the server draws it: moved elsewhere (to a path), or its HTML (without nonces) and status. */
@@ -209,11 +234,10 @@ export function clientAppRoutes({
     if (page.kind === 'moved') return { kind: 'moved', path: page.path };
     const html =
       page.kind === 'card' ? withShareCard(readIndex(), page.card, publicUrl ?? url.origin, siteName) : readIndex();
-    const head = firstLoad ? firstLoad(c.req.path, url.searchParams, session) : '';
     return {
       kind: 'page',
       status: 200,
-      html: new NoncedPage(head ? html.replace('</head>', () => `    ${head}\n  </head>`) : html),
+      html: new NoncedPage(firstLoad ? withFirstLoad(html, firstLoad(c.req.path, url.searchParams, session)) : html),
       withAnswers: firstLoad !== undefined,
     };
   };

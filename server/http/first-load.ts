@@ -7,6 +7,7 @@ import { findPage } from '../../shared/routes';
 import type { Session } from '../deps';
 import type { FirstAnswerer } from '../first-answers';
 import { SerializedJson } from '../infra/serialized-json';
+import { firstView } from './first-view';
 
 // A page's first load (issue 13). The built client draws everything in the browser, so without help
 // a phone on a slow network waits for the entry script, then the page's chunk, then each answer
@@ -16,7 +17,20 @@ import { SerializedJson } from '../infra/serialized-json';
 // - the API answers its first render asks for (shared/first-requests.ts), made by the services the
 //   API's routes call, for this very caller (server/first-answers.ts), so permissions and
 //   per-caller fields are exactly the API's;
-// - a preload of its leading picture, in the rendition the page will choose.
+// - a preload of its leading picture, in the rendition the page will choose;
+// - for a few pages, the top of the page itself, drawn before the app starts (first-view.ts).
+
+/** A page's first load, each part '' for none: where each goes is said beside it. */
+export type FirstLoad = {
+  /** First in <head>, before the app's scripts: the picture of a page drawn before them. */
+  early: string;
+  /** At the end of <head>. */
+  head: string;
+  /** Inside <main>: what the page draws before its app starts. */
+  main: string;
+};
+
+const NO_FIRST_LOAD: FirstLoad = { early: '', head: '', main: '' };
 
 type PageChunks = Record<string, { js: string[]; css: string[] }>;
 
@@ -31,7 +45,7 @@ function decodedParams(params: Record<string, string>): Record<string, string> |
 const jsonText = (value: unknown) => (value instanceof SerializedJson ? value.text : JSON.stringify(value));
 const valueOf = (value: unknown) => (value instanceof SerializedJson ? value.value : value);
 
-/** The tags a page's HTML carries at the end of its <head> for its first load ('' for none). */
+/** What a page's HTML carries for its first load, for this caller. */
 export function firstLoadFor(distDir: string, answerFirst: FirstAnswerer) {
   let pageChunks: PageChunks | undefined;
   const chunksOf = (page: string) => {
@@ -43,16 +57,19 @@ export function firstLoadFor(distDir: string, answerFirst: FirstAnswerer) {
     return pageChunks[page];
   };
 
-  return (pathname: string, search: URLSearchParams, session: Session | null): string => {
+  return (pathname: string, search: URLSearchParams, session: Session | null): FirstLoad => {
     const page = findPage(pathname);
     const params = page && decodedParams(page.params);
-    if (!page || !params) return '';
+    if (!page || !params) return NO_FIRST_LOAD;
 
     const answers = new Map<string, unknown>();
     for (const request of firstRequests(page.name, params, search, session !== null)) {
       const answer = answerFirst(request, session);
       if (answer !== undefined) answers.set(request.path, answer);
     }
+
+    const values = new Map([...answers].map(([apiPath, answer]) => [apiPath, valueOf(answer)]));
+    const view = firstView(page.name, params, search, values);
 
     const tags: string[] = [];
     const chunks = chunksOf(page.name);
@@ -62,8 +79,11 @@ export function firstLoadFor(distDir: string, answerFirst: FirstAnswerer) {
     for (const file of chunks?.js ?? [])
       tags.push(`<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`);
 
-    const values = new Map([...answers].map(([apiPath, answer]) => [apiPath, valueOf(answer)]));
-    const picture = leadPicture(page.name, params, search, values);
+    // A page drawn before its scripts shows its picture as soon as it comes: it is asked for
+    // first, and the scripts after it (client-app.ts), instead of sharing the connection with them.
+    const early = view ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(view.picture)}">` : '';
+    if (view) tags.push(`<style>${view.style}</style>`);
+    const picture = view ? undefined : leadPicture(page.name, params, search, values);
     if (picture && 'href' in picture) {
       tags.push(`<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(picture.href)}">`);
     } else if (picture) {
@@ -77,6 +97,6 @@ export function firstLoadFor(distDir: string, answerFirst: FirstAnswerer) {
       const json = `{${[...answers].map(([apiPath, answer]) => `${JSON.stringify(apiPath)}:${jsonText(answer)}`).join(',')}}`;
       tags.push(`<script type="application/json" id="first-answers">${scriptSafeJson(json)}</script>`);
     }
-    return tags.join('\n    ');
+    return { early, head: tags.join('\n    '), main: view?.main ?? '' };
   };
 }

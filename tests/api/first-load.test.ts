@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { fundraisers } from '../../server/db/schema';
 import { apiPaths } from '../../shared/api-paths';
 import { useFakeClientBuild } from '../fixtures/fake-client-build';
-import { createFundraiser } from '../fixtures/fundraisers';
+import { createArtist, createFundraiser } from '../fixtures/fundraisers';
 import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
 
@@ -93,7 +95,8 @@ describe("a page's first answers", () => {
     const fundraiser = await createFundraiser(owner, { publish: true, details: { name, description: 'x\u2028y' } });
     const { page, answers } = await firstAnswers(server.client(), `/projects/${fundraiser.urlSlug}`);
     expect(page.text).not.toContain('<script>alert(1)');
-    expect(page.text.match(/<\/script>/g)).toHaveLength(1);
+    // The app's entry, and the answers' own end.
+    expect(page.text.match(/<\/script>/g)).toHaveLength(2);
     expect(answers[apiPaths.fundraiser(fundraiser.urlSlug!)]).toMatchObject({ name, description: 'x\u2028y' });
   });
 
@@ -109,5 +112,57 @@ describe("a page's first answers", () => {
     expect(
       cleared.some((cookie) => /^soundcause_session=;/.test(cookie) || /soundcause_session=.*max-age=0/i.test(cookie)),
     ).toBe(true);
+  });
+
+  it('draw the top of an album in Your music before the app starts, for whoever may open it', async () => {
+    const owner = await verifiedUser(server, 'drawn-first@example.org');
+    const artist = await createArtist(owner, { name: 'Ampersand & <Co>' });
+    const name = 'Songs "for" <b>you</b>';
+    const album = await createFundraiser(owner, { artistId: artist.id, publish: true, details: { name } });
+    const albumPage = `/music/album/${album.urlSlug!}?from=user&page=2`;
+
+    const { page, answers } = await firstAnswers(owner, albumPage);
+    const detail = answers[apiPaths.libraryAlbum(album.urlSlug!)] as { image: string };
+    const main = /<main id="main">(.*)<\/main>/s.exec(page.text)?.[1] ?? '';
+    // The app's own markup, names escaped: nothing typed becomes markup.
+    expect(main).toContain('<h1>Songs &#34;for&#34; &#60;b&#62;you&#60;/b&#62;</h1>');
+    expect(main).toContain(`<a href="/artists/${artist.urlSlug}">Ampersand &#38; &#60;Co&#62;</a>`);
+    expect(main).toContain(
+      `<img src="${detail.image}" alt="Album cover of Songs &#34;for&#34; &#60;b&#62;you&#60;/b&#62;"`,
+    );
+    expect(main).toContain('<a href="/music/albums/user?page=2">');
+    expect(main).toContain(`<a class="button button-secondary" href="/projects/${album.urlSlug}">View fundraiser</a>`);
+    expect(main).not.toContain('<b>');
+    // Its picture is asked for first, before the scripts, which come after it.
+    expect(page.text).toMatch(
+      new RegExp(
+        `<meta charset="UTF-8" />\\s*<link rel="preload" as="image" fetchpriority="high" href="${detail.image}">`,
+      ),
+    );
+    expect(page.text).toContain('<script type="module" fetchpriority="low" crossorigin src="/assets/index-test.js">');
+    expect(page.text).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/runtime-test.js">',
+    );
+    // Its rules come with it, under the answer's nonce like every inline style.
+    const nonce = /style-src[^;]*'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+    expect(nonce).toBeDefined();
+    expect(page.text).toContain(`<style nonce="${nonce}">.first-view{`);
+
+    // Nobody else's page holds it: a stranger and a guest are refused the album, and their page
+    // is the app's, scripts first as on any page.
+    for (const caller of [await verifiedUser(server, 'stranger@example.org'), server.client()]) {
+      const other = await caller.get(albumPage);
+      expect(other.status).toBe(200);
+      expect(other.text).toContain('<main id="main"></main>');
+      expect(other.text).not.toContain('Songs &#34;for&#34;');
+      expect(other.text).toContain('<script type="module" crossorigin src="/assets/index-test.js">');
+    }
+
+    // Without a cover there is no picture to wait for: the app draws the page, placeholder and all.
+    const bare = await createFundraiser(owner, { artistId: artist.id, publish: true, details: { name: 'No Cover' } });
+    server.db.update(fundraisers).set({ albumCoverId: null }).where(eq(fundraisers.id, bare.id)).run();
+    const bareAnswers = await firstAnswers(owner, `/music/album/${bare.urlSlug!}`);
+    expect(bareAnswers.answers[apiPaths.libraryAlbum(bare.urlSlug!)]).toBeDefined();
+    expect(bareAnswers.page.text).toContain('<main id="main"></main>');
   });
 });

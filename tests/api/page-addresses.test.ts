@@ -42,7 +42,7 @@ describe('page addresses', () => {
     for (const path of ['/nope', '/browse/artists/extra', '/projects', '/music/album']) {
       const response = await server.client().get(path);
       expect(response.status, path).toBe(404);
-      expect(response.text, path).toContain('<div id="root"></div>');
+      expect(response.text, path).toContain('<div id="root"><main id="main"></main></div>');
     }
     for (const path of [
       '/',

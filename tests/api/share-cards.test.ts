@@ -21,7 +21,7 @@ describe('share cards', () => {
     });
     const page = await server.client().get(`/projects/${fundraiser.urlSlug}`);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<div id="root"></div>');
+    expect(page.text).toContain('<div id="root"><main id="main"></main></div>');
     expect(page.text).toContain('<title>Songs &#38; &#34;Stories&#34; by The Test Band | Soundcause</title>');
     expect(meta(page.text, 'og:title')).toBe('Songs &#38; &#34;Stories&#34; by The Test Band');
     expect(meta(page.text, 'og:description')).toContain('Live at the &#60;Crystal&#62; Ballroom.');

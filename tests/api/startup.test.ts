@@ -147,7 +147,8 @@ describe('server start-up', () => {
     for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.js'))) {
       const code = fs.readFileSync(path.join(dir, file), 'utf8');
       for (const [, specifier] of code.matchAll(
-        /(?:\bfrom\s*|\bimport\s*\(\s*|createRequire\(import\.meta\.url\)\(\s*|\bimport\s+)["']([^"'.][^"']*)["']/g,
+        // `from` as a keyword, not the end of a string ('from' as a query parameter's name).
+        /(?:(?<!["'])\bfrom\s*|\bimport\s*\(\s*|createRequire\(import\.meta\.url\)\(\s*|\bimport\s+)["']([^"'.][^"']*)["']/g,
       )) {
         if (specifier!.startsWith('node:')) continue;
         const parts = specifier!.split('/');

@@ -34,6 +34,23 @@ async function expectNoSidewaysScroll(page: Page, width: number) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 }
 
+/** A new account's own album, with a cover and one processed track, in its Your music. */
+async function ownAlbumWithOneTrack(email: string, artistName: string, albumName: string) {
+  const owner = await verifiedUser(server, email);
+  const artist = await createArtist(owner, { name: artistName });
+  const album = await createFundraiser(owner, {
+    artistId: artist.id,
+    details: { name: albumName },
+    uploads: {
+      cover: await uploadImage(owner),
+      preview: await uploadTrack(owner, wav({ seconds: 1, frequency: 550 }), 'preview.wav'),
+      tracks: [await uploadTrack(owner, wav({ seconds: 1, frequency: 770 }), 'track.wav')],
+    },
+  });
+  await server.jobs.drain();
+  return album;
+}
+
 describe('Your music in Chromium', () => {
   it('shows the owner the processing state, then the album from page 2 of Your music, and back', async () => {
     const owner = await verifiedUser(server, ownerEmail);
@@ -149,18 +166,7 @@ describe('Your music in Chromium', () => {
 
   it('draws an album before the offline store loads, and syncs a device with nothing saved once the user acts (390 px)', async () => {
     const email = 'album-first-load@example.org';
-    const owner = await verifiedUser(server, email);
-    const artist = await createArtist(owner, { name: 'Quiet Rooms' });
-    const album = await createFundraiser(owner, {
-      artistId: artist.id,
-      details: { name: 'Rooms' },
-      uploads: {
-        cover: await uploadImage(owner),
-        preview: await uploadTrack(owner, wav({ seconds: 1, frequency: 550 }), 'preview.wav'),
-        tracks: [await uploadTrack(owner, wav({ seconds: 1, frequency: 770 }), 'hall.wav')],
-      },
-    });
-    await server.jobs.drain();
+    const album = await ownAlbumWithOneTrack(email, 'Quiet Rooms', 'Rooms');
     const { page } = await newPage(browser, mobileViewport);
     await logIn(page, server.baseUrl, email);
     // The login page queued the header's menus once the test typed on it; leaving it for a blank
@@ -178,7 +184,9 @@ describe('Your music in Chromium', () => {
     const main = page.locator('main');
     await main.getByRole('heading', { level: 1, name: 'Rooms' }).waitFor();
     const head = await page.locator('head').innerHTML();
-    expect(head).toMatch(/<link rel="modulepreload" crossorigin="" href="\/assets\/album-page-[^"]+\.js">/);
+    expect(head).toMatch(
+      /<link rel="modulepreload" fetchpriority="low" crossorigin="" href="\/assets\/album-page-[^"]+\.js">/,
+    );
     expect(head).toMatch(/<link rel="preload" as="image" fetchpriority="high" href="\/media\/images\/[^"]+">/);
     await main.getByRole('button', { name: 'Save for offline' }).waitFor();
     await main.getByRole('button', { name: 'Save Track 1 for offline' }).waitFor();
@@ -190,6 +198,51 @@ describe('Your music in Chromium', () => {
 
     await main.getByRole('heading', { level: 1 }).click();
     await expect.poll(() => scripts.some((script) => /\/assets\/offline-sync-/.test(script))).toBe(true);
+  });
+
+  it("draws an album's top before its app starts, exactly where the app then draws it, at both widths", async () => {
+    const email = 'album-drawn-first@example.org';
+    const album = await ownAlbumWithOneTrack(email, 'Early Birds', 'Dawn Chorus');
+    const parts = [
+      '.album-back a',
+      '.album-page-cover img',
+      '.album-summary h1',
+      '.album-artist',
+      '.album-summary .actions',
+    ];
+    for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+      const boxesOf = async (withScripts: boolean) => {
+        const { page } = await newPage(browser, viewport);
+        await logIn(page, server.baseUrl, email);
+        await page.goto('about:blank');
+        if (withScripts) {
+          // The save control comes once the page has settled, and at desktop widths it lifts the
+          // names (the hero's columns end together): held, the page stays as the app first draws it.
+          await page.route('**/assets/album-offline-*.js', () => undefined);
+        } else {
+          // Without its scripts the page shows only what its HTML draws itself.
+          await page.route('**/*.js', (route) => route.abort());
+          allowConsoleErrors(page, /Failed to load resource/);
+        }
+        await page.goto(`${server.baseUrl}/music/album/${album.urlSlug}`);
+        const main = page.locator('main');
+        if (withScripts) await main.getByRole('table').waitFor();
+        const cover = main.getByRole('img', { name: 'Album cover of Dawn Chorus' });
+        await expect
+          .poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+          .toBe(true);
+        await main.getByRole('heading', { level: 1, name: 'Dawn Chorus' }).waitFor();
+        await main.getByRole('link', { name: 'Early Birds' }).waitFor();
+        await main.getByRole('link', { name: 'View fundraiser' }).waitFor();
+        const boxes = await Promise.all(parts.map((part) => page.locator(part).boundingBox()));
+        await page.close();
+        return boxes;
+      };
+      const before = await boxesOf(false);
+      const after = await boxesOf(true);
+      expect(before.every((box) => box !== null && box.width > 0 && box.height > 0)).toBe(true);
+      expect(before).toEqual(after);
+    }
   });
 
   it('fits a phone, explains a legacy album and a track that failed, and hides albums from others', async () => {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { LibraryAlbum } from '../../../shared/answers/library';
 import { AlbumCover } from './album-cover';
-import { albumTitle } from './album-links';
+import { albumTitle } from '../../../shared/album-links';
 import '../../ui/tile.css';
 import './music.css';
 

@@ -10,7 +10,7 @@ import { formatBytes } from '../../lib/format-bytes';
 import { useOnline } from '../../lib/use-online';
 import { useUser } from '../../lib/session';
 import { Spinner } from '../../ui/spinner';
-import { albumPath, albumTitle } from './album-links';
+import { albumPath, albumTitle } from '../../../shared/album-links';
 import { AlbumTile, dateFormat } from './album-tile';
 
 /**

@@ -11,7 +11,7 @@ import { Pagination } from '../../ui/pagination';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';
 import { TabLinks } from '../../ui/tab-links';
-import { albumPath, isMusicTab, type MusicTab, musicListPath } from './album-links';
+import { albumPath, isMusicTab, type MusicTab, musicListPath } from '../../../shared/album-links';
 import { AlbumTile, dateFormat } from './album-tile';
 import { SavedAlbumList } from './saved-album-list';
 import '../../ui/tile.css';

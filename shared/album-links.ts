@@ -1,4 +1,4 @@
-import type { LibraryTab } from '../../../shared/api-paths';
+import { type LibraryTab, pageFromUrl } from './api-paths';
 
 // Where Your music and the album page lead each other: the album link carries the tab and page
 // it came from, so the album's back link returns to the same page (spec part 1 section 2).
@@ -15,6 +15,15 @@ export function isMusicTab(value: string | null | undefined): value is MusicTab 
 /** A list page of Your music; the first page has no `page` parameter. */
 export function musicListPath(tab: MusicTab, page: number): string {
   return `/music/albums/${tab}${page > 0 ? `?page=${page}` : ''}`;
+}
+
+/**
+ * Where an album page's back link leads, from the page's query: the list and page it was opened
+ * from (spec: 'keeping the page number'), or the first page of past donations.
+ */
+export function albumBackPath(search: URLSearchParams): string {
+  const from = search.get('from');
+  return musicListPath(isMusicTab(from) ? from : 'past-donations', pageFromUrl(search.get('page')));
 }
 
 /** The album page, remembering the list it was opened from. */
