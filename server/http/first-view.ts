@@ -1,5 +1,5 @@
 import { albumBackPath, albumTitle } from '../../shared/album-links';
-import type { LibraryAlbumDetail } from '../../shared/answers/library';
+import { type LibraryAlbumDetail, libraryAlbumDetailSchema } from '../../shared/answers/library';
 import { apiPaths } from '../../shared/api-paths';
 import { escapeHtml } from '../../shared/html';
 import type { PageName } from '../../shared/routes';
@@ -169,7 +169,7 @@ function albumView(album: LibraryAlbumDetail, search: URLSearchParams): FirstVie
     album.tracksZipLink
       ? `<a class="button button-primary" href="${escapeHtml(album.tracksZipLink)}" download="">Download songs</a>`
       : '',
-    // Its menu comes with the app; until then the button is drawn, as any page's are before its scripts.
+    // Its menu comes with the app; until then the button is drawn, as every page's are before its scripts.
     album.tracksZipLink && !album.hasV1Tracks
       ? '<button type="button" class="button button-secondary" aria-haspopup="dialog">Download as…</button>'
       : '',
@@ -197,8 +197,9 @@ export function firstView(
   answers: ReadonlyMap<string, unknown>,
 ): FirstView | undefined {
   if (page === 'album' && params.projectSlug) {
-    const album = answers.get(apiPaths.libraryAlbum(params.projectSlug));
-    return album ? albumView(album as LibraryAlbumDetail, search) : undefined;
+    // The answer the page was given, read as the page reads it: nothing drawn from a shape it is not.
+    const album = libraryAlbumDetailSchema.safeParse(answers.get(apiPaths.libraryAlbum(params.projectSlug)));
+    return album.success ? albumView(album.data, search) : undefined;
   }
   return undefined;
 }

@@ -149,7 +149,7 @@ describe("a page's first answers", () => {
     expect(page.text).toContain(`<style nonce="${nonce}">.first-view{`);
 
     // Nobody else's page holds it: a stranger and a guest are refused the album, and their page
-    // is the app's, scripts first as on any page.
+    // is the app's, scripts first as on every other page.
     for (const caller of [await verifiedUser(server, 'stranger@example.org'), server.client()]) {
       const other = await caller.get(albumPage);
       expect(other.status).toBe(200);
