@@ -22,7 +22,8 @@ import {
  * and its tracks processed, access lines logged), each next to a bare node:http process sending the very same bytes, measured in turns.
  * The load generator (autocannon) is a process of its own, as are both servers. Three rounds of
  * each: the median, the spread, the worst. Then 200 connections: the slowest request. And the
- * server's RSS idle after every landing page was served once, and again after the load.
+ * server's RSS idle after every landing page was served once, and over the minute after the load,
+ * as V8 gives back what the load grew.
  */
 
 const SECONDS = 5;
@@ -74,6 +75,23 @@ const medianOf = (runs: Run[]) => byRate(runs)[Math.floor(runs.length / 2)]!;
 async function idleRssMb(pid: number) {
   await new Promise((resolve) => setTimeout(resolve, 20_000));
   return settledValue(() => treeRssMb(pid));
+}
+
+/** The RSS the load's end left, as V8 gives it back: after 20 s and 60 s, and when under the target. */
+const AFTER_LOAD_TARGET_MB = 120;
+async function rssAfterLoad(pid: number) {
+  const readings: number[] = [];
+  for (let second = 1; second <= 60; second++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    readings.push(treeRssMb(pid));
+  }
+  const under = readings.findIndex((mb) => mb <= AFTER_LOAD_TARGET_MB);
+  return {
+    atEnd: readings[0]!,
+    at20: readings[19]!,
+    at60: readings[59]!,
+    underTargetAfter: under === -1 ? 'not within 60 s' : `after ${under + 1} s`,
+  };
 }
 
 export async function benchLandingThroughput() {
@@ -154,9 +172,11 @@ export async function benchLandingThroughput() {
           (failed ? `  ${failed} FAILED` : ''),
       );
     }
-    const loadedMb = await idleRssMb(server.pid);
+    const loaded = await rssAfterLoad(server.pid);
     console.log(
-      `  RSS of the server: ${idleMb.toFixed(0)} MB idle after serving each of these once, ${loadedMb.toFixed(0)} MB idle after the load` +
+      `  RSS of the server: ${idleMb.toFixed(0)} MB idle after serving each of these once (target ≤ 100 MB);` +
+        ` after the load ${loaded.atEnd.toFixed(0)} MB, 20 s later ${loaded.at20.toFixed(0)} MB, 60 s later ${loaded.at60.toFixed(0)} MB` +
+        ` (≤ ${AFTER_LOAD_TARGET_MB} MB ${loaded.underTargetAfter})` +
         ` (on its first start, once the demo was seeded and transcoded: ${firstStartMb.toFixed(0)} MB)`,
     );
     await server.stop();

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loggedPath, queryOf } from '../../server/http/log-redaction';
 
@@ -20,6 +21,34 @@ describe('the access log’s paths', () => {
     [`/api/giving/statements/${token}.pdf`, '/api/giving/statements/[redacted]'],
   ])('takes the token out of %s', (path, logged) => {
     expect(loggedPath(path, '')).toBe(logged);
+  });
+
+  it('leaves no token in any path made of slugs, ids, route words and tokens, wherever they stand', () => {
+    const segment = fc.oneof(
+      fc.constantFrom('api', 'purchases', 'token-user', 'reset-password', 'giving', 'receipts', 'download', 'stream'),
+      fc.stringMatching(/^[a-z0-9-]{1,60}$/),
+      fc.stringMatching(/^[A-Za-z0-9_-]{32,48}$/),
+      fc.nat().map(String),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('', '.pdf', '.mp3'),
+        (parts, ext) => {
+          const logged = loggedPath(`/${parts.join('/')}${ext}`, '');
+          const segments = logged.split('/');
+          for (const [index, each] of segments.entries()) {
+            // Nothing shaped like a token is left (upper and lower case, 32 characters or more).
+            if (/^[\w-]{32,}/.test(each)) expect(/[A-Z]/.test(each) && /[a-z]/.test(each)).toBe(false);
+            // What follows a route word that precedes a token is taken out.
+            if (['purchases', 'token-user', 'reset-password'].includes(each) && index + 1 < segments.length) {
+              expect(segments[index + 1]).toBe('[redacted]');
+            }
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('keeps what is no secret: ids, slugs, the list of purchases', () => {
