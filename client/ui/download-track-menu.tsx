@@ -1,37 +1,45 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useQuery } from '@tanstack/react-query';
 import type { DownloadFormatId } from '../../shared/download-formats';
-import { useOnline } from '../lib/use-online';
 import { albumFormatsQueryOptions, type DownloadTarget } from './download-formats-api';
 import { approxSizeText, listOf, trackBytes, unavailableGroups } from './download-text';
-import { offlineReason } from './needs-network';
+import { FileDownloadIcon } from './file-download-icon';
 import './download.css';
 
-// A track's own download (issue 27): a small button in its row opens the formats as a menu (Radix:
-// keys, focus, typeahead); choosing one prepares that track alone. Sizes are the track's share of
-// the album's, by its length. Loaded once the page has settled (the album page's other row buttons
-// load the same way), so the rows are drawn first.
+// A track's own menu of formats (issue 27), made by its row's button (track-download-button.tsx)
+// when first pressed: choosing one prepares that track alone. Sizes are the track's share of the
+// album's, by its length.
+
+export type TrackDownloadProps = {
+  target: DownloadTarget;
+  trackSeconds: number | null;
+  /** Every track's length, for this one's share of the album's size. */
+  albumSeconds: readonly (number | null)[];
+  onChoose: (format: DownloadFormatId) => void;
+};
+
+/** What the button says and whether it can be pressed, the same before and after its menu is made. */
+export type TrackDownloadTrigger = { label: string; title: string; disabled: boolean };
 
 export function TrackDownloadMenu({
   target,
   trackSeconds,
   albumSeconds,
   onChoose,
-}: {
-  target: DownloadTarget;
-  trackSeconds: number | null;
-  /** Every track's length, for this one's share of the album's size. */
-  albumSeconds: readonly (number | null)[];
-  onChoose: (format: DownloadFormatId) => void;
+  trigger,
+  openAtOnce,
+}: TrackDownloadProps & {
+  trigger: TrackDownloadTrigger;
+  /** Made by a press of the button that stood here: open as it appears. */
+  openAtOnce: boolean;
 }) {
-  const online = useOnline();
   return (
-    <DropdownMenu.Root modal={false}>
+    <DropdownMenu.Root modal={false} defaultOpen={openAtOnce}>
       <DropdownMenu.Trigger
         className="download-track-button"
-        disabled={!online}
-        aria-label={`Download “${target.name}”`}
-        title={online ? 'Download this track' : offlineReason('download this track')}
+        disabled={trigger.disabled}
+        aria-label={trigger.label}
+        title={trigger.title}
       >
         <FileDownloadIcon />
       </DropdownMenu.Trigger>
@@ -101,26 +109,5 @@ function TrackFormatItems({
         </DropdownMenu.Label>
       ))}
     </>
-  );
-}
-
-/** A page with an arrow down: a file to keep (the offline button's tray arrow saves on this device). */
-function FileDownloadIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="18"
-      height="18"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
-      <path d="M14 3v5h5M12 11v6m-3-3 3 3 3-3" />
-    </svg>
   );
 }

@@ -199,6 +199,28 @@ describe('download formats in Chromium', () => {
     await row.getByRole('status').getByText('MP3 320 is ready. Your download has started.', { exact: true }).waitFor();
     await expectNoSidewaysScroll(page);
 
+    // By keys, on a row whose menu was never made (each is made when its button is first pressed):
+    // Enter opens it, the arrows move through it, Escape closes it and gives the focus back.
+    const third = main.locator('table.album-tracks tbody tr').nth(2);
+    await third.getByRole('button', { name: 'Download “Track 3”' }).focus();
+    await page.keyboard.press('Enter');
+    const thirdMenu = page.getByRole('menu');
+    await thirdMenu.getByText('Download “Track 3” as').waitFor();
+    await thirdMenu.getByRole('menuitem', { name: /^MP3 320/ }).waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('role') ?? '');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe('menuitem');
+    await page.keyboard.press('Escape');
+    await thirdMenu.waitFor({ state: 'detached' });
+    const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    await expect.poll(focusedLabel).toBe('Download “Track 3”');
+    // Made once, it opens again as any menu does.
+    await page.keyboard.press('Enter');
+    await thirdMenu.getByText('Download “Track 3” as').waitFor();
+    await expect.poll(focused).toBe('menuitem');
+    await page.keyboard.press('Escape');
+    await thirdMenu.waitFor({ state: 'detached' });
+
     // The same page on a desktop.
     await page.setViewportSize({ width: 1280, height: 900 });
     await shot(page, 'album-ready-1280');

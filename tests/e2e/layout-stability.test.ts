@@ -148,8 +148,9 @@ describe('layout stability (CLS ≤ 0.1)', () => {
       });
     }
 
-    // Each row's save and download buttons load once the page has settled: their column keeps
-    // their room from the start, so Length and the titles do not jump sideways, twice, as they come.
+    // Each row's save button loads once the page has settled (its download button comes with the
+    // row): their column keeps their room from the start, so Length and the titles do not jump
+    // sideways as it comes.
     it(`keeps an album's track columns in place as each row's buttons arrive, ${name}`, async () => {
       const { page } = await newPage(browser, viewport);
       await logIn(page, server.baseUrl, FAN);

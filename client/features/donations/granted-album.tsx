@@ -1,8 +1,7 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { GrantedTrack } from '../../../shared/answers/donations';
 import type { PlayerTrack } from '../../../shared/answers/library';
 import { formatPlaybackTime, isoDuration } from '../../../shared/time';
-import { AfterPageSettled } from '../../lib/page-settled';
 import { useUser } from '../../lib/session';
 import { playTracksFrom } from '../../player/player-dock';
 import { playerControls, usePlayerStore } from '../../player/player-store';
@@ -12,11 +11,7 @@ import { DownloadAsButton } from '../../ui/download-chooser';
 import { type AlbumAccess, albumTarget, grantIn, trackTarget } from '../../ui/download-formats-api';
 import { useDownloadPreparation } from '../../ui/download-preparation';
 import { DownloadStatus } from '../../ui/download-status';
-
-// A track's own download menu (issue 27) loads once the page has settled, with its menu library.
-const TrackDownloadMenu = lazy(() =>
-  import('../../ui/download-track-menu').then((m) => ({ default: m.TrackDownloadMenu })),
-);
+import { TrackDownloadButton } from '../../ui/track-download-button';
 
 // A bought album for its buyer, session or not (issue 22): Listen now, the download, and the
 // tracks, on the success page and the receipt's page. Each track's `src` carries a grant
@@ -144,16 +139,12 @@ function GrantedTrackRow({
           {formatPlaybackTime(seconds)}
         </time>
       )}
-      <AfterPageSettled>
-        <Suspense fallback={null}>
-          <TrackDownloadMenu
-            target={downloadTarget}
-            trackSeconds={seconds}
-            albumSeconds={albumSeconds}
-            onChoose={download.choose}
-          />
-        </Suspense>
-      </AfterPageSettled>
+      <TrackDownloadButton
+        target={downloadTarget}
+        trackSeconds={seconds}
+        albumSeconds={albumSeconds}
+        onChoose={download.choose}
+      />
     </li>
   );
 }

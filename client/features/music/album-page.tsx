@@ -25,6 +25,7 @@ import { DownloadAsButton } from '../../ui/download-chooser';
 import { albumTarget, trackTarget } from '../../ui/download-formats-api';
 import { useDownloadPreparation } from '../../ui/download-preparation';
 import { DownloadStatus } from '../../ui/download-status';
+import { TrackDownloadButton } from '../../ui/track-download-button';
 
 // The offline store (Dexie), the save controls and their dialog load once the page has settled:
 // the cover, the names and the tracks are drawn first, without them (issue 24). Until the store
@@ -36,10 +37,6 @@ const loadOffline = () =>
 const SavedTracksReader = lazy(() => loadOffline().then((m) => ({ default: m.SavedTracksReader })));
 const SaveAlbumControl = lazy(() => loadOffline().then((m) => ({ default: m.SaveAlbumControl })));
 const TrackSaveButton = lazy(() => loadOffline().then((m) => ({ default: m.TrackSaveButton })));
-// A track's own download menu (issue 27) loads the same way, with its menu library.
-const TrackDownloadMenu = lazy(() =>
-  import('../../ui/download-track-menu').then((m) => ({ default: m.TrackDownloadMenu })),
-);
 
 /** While a track is being processed the page looks again this often, so it turns playable by itself. */
 const PROCESSING_REFRESH_MS = 5000;
@@ -352,16 +349,12 @@ function TrackRow({
         <div className="download-track-cell">
           {saveButton}
           {downloadable && (
-            <AfterPageSettled>
-              <Suspense fallback={null}>
-                <TrackDownloadMenu
-                  target={downloadTarget}
-                  trackSeconds={seconds}
-                  albumSeconds={albumSeconds}
-                  onChoose={download.choose}
-                />
-              </Suspense>
-            </AfterPageSettled>
+            <TrackDownloadButton
+              target={downloadTarget}
+              trackSeconds={seconds}
+              albumSeconds={albumSeconds}
+              onChoose={download.choose}
+            />
           )}
         </div>
       </td>
