@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { serverMessages } from '../../shared/api';
 import type { AppEnv } from './context';
 import { forbidden } from '../errors';
@@ -18,8 +18,8 @@ const FROM_ANY_PAGE = /^\/api\/fundraisers\/[^/]+\/embed-events$/;
  * neither come from non-browser clients, which carry no victim's cookies. The site's own origin
  * is PUBLIC_URL when set, else the request's own host (DESIGN.md contract details).
  */
-export const sameOriginMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (SAFE_METHODS.has(c.req.method) || FROM_ANY_PAGE.test(c.req.path)) return next();
+export function refuseCrossSiteChanges(c: Context<AppEnv>): void {
+  if (SAFE_METHODS.has(c.req.method) || FROM_ANY_PAGE.test(c.req.path)) return;
   const origin = c.req.header('origin');
   if (origin !== undefined) {
     if (!isOwnOrigin(origin, c.get('deps').config.publicUrl, c.req.header('host'))) {
@@ -28,8 +28,7 @@ export const sameOriginMiddleware: MiddlewareHandler<AppEnv> = async (c, next) =
   } else if (c.req.header('sec-fetch-site') === 'cross-site') {
     throw forbidden(serverMessages.crossOrigin);
   }
-  return next();
-};
+}
 
 function isOwnOrigin(origin: string, publicUrl: string | undefined, host: string | undefined): boolean {
   let parsed: URL;

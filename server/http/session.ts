@@ -37,7 +37,7 @@ function clearCookies(c: Context<AppEnv>) {
  * drops the user it holds (spec part 1 section 4). The cookies go on the answer whatever it is
  * (answer-headers.ts); a handler that starts a session (login) replaces them with its own.
  */
-export const sessionMiddleware: MiddlewareHandler<AppEnv> = (c, next) => {
+export function readSession(c: Context<AppEnv>): void {
   const cookies = c.req.header('cookie') ? getCookie(c) : {};
   const id = cookies[SESSION_COOKIE];
   const hinted = cookies[SIGNED_IN_HINT_COOKIE] !== undefined;
@@ -57,6 +57,11 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = (c, next) => {
     // A hint left without its session (the session cookie expired first): the page would keep asking.
     answerHeadersOf(c).deleteCookie(SIGNED_IN_HINT_COOKIE, { path: '/' });
   }
+}
+
+/** readSession before the handler, for routes outside the API (the app's pages). */
+export const sessionMiddleware: MiddlewareHandler<AppEnv> = (c, next) => {
+  readSession(c);
   return next();
 };
 
