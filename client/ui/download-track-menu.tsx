@@ -1,5 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useQuery } from '@tanstack/react-query';
+import { type RefObject, useEffect, useRef } from 'react';
 import type { DownloadFormatId } from '../../shared/download-formats';
 import { albumFormatsQueryOptions, type DownloadTarget } from './download-formats-api';
 import { approxSizeText, listOf, trackBytes, unavailableGroups } from './download-text';
@@ -28,11 +29,18 @@ export function TrackDownloadMenu({
   onChoose,
   trigger,
   openAtOnce,
+  focusFirstItem,
 }: TrackDownloadProps & {
   trigger: TrackDownloadTrigger;
   /** Made by a press of the button that stood here: open as it appears. */
   openAtOnce: boolean;
+  /**
+   * That press was by keys: its first item takes the focus, as when Radix's trigger is pressed by
+   * keys (Radix tells keys from a pointer by listening from when it is made, after this press).
+   */
+  focusFirstItem: boolean;
 }) {
+  const focusFirst = useRef(openAtOnce && focusFirstItem);
   return (
     <DropdownMenu.Root modal={false} defaultOpen={openAtOnce}>
       <DropdownMenu.Trigger
@@ -51,6 +59,7 @@ export function TrackDownloadMenu({
             trackSeconds={trackSeconds}
             albumSeconds={albumSeconds}
             onChoose={onChoose}
+            focusFirst={focusFirst}
           />
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
@@ -64,13 +73,30 @@ function TrackFormatItems({
   trackSeconds,
   albumSeconds,
   onChoose,
+  focusFirst,
 }: {
   fundraiserId: number;
   trackSeconds: number | null;
   albumSeconds: readonly (number | null)[];
   onChoose: (format: DownloadFormatId) => void;
+  /** Whether the first item is still to take the focus (once, when the items are there). */
+  focusFirst: RefObject<boolean>;
 }) {
   const query = useQuery(albumFormatsQueryOptions(fundraiserId));
+  const formats = query.data?.formats;
+  const firstAvailable = formats?.find((format) => format.available)?.id;
+  const firstItem = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!formats || !focusFirst.current) return;
+    // After Radix has given the opened menu itself the focus (in the effects of the same commit),
+    // unless the focus has gone elsewhere by the time the items came.
+    const frame = requestAnimationFrame(() => {
+      focusFirst.current = false;
+      const item = firstItem.current;
+      if (item?.closest('[role="menu"]')?.contains(document.activeElement)) item.focus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [formats, focusFirst]);
   if (query.isPending) {
     return (
       <DropdownMenu.Label className="menu-label" aria-busy="true">
@@ -83,16 +109,16 @@ function TrackFormatItems({
       <DropdownMenu.Label className="menu-label">The formats could not be loaded. Please try again.</DropdownMenu.Label>
     );
   }
-  const { formats } = query.data;
   return (
     <>
-      {formats.map((format) => {
+      {query.data.formats.map((format) => {
         const size = format.available
           ? approxSizeText(trackBytes(format.approxBytes, trackSeconds, albumSeconds))
           : 'Not offered';
         return (
           <DropdownMenu.Item
             key={format.id}
+            ref={format.id === firstAvailable ? firstItem : undefined}
             className="menu-item download-track-item"
             disabled={!format.available}
             textValue={format.label}
@@ -103,7 +129,7 @@ function TrackFormatItems({
           </DropdownMenu.Item>
         );
       })}
-      {unavailableGroups(formats).map((group) => (
+      {unavailableGroups(query.data.formats).map((group) => (
         <DropdownMenu.Label key={group.reason} className="menu-label download-track-note">
           {listOf(group.labels)}: {group.reason}
         </DropdownMenu.Label>

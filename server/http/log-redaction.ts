@@ -11,15 +11,20 @@ const REDACTED = '[redacted]';
  * payment intent's id (a receipt's copy, asked for from the giving history), which is as much a
  * key to the donor's address as the success lookup's parameter below.
  */
-const TOKEN_AFTER = /\/(token-user|reset-password|purchases|giving\/receipts)\/[^/]+/g;
+const TOKEN_ROUTES = String.raw`token-user|reset-password|purchases|giving\/receipts`;
+const TOKEN_AFTER = new RegExp(String.raw`\/(${TOKEN_ROUTES})\/[^/]+`, 'g');
 
 /**
  * Any other segment shaped like one of our random tokens (32 bytes of base64url, upper and lower
  * case mixed, perhaps with a file's extension): a token route added later is covered before
  * anyone remembers this file. Slugs are lower case and ids are digits, so neither is taken for one.
  */
-const TOKEN_SEGMENT = /\/(?=[^/]*[A-Z])(?=[^/]*[a-z])[\w-]{32,}(?:\.\w{1,8})?(?=\/|$)/g;
-const TOKEN_VALUE = /^(?=.*[A-Z])(?=.*[a-z])[\w-]{32,}$/;
+const TOKEN_MIN_CHARS = 32;
+const TOKEN_SEGMENT = new RegExp(
+  String.raw`\/(?=[^/]*[A-Z])(?=[^/]*[a-z])[\w-]{${TOKEN_MIN_CHARS},}(?:\.\w{1,8})?(?=\/|$)`,
+  'g',
+);
+const TOKEN_VALUE = new RegExp(String.raw`^(?=.*[A-Z])(?=.*[a-z])[\w-]{${TOKEN_MIN_CHARS},}$`);
 
 /**
  * Query parameters whose value is a secret or the key to someone's data: stream grants, tokens,
@@ -39,10 +44,11 @@ const EMAIL_VALUE = /[^@\s]@[^@\s]/;
 const QUERY_CHARS = 500;
 
 /**
- * What either pattern above needs somewhere in a path. Most paths have neither, and one plain test
- * is a fraction of the two replaces' look-aheads at every slash (a line per request, issue 24).
+ * What either pattern above needs somewhere in a path, made of the same parts so the two cannot
+ * drift apart. Most paths have neither, and one plain test is a fraction of the two replaces'
+ * look-aheads at every slash (a line per request, issue 24).
  */
-const MAY_HOLD_TOKEN = /\/(?:token-user|reset-password|purchases|giving\/receipts)\/|[\w-]{32}/;
+const MAY_HOLD_TOKEN = new RegExp(String.raw`\/(?:${TOKEN_ROUTES})\/|[\w-]{${TOKEN_MIN_CHARS}}`);
 
 /** The path and query of a request as the access log writes them, with the secrets taken out. */
 export function loggedPath(path: string, query: string): string {

@@ -99,7 +99,7 @@ let secondStart = -1;
 let secondText = '';
 function isoTime(now: number): string {
   if (secondStart < 0 || now < secondStart || now - secondStart >= 1000) {
-    secondStart = now - (now % 1000);
+    secondStart = Math.floor(now / 1000) * 1000;
     // "2026-11-30T14:28:35.": the date and the time to the second, with its dot.
     secondText = new Date(secondStart).toISOString().slice(0, 20);
   }

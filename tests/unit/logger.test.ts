@@ -55,8 +55,8 @@ describe('logger', () => {
     await nextTurn();
     expect(writes).toEqual([]);
     await vi.waitFor(() => expect(writes).toHaveLength(1), { timeout: 1000, interval: 5 });
-    // The timer's own delay, whatever else this machine is doing meanwhile.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(49);
+    // The timer's own delay (libuv counts it from its loop's cached time, so allow a little).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     expect(linesOf(writes).map((line) => line.n)).toEqual([1, 2]);
   });
 
