@@ -222,7 +222,7 @@ describe('download formats in Chromium', () => {
       await keyMenu.waitFor({ state: 'detached' });
       await expect.poll(focusedLabel).toBe(`Download “${name}”`);
     }
-    // Made once, it opens again as any menu does.
+    // Made once, it opens again as every menu does.
     await page.keyboard.press('Enter');
     await keyMenu.getByText('Download “Track 1” as').waitFor();
     await expect.poll(focused).toBe('menuitem');

@@ -104,7 +104,7 @@ describe('logger', () => {
     expect(line.err).toMatchObject({ type: 'TypeError', message: 'bad input', code: 'E_BAD' });
     expect(line.err.stack).toContain('bad input');
 
-    createLogger('silent').fatal({ any: 'thing' }, 'never');
+    createLogger('silent').fatal({ some: 'thing' }, 'never');
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(writes).toHaveLength(1);
   });
