@@ -87,9 +87,10 @@ async function measurePair(
 }
 
 export async function benchApiOverhead() {
-  const serverArgs = await compiledServer();
+  const compiled = await compiledServer();
   const dataDir = tempDataDir();
-  const server = await startProcess(process.execPath, serverArgs, {
+  const server = await startProcess(process.execPath, compiled.args, {
+    ...compiled.env,
     DATA_DIR: dataDir,
     PORT: String(await freePort()),
     HOST: '127.0.0.1',

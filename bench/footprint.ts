@@ -38,7 +38,7 @@ export async function benchFootprint() {
   const bareMb = await settledValue(() => treeRssMb(bare.pid));
   await bare.stop();
 
-  const serverArgs = await compiledServer();
+  const compiled = await compiledServer();
   const dataDir = tempDataDir();
   const env = {
     DATA_DIR: dataDir,
@@ -57,14 +57,22 @@ export async function benchFootprint() {
   );
   row('baseline: bare node, setInterval only', bareMb);
 
-  const first = await startProcess(process.execPath, serverArgs, { ...env, PORT: String(await freePort()) });
+  const first = await startProcess(process.execPath, compiled.args, {
+    ...compiled.env,
+    ...env,
+    PORT: String(await freePort()),
+  });
   await jobsSettled(dataDir);
   await alone(first.pid);
   const seeded = await idleRss(first.pid);
   row('node dist-server/main.js, first start: demo seeded, tracks done', seeded);
   await first.stop();
 
-  const second = await startProcess(process.execPath, serverArgs, { ...env, PORT: String(await freePort()) });
+  const second = await startProcess(process.execPath, compiled.args, {
+    ...compiled.env,
+    ...env,
+    PORT: String(await freePort()),
+  });
   await jobsSettled(dataDir);
   await alone(second.pid);
   row('node dist-server/main.js, restarted on the seeded data', await idleRss(second.pid));

@@ -100,12 +100,13 @@ export async function benchLandingThroughput() {
     console.log('\nLanding pages under load: skipped (run `npm run build` first)');
     return;
   }
-  const serverArgs = await compiledServer();
+  const compiled = await compiledServer();
   const dataDir = tempDataDir();
   let server: RunningServer | undefined;
   try {
     const start = async (processes = 1) =>
-      startProcess(process.execPath, serverArgs, {
+      startProcess(process.execPath, compiled.args, {
+        ...compiled.env,
         DATA_DIR: dataDir,
         HOST: '127.0.0.1',
         PORT: String(await freePort()),

@@ -168,7 +168,9 @@ export async function benchLighthouse() {
   const port = 9300 + Math.floor(Math.random() * 500);
   let stopChromium: (() => Promise<void>) | undefined;
   try {
-    server = await startProcess(process.execPath, await compiledServer(), {
+    const compiled = await compiledServer();
+    server = await startProcess(process.execPath, compiled.args, {
+      ...compiled.env,
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       PORT: String(await freePort()),

@@ -202,12 +202,13 @@ const line = (label: string, result: LoadResult) => {
 
 export async function benchListenersLoad() {
   const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
-  const serverArgs = await compiledServer();
+  const compiled = await compiledServer();
   const dataDir = tempDataDir();
   let server: RunningServer | undefined;
   try {
     const start = async (processes: number) =>
-      startProcess(process.execPath, serverArgs, {
+      startProcess(process.execPath, compiled.args, {
+        ...compiled.env,
         DATA_DIR: dataDir,
         HOST: '127.0.0.1',
         PORT: String(await freePort()),

@@ -147,16 +147,20 @@ export async function startProcess(
 export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'soundcause-bench-'));
 
 /**
- * Compiles the server as `npm run build` does and answers node's arguments to run it as
- * `npm run serve` and the deploy kit do: the node flags of that script, then the entry point.
+ * Compiles the server as `npm run build` does and answers how to run it as `npm run serve` and the
+ * deploy kit do: the variables that script sets before node (MALLOC_ARENA_MAX), node's flags of
+ * that script, then the entry point.
  */
-export async function compiledServer(): Promise<string[]> {
+export async function compiledServer(): Promise<{ args: string[]; env: Record<string, string> }> {
   const outdir = await buildServer();
   const { scripts } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts: { serve: string };
   };
-  const flags = scripts.serve.split(' ').filter((word) => word.startsWith('--'));
-  return [...flags, path.join(outdir, 'main.js')];
+  const words = scripts.serve.split(' ');
+  const nodeAt = words.indexOf('node');
+  const env = Object.fromEntries(words.slice(0, nodeAt).map((word) => word.split('=') as [string, string]));
+  const flags = words.slice(nodeAt + 1).filter((word) => word.startsWith('--'));
+  return { args: [...flags, path.join(outdir, 'main.js')], env };
 }
 
 /** Waits until the server's job queue (the demo's track processing) has nothing left to do. */

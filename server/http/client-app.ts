@@ -10,6 +10,7 @@ import type { AppEnv } from './context';
 import { acceptsGzip } from './compression';
 import type { FirstLoad } from './first-load';
 import { NoncedPage } from './nonced-page';
+import { requestHeader } from './request-header';
 import { newStyleNonce } from './security-headers';
 import { sessionMiddleware } from './session';
 
@@ -172,7 +173,7 @@ export function clientAppRoutes({
   const sendPage = (c: Context<AppEnv>, page: NoncedPage, status: 200 | 404, sameForEveryone: boolean) => {
     const nonce = newStyleNonce();
     c.set('styleNonce', nonce);
-    if (!sameForEveryone || !acceptsGzip(c.req.header('accept-encoding'))) return c.html(page.text(nonce), status);
+    if (!sameForEveryone || !acceptsGzip(requestHeader(c, 'accept-encoding'))) return c.html(page.text(nonce), status);
     return c.body(page.gzip(nonce), status, {
       'content-type': 'text/html; charset=UTF-8',
       'content-encoding': 'gzip',

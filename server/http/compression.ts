@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { SerializedJson } from '../infra/serialized-json';
 import type { AppEnv } from './context';
 import { answerHeadersOf, madeWhole, wholeAnswerHeaders } from './answer-headers';
+import { requestHeader } from './request-header';
 
 // Compression of what the server writes itself (issue 13): JSON answers, index.html and the CSV.
 // Built assets are compressed once at build time (scripts/precompress.mjs) and served as they are
@@ -107,7 +108,7 @@ function negotiatingJson(c: Context<AppEnv>, encoding: Encoding | undefined): Co
 }
 
 export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method !== 'HEAD') c.json = negotiatingJson(c, chooseEncoding(c.req.header('accept-encoding')));
+  if (c.req.method !== 'HEAD') c.json = negotiatingJson(c, chooseEncoding(requestHeader(c, 'accept-encoding')));
   await next();
   const res = c.res;
   if (NEGOTIATED in res) return;
@@ -130,13 +131,13 @@ export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!vary || !/accept-encoding/i.test(vary)) {
     res.headers.set('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
   }
-  const encoding = chooseEncoding(c.req.header('accept-encoding'));
+  const encoding = chooseEncoding(requestHeader(c, 'accept-encoding'));
   if (!encoding) return;
 
   // (Hono copies the old answer's headers onto a new one: the encoding's own are set after.)
   if (STREAMED.test(type)) {
     // Node's CompressionStream has no brotli; gzip keeps the stream a stream.
-    if (!acceptsGzip(c.req.header('accept-encoding'))) return;
+    if (!acceptsGzip(requestHeader(c, 'accept-encoding'))) return;
     c.res = new Response(res.body.pipeThrough(new CompressionStream('gzip')), res);
     c.res.headers.delete('content-length');
     c.res.headers.set('content-encoding', 'gzip');

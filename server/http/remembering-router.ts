@@ -15,7 +15,9 @@ import { TrieRouter } from 'hono/router/trie-router';
 export class RememberingRouter<T> implements Router<T> {
   static readonly LIMIT = 2000;
   readonly #router: Router<T> = new SmartRouter({ routers: [new RegExpRouter(), new TrieRouter()] });
-  readonly #remembered = new Map<string, Result<T>>();
+  /** By method, then address: no key is made by joining the two on every request. */
+  readonly #remembered = new Map<string, Map<string, Result<T>>>();
+  #size = 0;
 
   get name(): string {
     return `remembering ${this.#router.name}`;
@@ -23,7 +25,7 @@ export class RememberingRouter<T> implements Router<T> {
 
   /** How many addresses it remembers now (at most LIMIT). */
   get size(): number {
-    return this.#remembered.size;
+    return this.#size;
   }
 
   add(method: string, path: string, handler: T): void {
@@ -31,12 +33,18 @@ export class RememberingRouter<T> implements Router<T> {
   }
 
   match(method: string, path: string): Result<T> {
-    const key = `${method} ${path}`;
-    let result = this.#remembered.get(key);
+    let byPath = this.#remembered.get(method);
+    let result = byPath?.get(path);
     if (result === undefined) {
       result = this.#router.match(method, path);
-      if (this.#remembered.size >= RememberingRouter.LIMIT) this.#remembered.clear();
-      this.#remembered.set(key, result);
+      if (this.#size >= RememberingRouter.LIMIT) {
+        this.#remembered.clear();
+        this.#size = 0;
+        byPath = undefined;
+      }
+      if (byPath === undefined) this.#remembered.set(method, (byPath = new Map()));
+      byPath.set(path, result);
+      this.#size++;
     }
     return result;
   }

@@ -7,6 +7,7 @@ import type { AppEnv } from './context';
 import { loggedPath, queryOf } from './log-redaction';
 import { securityHeaders } from './security-headers';
 import { AnswerHeaders, finishAnswer, isWhole } from './answer-headers';
+import { requestHeader } from './request-header';
 import { servedOverHttps } from './site-url';
 
 function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
@@ -68,7 +69,7 @@ export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> 
   const security = securityHeaders(config);
   return async (c, next) => {
     c.set('deps', deps);
-    const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
+    const requestId = requestHeader(c, 'x-request-id')?.slice(0, 100) || randomUUID();
     c.set('requestId', requestId);
     const https = servedOverHttps(c, config);
     const collected = new AnswerHeaders(security.forData(https));

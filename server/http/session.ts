@@ -1,11 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { parse as parseCookies } from 'hono/utils/cookie';
 import { serverMessages } from '../../shared/api';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import { createSession, deleteSession, findLiveSession, SESSION_TTL_MS } from '../infra/security/session-store';
 import type { Session } from '../deps';
 import type { AppEnv } from './context';
 import { answerHeadersOf } from './answer-headers';
+import { requestHeader } from './request-header';
 import { servedOverHttps } from './site-url';
 import { forbidden, unauthenticated } from '../errors';
 
@@ -38,9 +39,11 @@ function clearCookies(c: Context<AppEnv>) {
  * (answer-headers.ts); a handler that starts a session (login) replaces them with its own.
  */
 export function readSession(c: Context<AppEnv>): void {
-  const cookies = c.req.header('cookie') ? getCookie(c) : {};
-  const id = cookies[SESSION_COOKIE];
-  const hinted = cookies[SIGNED_IN_HINT_COOKIE] !== undefined;
+  // The two cookies by name, as hono/cookie's getCookie(c, name) reads each.
+  const cookies = requestHeader(c, 'cookie');
+  const id = cookies === undefined ? undefined : parseCookies(cookies, SESSION_COOKIE)[SESSION_COOKIE];
+  const hinted =
+    cookies !== undefined && parseCookies(cookies, SIGNED_IN_HINT_COOKIE)[SIGNED_IN_HINT_COOKIE] !== undefined;
   c.set('session', null);
   if (id) {
     const live = findLiveSession(c.get('deps').db, id);

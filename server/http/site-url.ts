@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv } from './context';
+import { requestHeader } from './request-header';
 
 /**
  * The address put into emailed links. PUBLIC_URL when set (production requires it). Without it
@@ -21,7 +22,7 @@ export function siteUrlForEmails(c: Context<AppEnv>): string {
  */
 export function servedOverHttps(c: Context<AppEnv>, config: Config): boolean {
   if (config.publicUrl) return config.publicUrl.startsWith('https://');
-  const forwarded = config.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
+  const forwarded = config.trustProxy ? requestHeader(c, 'x-forwarded-proto') : undefined;
   // The request's own URL starts with its scheme: no need to parse it (every answer asks this).
   return forwarded === undefined ? c.req.url.startsWith('https:') : forwarded === 'https';
 }

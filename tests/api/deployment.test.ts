@@ -78,14 +78,18 @@ describe('the systemd units', () => {
   });
 
   it('run the compiled server with node, as user soundcause, restarted on failure, in production', () => {
-    // The same node flags as `npm run serve` and `npm start`: the young generation's cap, and not
-    // --optimize-for-size, which shrinks it to 1 MB whatever that cap says and cost every request
-    // a third more CPU (issue 24).
-    const flags = /^node ((?:--[\w-]+(?:=\S+)? )*)dist-server\/main\.js$/.exec(packageJson.scripts.serve)?.[1];
+    // The same node flags and malloc setting as `npm run serve` and `npm start`: the young
+    // generation's cap, and not --optimize-for-size, which shrinks it to 1 MB whatever that cap
+    // says and cost every request a third more CPU; two malloc arenas, not one per thread (issue 24).
+    const [, arenas, flags] =
+      /^MALLOC_ARENA_MAX=(\d+) node ((?:--[\w-]+(?:=\S+)? )*)dist-server\/main\.js$/.exec(packageJson.scripts.serve) ??
+      [];
+    expect(arenas).toBe('2');
     expect(flags).toContain('--max-semi-space-size=');
     expect(flags).not.toContain('--optimize-for-size');
     expect(directives(unit, 'ExecStart')).toEqual([`/usr/bin/node ${flags}dist-server/main.js`]);
-    expect(packageJson.scripts.start).toBe(`node ${flags}scripts/start.mjs`);
+    expect(unitEnv.MALLOC_ARENA_MAX).toBe(arenas);
+    expect(packageJson.scripts.start).toBe(`MALLOC_ARENA_MAX=${arenas} node ${flags}scripts/start.mjs`);
     expect(packageJson.scripts.build).toContain('scripts/build-server.mjs');
     expect(directives(unit, 'User')).toEqual(['soundcause']);
     expect(directives(unit, 'Restart')).toEqual(['on-failure']);
