@@ -30,15 +30,16 @@ async function idleRss(pid: number) {
 }
 
 export async function benchFootprint() {
+  const compiled = await compiledServer();
+  // With the server's own variables (its malloc arenas), so that the two differ by the server alone.
   const bare = await startProcess(
     process.execPath,
     ['-e', 'console.log("running at http://x");setInterval(()=>{},1e9)'],
-    {},
+    compiled.env,
   );
   const bareMb = await settledValue(() => treeRssMb(bare.pid));
   await bare.stop();
 
-  const compiled = await compiledServer();
   const dataDir = tempDataDir();
   const env = {
     DATA_DIR: dataDir,

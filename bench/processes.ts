@@ -158,7 +158,11 @@ export async function compiledServer(): Promise<{ args: string[]; env: Record<st
   };
   const words = scripts.serve.split(' ');
   const nodeAt = words.indexOf('node');
-  const env = Object.fromEntries(words.slice(0, nodeAt).map((word) => word.split('=') as [string, string]));
+  const assignments = words.slice(0, nodeAt).map((word) => /^(\w+)=(.*)$/.exec(word));
+  if (nodeAt === -1 || assignments.some((assignment) => assignment === null)) {
+    throw new Error(`package.json's serve script is not [NAME=value ...] node [--flag ...] <entry>: ${scripts.serve}`);
+  }
+  const env = Object.fromEntries(assignments.map((assignment) => [assignment![1]!, assignment![2]!]));
   const flags = words.slice(nodeAt + 1).filter((word) => word.startsWith('--'));
   return { args: [...flags, path.join(outdir, 'main.js')], env };
 }
