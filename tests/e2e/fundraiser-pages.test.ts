@@ -477,8 +477,9 @@ describe('fundraiser pages in Chromium', () => {
     await page.getByRole('button', { name: 'Cancel upload' }).waitFor({ state: 'detached' });
     expect(await page.locator('[inert]').count()).toBe(0);
     expect(await page.getByRole('dialog').count()).toBe(0);
-    // Focus is back where it was: the form can be sent again at once.
-    expect(await save.evaluate((button) => button === document.activeElement)).toBe(true);
+    // Focus is back where it was: the form can be sent again at once. (Given back as the dialog's
+    // effects are cleaned up, which may be a task after it has left the page.)
+    await expect.poll(() => save.evaluate((button) => button === document.activeElement)).toBe(true);
     expect(page.url()).toBe(`${server.baseUrl}${editPath}`);
 
     // Leaving (here with Back, inside the app) stops the upload too, and nothing pulls the user back.
