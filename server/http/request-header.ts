@@ -11,7 +11,9 @@ import type { Context } from 'hono';
  * (tests calling app.request) have no Node request and are read through Hono.
  */
 export function requestHeader(c: Context, lowerCaseName: Lowercase<string>): string | undefined {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  // What @hono/node-server passes as the app's env; nothing in-process.
+  const env: Partial<HttpBindings> | undefined = c.env;
+  const incoming = env?.incoming;
   if (incoming === undefined) return c.req.header(lowerCaseName);
   const value = incoming.headers[lowerCaseName];
   return typeof value === 'string' ? value : undefined;
