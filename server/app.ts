@@ -112,7 +112,7 @@ export function createApp(deps: Deps) {
       throw notFound(serverMessages.notFound);
     });
 
-  const app = new Hono<AppEnv>({ router: new RememberingRouter() });
+  const app = new Hono<AppEnv>({ router: new RememberingRouter(handleError) });
   app.use(requestContextMiddleware(deps));
   app.use(compressResponses);
   app.route('/api', api);

@@ -1,9 +1,10 @@
 import zlib from 'node:zlib';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { SerializedJson } from '../infra/serialized-json';
 import type { AppEnv } from './context';
 import { answerHeadersOf, madeWhole, wholeAnswerHeaders } from './answer-headers';
 import { requestHeader } from './request-header';
+import { afterNext, promptMiddleware } from './handler-chain';
 
 // Compression of what the server writes itself (issue 13): JSON answers, index.html and the CSV.
 // Built assets are compressed once at build time (scripts/precompress.mjs) and served as they are
@@ -107,11 +108,15 @@ function negotiatingJson(c: Context<AppEnv>, encoding: Encoding | undefined): Co
   return json as unknown as Context<AppEnv>['json'];
 }
 
-export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const compressResponses = promptMiddleware((c, next) => {
   if (c.req.method !== 'HEAD') c.json = negotiatingJson(c, chooseEncoding(requestHeader(c, 'accept-encoding')));
-  await next();
+  // At once for an answer made at once and negotiated as it was made (handler-chain.ts).
+  return afterNext(next, () => (NEGOTIATED in c.res ? undefined : compressAnswer(c)));
+});
+
+/** Compresses an answer that was not negotiated as it was made (a page, the CSV, a text file). */
+async function compressAnswer(c: Context<AppEnv>): Promise<void> {
   const res = c.res;
-  if (NEGOTIATED in res) return;
   const type = res.headers.get('content-type') ?? '';
   // Cheapest first: asking for the body makes @hono/node-server build a whole web Response,
   // which audio (never compressed, and often a 206) must not pay for (issue 13).
@@ -155,4 +160,4 @@ export const compressResponses: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.res.headers.set('content-length', String(compressed.length));
   const etag = c.res.headers.get('etag');
   if (etag && !etag.startsWith('W/')) c.res.headers.set('etag', `W/${etag}`);
-};
+}

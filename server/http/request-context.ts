@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { Deps } from '../deps';
 import type { AppEnv } from './context';
 import { loggedPath, queryOf } from './log-redaction';
@@ -9,6 +9,7 @@ import { securityHeaders } from './security-headers';
 import { AnswerHeaders, finishAnswer, isWhole } from './answer-headers';
 import { requestHeader } from './request-header';
 import { servedOverHttps } from './site-url';
+import { afterNext, promptMiddleware } from './handler-chain';
 
 function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
@@ -64,10 +65,10 @@ export function clientIpOf(c: Context<AppEnv>): string {
  * security-headers.ts), and one structured log line per request. One middleware for all of it:
  * each layer of middleware costs every request (issue 13).
  */
-export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
+export function requestContextMiddleware(deps: Deps) {
   const { config, logger } = deps;
   const security = securityHeaders(config);
-  return async (c, next) => {
+  return promptMiddleware((c, next) => {
     c.set('deps', deps);
     const requestId = requestHeader(c, 'x-request-id')?.slice(0, 100) || randomUUID();
     c.set('requestId', requestId);
@@ -76,28 +77,30 @@ export function requestContextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> 
     collected.fields['x-request-id'] = requestId;
     c.set('answerHeaders', collected);
     const started = performance.now();
-    await next();
-    const res = c.res;
-    if (!isWhole(res)) {
-      finishAnswer(
-        res.headers,
-        collected,
-        security.forAnswer(https, res.headers.get('content-type'), c.get('styleNonce'), c.get('framable') === true),
-      );
-    }
-    const status = res.status;
-    const ms = performance.now() - started;
-    logger[status >= 500 ? 'error' : 'info']({
-      requestId,
-      method: c.req.method,
-      // Secrets that travel in addresses never reach the log (log-redaction.ts).
-      path: loggedPath(c.req.path, queryOf(c.req.url)),
-      status,
-      ms: Math.round(ms * 10) / 10,
+    // After the answer, at once when it was made at once (handler-chain.ts).
+    return afterNext(next, () => {
+      const res = c.res;
+      if (!isWhole(res)) {
+        finishAnswer(
+          res.headers,
+          collected,
+          security.forAnswer(https, res.headers.get('content-type'), c.get('styleNonce'), c.get('framable') === true),
+        );
+      }
+      const status = res.status;
+      const ms = performance.now() - started;
+      logger[status >= 500 ? 'error' : 'info']({
+        requestId,
+        method: c.req.method,
+        // Secrets that travel in addresses never reach the log (log-redaction.ts).
+        path: loggedPath(c.req.path, queryOf(c.req.url)),
+        status,
+        ms: Math.round(ms * 10) / 10,
+      });
+      // The route as declared (`/api/fundraisers/slug/:slug`), never the address: a bounded set.
+      if (deps.metrics.enabled) deps.metrics.request(c.req.method, c.req.routePath, status, ms / 1000);
     });
-    // The route as declared (`/api/fundraisers/slug/:slug`), never the address: a bounded set.
-    if (deps.metrics.enabled) deps.metrics.request(c.req.method, c.req.routePath, status, ms / 1000);
-  };
+  });
 }
 
 /** What counting a play or a download needs of a request (issue 29's insight), with its answer's status. */

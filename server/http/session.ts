@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { parse as parseCookies } from 'hono/utils/cookie';
 import { serverMessages } from '../../shared/api';
 import { SIGNED_IN_HINT_COOKIE } from '../../shared/constants';
 import { createSession, deleteSession, findLiveSession, SESSION_TTL_MS } from '../infra/security/session-store';
@@ -7,6 +6,7 @@ import type { Session } from '../deps';
 import type { AppEnv } from './context';
 import { answerHeadersOf } from './answer-headers';
 import { requestHeader } from './request-header';
+import { cookiesNamed } from './request-cookies';
 import { servedOverHttps } from './site-url';
 import { forbidden, unauthenticated } from '../errors';
 
@@ -39,11 +39,9 @@ function clearCookies(c: Context<AppEnv>) {
  * (answer-headers.ts); a handler that starts a session (login) replaces them with its own.
  */
 export function readSession(c: Context<AppEnv>): void {
-  // The two cookies by name, as hono/cookie's getCookie(c, name) reads each.
-  const cookies = requestHeader(c, 'cookie');
-  const id = cookies === undefined ? undefined : parseCookies(cookies, SESSION_COOKIE)[SESSION_COOKIE];
-  const hinted =
-    cookies !== undefined && parseCookies(cookies, SIGNED_IN_HINT_COOKIE)[SIGNED_IN_HINT_COOKIE] !== undefined;
+  // The two cookies, read as hono/cookie's getCookie(c, name) reads each (request-cookies.ts).
+  const [id, hint] = cookiesNamed(requestHeader(c, 'cookie'), [SESSION_COOKIE, SIGNED_IN_HINT_COOKIE]);
+  const hinted = hint !== undefined;
   c.set('session', null);
   if (id) {
     const live = findLiveSession(c.get('deps').db, id);

@@ -7,7 +7,7 @@ import { RememberingRouter } from '../../server/http/remembering-router';
 
 function app() {
   const seen: string[] = [];
-  const routes = new Hono({ router: new RememberingRouter() })
+  const routes = new Hono({ router: new RememberingRouter((error, c) => c.text(error.message, 500)) })
     .use('/api/*', async (c, next) => {
       seen.push(c.req.path);
       await next();
@@ -15,7 +15,7 @@ function app() {
     .get('/api/artists/slug/:slug', (c) => c.json({ route: 'slug', slug: c.req.param('slug') }))
     .get('/api/artists/:id', (c) => c.json({ route: 'id', id: c.req.param('id') }))
     .patch('/api/artists/:id/update', (c) => c.json({ route: 'update', id: c.req.param('id') }));
-  return { routes, seen, router: routes.router as RememberingRouter<unknown> };
+  return { routes, seen, router: routes.router as RememberingRouter };
 }
 
 describe('the remembering router', () => {
