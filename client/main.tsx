@@ -27,6 +27,23 @@ function applyDeferredStyles(): Promise<unknown> {
   );
 }
 
+/**
+ * Resolves once the router has the first page's code (its route is lazy) and has run its loader.
+ * Drawn before then, the app would draw its HydrateFallback, nothing, in place of the header and
+ * the page's top the HTML drew (server/http/first-view/): a blank screen until the code came, when
+ * it came after the entry (issue 24).
+ */
+function firstPageLoaded(router: ReturnType<typeof createRouter>): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 // Before the app draws and zod loads: what the Content-Security-Policy needs (app/content-security-policy.ts).
 meetContentSecurityPolicy();
 
@@ -38,8 +55,9 @@ meetContentSecurityPolicy();
 // each its own task, instead of one task as long as the whole page (a default update is not
 // sliced), so a tap or a key is answered while it draws, and Lighthouse's Total Blocking Time on
 // `/` fell by about a third (issue 24).
-void Promise.all([applyDeferredStyles(), nextTask()]).then(() => {
+void Promise.all([applyDeferredStyles(), nextTask()]).then(async () => {
   const router = createRouter();
+  await firstPageLoaded(router);
   const root = createRoot(document.getElementById('root')!);
   startTransition(() =>
     root.render(

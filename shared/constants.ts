@@ -94,7 +94,13 @@ export function imageSrcSet(uploadId: string, format: 'webp' | 'jpg'): string {
 export const pictureSizes = {
   fundraiserCover: '(min-width: 1024px) 400px, calc(100vw - 32px)',
   featuredTile: '(min-width: 1024px) 280px, 75vw',
+  /** An artist's tile: one across a phone. */
   gridTile: '(min-width: 1024px) 280px, (min-width: 480px) 50vw, 100vw',
+  /**
+   * An album's tile: two across a phone (fundraiser-tile.css), half its width, where the artists'
+   * 100vw had a phone fetch the 1200 px rendition for a 175 px tile (issue 24).
+   */
+  fundraiserTile: '(min-width: 1024px) 280px, 50vw',
   artistPicture: '(min-width: 1024px) 320px, 100vw',
 } as const;
 

@@ -82,7 +82,7 @@ export function firstRequests(
 }
 
 /** An uploaded picture in the renditions the page chooses from, or one file (Your music's covers). */
-type Picture = { uploadId: string; sizes: string } | { href: string };
+export type Picture = { uploadId: string; sizes: string } | { href: string };
 
 function pictureOf(value: unknown, key: 'albumCover' | 'profileImage', sizes: string): Picture | undefined {
   const uploadId = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
@@ -117,7 +117,7 @@ export function leadPicture(
         : pictureOf(
             firstResult(answers.get(apiPaths.fundraiserSearch(fundraiserSearchFromUrl(search)))),
             'albumCover',
-            pictureSizes.gridTile,
+            pictureSizes.fundraiserTile,
           );
     case 'fundraiser':
       return params.projectSlugOrId

@@ -1,15 +1,10 @@
 import { Link } from 'react-router';
 import type { Artist } from '../../shared/answers/artists';
 import { pictureSizes } from '../../shared/constants';
-import { EAGER_TILES } from './fundraiser-tile';
+import { artistPath, EAGER_TILES } from '../../shared/public-pages';
 import { UploadedPicture } from './uploaded-picture';
 import './tile.css';
 import './artist-tile.css';
-
-/** Where an artist's public page is: by slug, or by id for the rare artist without one. */
-export function artistPath(artist: Pick<Artist, 'id' | 'urlSlug'>): string {
-  return `/artists/${artist.urlSlug ?? artist.id}`;
-}
 
 type ArtistTileProps = {
   artist: Artist;

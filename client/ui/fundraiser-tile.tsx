@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
+import { iconPaths } from '../../shared/icon-paths';
 import { pictureSizes } from '../../shared/constants';
+import { EAGER_TILES, fundraiserPath, fundraiserTitle } from '../../shared/public-pages';
 import { UploadedPicture } from './uploaded-picture';
 import './tile.css';
 import './fundraiser-tile.css';
@@ -10,22 +12,6 @@ import './fundraiser-tile.css';
 export type FundraiserTileData = Pick<Fundraiser, 'id' | 'urlSlug' | 'name' | 'albumCover' | 'supportedOrg'> & {
   artist: Pick<Fundraiser['artist'], 'name'>;
 };
-
-/**
- * The name to show: drafts have none until the wizard's details step (the server saves ''), and an
- * empty heading, link or page title reads as nothing at all.
- */
-export function fundraiserTitle(fundraiser: Pick<Fundraiser, 'name'>): string {
-  return fundraiser.name.trim() || 'Untitled fundraiser';
-}
-
-/** The public fundraiser page: by slug, or by id for a fundraiser without one (spec part 2 section 2). */
-export function fundraiserPath(fundraiser: Pick<Fundraiser, 'id' | 'urlSlug'>): string {
-  return `/projects/${fundraiser.urlSlug ? encodeURIComponent(fundraiser.urlSlug) : fundraiser.id}`;
-}
-
-/** Tiles of a list on screen at once, even on a wide desktop (four across). */
-export const EAGER_TILES = 4;
 
 type FundraiserTileProps = {
   fundraiser: FundraiserTileData;
@@ -52,7 +38,7 @@ export function FundraiserTile({
   headingLevel,
   to = fundraiserPath(fundraiser),
   hoverText = 'View',
-  sizes = pictureSizes.gridTile,
+  sizes = pictureSizes.fundraiserTile,
   position,
   children,
 }: FundraiserTileProps) {
@@ -82,10 +68,7 @@ export function FundraiserTile({
           <p className="fundraiser-tile-charity">
             <span className="visually-hidden">Supports </span>
             <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-              <path
-                fill="currentColor"
-                d="M12 21.35l-1.45-1.32C5.4 15.36 2 12.28 2 8.5 2 5.42 4.42 3 7.5 3c1.74 0 3.41.81 4.5 2.09C13.09 3.81 14.76 3 16.5 3 19.58 3 22 5.42 22 8.5c0 3.78-3.4 6.86-8.55 11.54L12 21.35z"
-              />
+              <path fill="currentColor" d={iconPaths.heart} />
             </svg>
             <span>{fundraiser.supportedOrg}</span>
           </p>

@@ -5,7 +5,7 @@ import { fundraiserQueryOptions } from '../api/fundraisers';
 import { reservedArtistSlugs } from '../../shared/routes';
 import { siteQueryOptions } from '../lib/site';
 import { useIsDesktop } from '../lib/use-is-desktop';
-import { fundraiserPath } from './fundraiser-tile';
+import { fundraiserPath } from '../../shared/public-pages';
 import './promo-aside.css';
 
 // The promo itself is drawn on desktops only: its code loads there, not on a phone's first page.

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
-import { fundraiserPath } from './fundraiser-tile';
+import { fundraiserPath } from '../../shared/public-pages';
 import { UploadedPicture } from './uploaded-picture';
 
 /** The 'Greatest Hits' promo card (promo-aside.tsx decides where and when it shows). */

@@ -1,4 +1,5 @@
 import { imageSrcSet, imageUrl } from '../../shared/constants';
+import { iconPaths } from '../../shared/icon-paths';
 import './uploaded-picture.css';
 
 type UploadedPictureProps = {
@@ -49,14 +50,6 @@ export function UploadedPicture({
 
 type PlaceholderIcon = 'music' | 'image';
 
-const placeholderPaths: Record<PlaceholderIcon, string> = {
-  // A music note: an album without its cover yet.
-  music: 'M12 3v10.55A4 4 0 1 0 14 17V7h4V3h-6zm-2 16a2 2 0 1 1 0-4 2 2 0 0 1 0 4z',
-  // A framed landscape: an image field with no image chosen yet.
-  image:
-    'M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2zm0 16H5V5h14v14zm-5.04-6.71-2.75 3.54-1.96-2.36L6.5 17h11l-3.54-4.71z',
-};
-
 /** Where a picture would be, named by `alt` unless it only decorates a printed name. */
 export function PicturePlaceholder({
   className,
@@ -74,7 +67,7 @@ export function PicturePlaceholder({
       {...(alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true })}
     >
       <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true" focusable="false">
-        <path fill="currentColor" d={placeholderPaths[icon]} />
+        <path fill="currentColor" d={iconPaths[icon]} />
       </svg>
     </span>
   );

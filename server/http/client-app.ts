@@ -84,7 +84,13 @@ const SCRIPTS_AFTER_PICTURE = ' fetchpriority="low"';
 /** index.html with a page's first load in its places (first-load.ts). */
 function withFirstLoad(html: string, { early, head, main }: FirstLoad): string {
   let page = html;
-  if (early) page = page.replace('<meta charset="UTF-8" />', (charset) => `${charset}\n    ${early}`);
+  // Once the viewport's size is set: a picture chosen by its width (imagesizes in vw) before it
+  // would be chosen for a 980 px page on a phone, a rendition three times too wide. A page without
+  // that tag (a test's stand-in) has it at the end of its <head>.
+  if (early)
+    page = page.replace(/<meta name="viewport"[^>]*>|<\/head>/, (tag) =>
+      tag === '</head>' ? `  ${early}\n  </head>` : `${tag}\n    ${early}`,
+    );
   if (head) page = page.replace('</head>', () => `    ${head}\n  </head>`);
   // After the head's own tags, so that its scripts are among those lowered.
   if (main) {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { imageSrcSet } from '../../shared/constants';
-import { firstRequests, leadPicture } from '../../shared/first-requests';
+import { firstRequests, leadPicture, type Picture } from '../../shared/first-requests';
 import { escapeHtml, scriptSafeJson } from '../../shared/html';
 import { findPage } from '../../shared/routes';
 import type { Session } from '../deps';
 import type { FirstAnswerer } from '../first-answers';
 import { SerializedJson } from '../infra/serialized-json';
-import { firstView } from './first-view';
+import { firstView } from './first-view/first-view';
 
 // A page's first load (issue 13). The built client draws everything in the browser, so without help
 // a phone on a slow network waits for the entry script, then the page's chunk, then each answer
@@ -18,11 +18,11 @@ import { firstView } from './first-view';
 //   API's routes call, for this very caller (server/first-answers.ts), so permissions and
 //   per-caller fields are exactly the API's;
 // - a preload of its leading picture, in the rendition the page will choose;
-// - for a few pages, the top of the page itself, drawn before the app starts (first-view.ts).
+// - for a few pages, the top of the page itself, drawn before the app starts (first-view/).
 
 /** A page's first load, each part '' for none: where each goes is said beside it. */
 export type FirstLoad = {
-  /** First in <head>, before the app's scripts: the picture of a page drawn before them. */
+  /** First in <head> (after the viewport), before the app's scripts: the picture of a page drawn before them. */
   early: string;
   /** At the end of <head>. */
   head: string;
@@ -44,6 +44,15 @@ function decodedParams(params: Record<string, string>): Record<string, string> |
 
 const jsonText = (value: unknown) => (value instanceof SerializedJson ? value.text : JSON.stringify(value));
 const valueOf = (value: unknown) => (value instanceof SerializedJson ? value.value : value);
+
+/** The preload of a page's leading picture, in the rendition the page will choose. */
+function preloadTag(picture: Picture): string {
+  if ('href' in picture)
+    return `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(picture.href)}">`;
+  return `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${escapeHtml(
+    imageSrcSet(picture.uploadId, 'webp'),
+  )}" imagesizes="${escapeHtml(picture.sizes)}">`;
+}
 
 /** What a page's HTML carries for its first load, for this caller. */
 export function firstLoadFor(distDir: string, answerFirst: FirstAnswerer) {
@@ -81,18 +90,11 @@ export function firstLoadFor(distDir: string, answerFirst: FirstAnswerer) {
 
     // A page drawn before its scripts shows its picture as soon as it comes: it is asked for
     // first, and the scripts after it (client-app.ts), instead of sharing the connection with them.
-    const early = view ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(view.picture)}">` : '';
+    const picture = view ? view.picture : leadPicture(page.name, params, search, values);
+    const preload = picture ? preloadTag(picture) : '';
+    const early = view ? preload : '';
     if (view) tags.push(`<style>${view.style}</style>`);
-    const picture = view ? undefined : leadPicture(page.name, params, search, values);
-    if (picture && 'href' in picture) {
-      tags.push(`<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(picture.href)}">`);
-    } else if (picture) {
-      tags.push(
-        `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${escapeHtml(
-          imageSrcSet(picture.uploadId, 'webp'),
-        )}" imagesizes="${escapeHtml(picture.sizes)}">`,
-      );
-    }
+    else if (preload) tags.push(preload);
     if (answers.size > 0) {
       const json = `{${[...answers].map(([apiPath, answer]) => `${JSON.stringify(apiPath)}:${jsonText(answer)}`).join(',')}}`;
       tags.push(`<script type="application/json" id="first-answers">${scriptSafeJson(json)}</script>`);

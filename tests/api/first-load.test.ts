@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fundraisers } from '../../server/db/schema';
+import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { apiPaths } from '../../shared/api-paths';
+import { imageSrcSet, pictureSizes } from '../../shared/constants';
 import { useFakeClientBuild } from '../fixtures/fake-client-build';
-import { createArtist, createFundraiser } from '../fixtures/fundraisers';
+import { createArtist, createFundraiser, uploadMusic } from '../fixtures/fundraisers';
 import { adminClient, type TestClient, verifiedUser } from '../fixtures/test-server';
 import { useTestServer } from '../fixtures/use-test-server';
 
@@ -12,6 +14,9 @@ import { useTestServer } from '../fixtures/use-test-server';
 // a round trip per answer and shows exactly what the API would have shown that caller.
 
 const server = useTestServer({ CLIENT_DIST_DIR: useFakeClientBuild() });
+
+/** What a page's HTML draws inside <main> before its app starts ('' for nothing). */
+const mainOf = (html: string) => /<main id="main">(.*)<\/main>/s.exec(html)?.[1] ?? '';
 
 async function firstAnswers(client: TestClient, path: string) {
   const page = await client.get(path);
@@ -123,7 +128,7 @@ describe("a page's first answers", () => {
 
     const { page, answers } = await firstAnswers(owner, albumPage);
     const detail = answers[apiPaths.libraryAlbum(album.urlSlug!)] as { image: string };
-    const main = /<main id="main">(.*)<\/main>/s.exec(page.text)?.[1] ?? '';
+    const main = mainOf(page.text);
     // The app's own markup, names escaped: nothing typed becomes markup.
     expect(main).toContain('<h1>Songs &#34;for&#34; &#60;b&#62;you&#60;/b&#62;</h1>');
     expect(main).toContain(`<a href="/artists/${artist.urlSlug}">Ampersand &#38; &#60;Co&#62;</a>`);
@@ -133,10 +138,10 @@ describe("a page's first answers", () => {
     expect(main).toContain('<a href="/music/albums/user?page=2">');
     expect(main).toContain(`<a class="button button-secondary" href="/projects/${album.urlSlug}">View fundraiser</a>`);
     expect(main).not.toContain('<b>');
-    // Its picture is asked for first, before the scripts, which come after it.
+    // Its picture is asked for first (once the viewport is set), before the scripts, which come after it.
     expect(page.text).toMatch(
       new RegExp(
-        `<meta charset="UTF-8" />\\s*<link rel="preload" as="image" fetchpriority="high" href="${detail.image}">`,
+        `<meta name="viewport" [^>]*>\\s*<link rel="preload" as="image" fetchpriority="high" href="${detail.image}">`,
       ),
     );
     expect(page.text).toContain('<script type="module" fetchpriority="low" crossorigin src="/assets/index-test.js">');
@@ -164,5 +169,81 @@ describe("a page's first answers", () => {
     const bareAnswers = await firstAnswers(owner, `/music/album/${bare.urlSlug!}`);
     expect(bareAnswers.answers[apiPaths.libraryAlbum(bare.urlSlug!)]).toBeDefined();
     expect(bareAnswers.page.text).toContain('<main id="main"></main>');
+  });
+
+  it('draw the top of browse and its first tiles before the app starts, for the list a visitor lands on', async () => {
+    const owner = await verifiedUser(server, 'browse-first@example.org');
+    const artist = await createArtist(owner, { name: 'Ampersand & <Sons>', description: 'Loud "and" <i>proud</i>.' });
+    const uploads = await uploadMusic(owner, 1);
+    const made: Fundraiser[] = [];
+    for (const name of ['Oldest Drawn', 'Second Drawn', 'Third Drawn', 'Night "&" <b>Day</b>'])
+      made.push(await createFundraiser(owner, { artistId: artist.id, uploads, publish: true, details: { name } }));
+    const newest = made.at(-1)!;
+    for (const path of ['/browse', '/browse/projects', '/browse/projects?page=0&genre=NotAGenre&utm_source=x']) {
+      const page = await server.client().get(path);
+      const main = mainOf(page.text);
+      expect(main).toContain('<h1>Browse artists &amp; fundraisers</h1>');
+      expect(main).toContain('<a class="tab" href="/browse/projects" aria-current="page">Search fundraisers</a>');
+      expect(main).toContain('<h2 id="first-view-results">Recent fundraisers</h2>');
+      // The newest four, newest first, each a real link to its page, every name escaped.
+      const tiles = [...main.matchAll(/<a class="tile-link" href="([^"]*)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]]);
+      expect(tiles).toEqual([
+        [`/projects/${newest.urlSlug}`, 'Night &#34;&#38;&#34; &#60;b&#62;Day&#60;/b&#62;'],
+        ...['Third Drawn', 'Second Drawn', 'Oldest Drawn'].map((name, i) => [
+          `/projects/${made[2 - i]!.urlSlug}`,
+          name,
+        ]),
+      ]);
+      expect(main).toContain('<p class="fundraiser-tile-artist">Ampersand &#38; &#60;Sons&#62;</p>');
+      expect(main).not.toContain('<b>');
+      // The cover in the app's renditions: the first asked for first, the first screen's eagerly.
+      const cover = newest.albumCover!;
+      expect(main).toContain(
+        `<source type="image/webp" srcset="${imageSrcSet(cover, 'webp')}" sizes="${pictureSizes.fundraiserTile}">`,
+      );
+      expect(main.match(/fetchpriority="high"/g)).toHaveLength(1);
+      expect(main.match(/loading="eager"/g)).toHaveLength(4);
+      expect(main).toMatch(/<img [^>]*fetchpriority="high"/);
+      // That picture's preload comes first in <head> once the viewport is set, before the scripts.
+      expect(page.text).toMatch(
+        new RegExp(
+          `<meta name="viewport" [^>]*>\\s*<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${imageSrcSet(cover, 'webp')}" imagesizes="${pictureSizes.fundraiserTile.replace(/[()]/g, '\\$&')}">`,
+        ),
+      );
+      expect(page.text.match(/rel="preload" as="image"/g)).toHaveLength(1);
+      expect(page.text).toContain('<script type="module" fetchpriority="low" crossorigin src="/assets/index-test.js">');
+      const nonce = /style-src[^;]*'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+      expect(page.text).toContain(`<style nonce="${nonce}">.first-view{`);
+      // The test server's promo is no public fundraiser: no column is held for it.
+      expect(main).toMatch(/^<div class="first-view"><div class="page stack">/);
+    }
+
+    // The artists' tab: their tiles, names and descriptions escaped, each leading to its page.
+    const artists = mainOf((await server.client().get('/browse/artists')).text);
+    expect(artists).toContain('<a class="tab" href="/browse/artists" aria-current="page">Search artists</a>');
+    expect(artists).toContain('<h2 id="first-view-results">Recent artists</h2>');
+    expect(artists).toContain(
+      `<a class="tile-link" href="/artists/${artist.urlSlug}">Ampersand &#38; &#60;Sons&#62;</a>`,
+    );
+    expect(artists).toContain(
+      '<p class="artist-tile-description">Loud &#34;and&#34; &#60;i&#62;proud&#60;/i&#62;.</p>',
+    );
+    expect(artists.match(/<article class="card tile artist-tile">/g)).toHaveLength(4);
+    expect(artists).not.toContain('fundraiser-tile');
+
+    // A search has its own heading (its count of matches) and is drawn by the app; an empty page
+    // of results has no picture to wait for. Either way, nothing is drawn first, and the preload
+    // stays with the page's other tags, the scripts at their own priority.
+    for (const path of ['/browse/projects?searchTerm=Drawn', '/browse/artists?searchTerm=Ampersand']) {
+      const page = await server.client().get(path);
+      expect(page.text).toContain('<main id="main"></main>');
+      expect(page.text).toMatch(/<\/title>[\s\S]*<link rel="preload" as="image" type="image\/webp"/);
+      expect(page.text).toContain('<script type="module" crossorigin src="/assets/index-test.js">');
+    }
+    for (const path of ['/browse/projects?page=99', '/browse/artists?page=99']) {
+      const page = await server.client().get(path);
+      expect(page.text).toContain('<main id="main"></main>');
+      expect(page.text).not.toContain('rel="preload" as="image"');
+    }
   });
 });

@@ -59,7 +59,7 @@ describe('share cards', () => {
       /<meta\s+name="description"\s+content="0;url=https:\/\/evil\.example\/\$2 http-equiv=refresh x/,
     );
     expect(meta(page.text, 'og:title')).toBe('Pay $&#38; and $&#39; now by The Test Band');
-    expect(page.text.match(/<meta (property|name)=/g)?.length).toBe(13);
+    expect(page.text.match(/<meta (property|name)=/g)?.length).toBe(14);
   });
 
   it('says nothing about drafts or unknown pages', async () => {

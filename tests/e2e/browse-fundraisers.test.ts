@@ -6,7 +6,7 @@ import { featuredCharitiesSchema } from '../../shared/answers/charities';
 import type { Fundraiser } from '../../shared/answers/fundraisers';
 import { launchBrowser, mobileViewport } from '../fixtures/browser';
 import { allowConsoleErrors } from '../fixtures/console-errors';
-import { logIn, newPage, pageSettled, startAppServer } from '../fixtures/e2e-app';
+import { logIn, newContext, newPage, pageSettled, startAppServer } from '../fixtures/e2e-app';
 import {
   CANCER_SOCIETY_EIN,
   createArtist,
@@ -199,6 +199,118 @@ describe('browse fundraisers', () => {
     await page.getByText('Promote your music, support your charity').waitFor();
     await main(page).getByRole('link', { name: 'Start a fundraiser' }).click();
     await page.waitForURL('**/fundraisers/new**');
+  });
+});
+
+describe('browse drawn before its app starts (issue 24)', () => {
+  // The parts of the page its HTML draws, each found the same way in both drawings.
+  const top = [
+    'main h1',
+    'main nav.tabs [aria-current="page"]',
+    'main form[role="search"] input[name="searchTerm"]',
+    'main form[role="search"] button',
+    'main section > h2',
+  ];
+  const tiles = (count: number) =>
+    Array.from({ length: count }, (_, i) => [
+      `main li:nth-child(${i + 1}) article`,
+      `main li:nth-child(${i + 1}) img`,
+      `main li:nth-child(${i + 1}) .tile-name`,
+    ]).flat();
+
+  for (const [path, tileCount] of [
+    ['/browse', 4],
+    ['/browse/artists', 2],
+  ] as const) {
+    it(`draws ${path}'s top and first tiles before its app starts, exactly where the app then draws them, at both widths`, async () => {
+      for (const viewport of [{ width: 1280, height: 800 }, mobileViewport]) {
+        const desktop = viewport.width >= 1024;
+        // At 1280px the promo's column is held beside the page from the start (PROMO_ID is public).
+        const parts = [
+          ...top,
+          ...(desktop ? ['main .browse-banner', 'main .browse-banner a'] : []),
+          ...tiles(tileCount),
+        ];
+        const boxesOf = async (withScripts: boolean) => {
+          const { page } = await newPage(browser, viewport);
+          await page.addInitScript(() => {
+            // Whether the page's heading ever left the screen once drawn, and what moved.
+            const seen = { drawn: false, blank: false, shifts: [] as number[] };
+            Object.assign(window, { seen });
+            new MutationObserver(() => {
+              const drawn = document.querySelector('main h1') !== null;
+              seen.blank ||= seen.drawn && !drawn;
+              seen.drawn ||= drawn;
+            }).observe(document, { childList: true, subtree: true });
+            new PerformanceObserver((list) => {
+              for (const entry of list.getEntries())
+                seen.shifts.push((entry as PerformanceEntry & { value: number }).value);
+            }).observe({ type: 'layout-shift', buffered: true });
+          });
+          if (withScripts) {
+            // The page's own code comes late: until it has, the HTML's drawing stays, never a blank page.
+            await page.route('**/assets/browse-page-*.js', async (route) => {
+              await new Promise((resolve) => setTimeout(resolve, 1000));
+              await route.continue();
+            });
+          } else {
+            // Without its scripts the page shows only what its HTML draws itself.
+            await page.route('**/*.js', (route) => route.abort());
+            allowConsoleErrors(page, /Failed to load resource/);
+          }
+          await page.goto(`${server.baseUrl}${path}`);
+          if (withScripts) await page.locator('footer.site-footer').waitFor();
+          const first = page.locator('main li:nth-child(1) img');
+          await expect
+            .poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+            .toBe(true);
+          // The first picture is the one the HTML asked for first, in the rendition it named.
+          expect(await first.getAttribute('fetchpriority')).toBe('high');
+          expect(await first.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\.webp$/);
+          const boxes = await Promise.all(parts.map((part) => page.locator(part).boundingBox()));
+          const seen = await page.evaluate(
+            () => (window as unknown as { seen: { blank: boolean; shifts: number[] } }).seen,
+          );
+          const drawnFirst = await page.locator('main .first-view').count();
+          if (process.env.SHOT_DIR) {
+            const name = `browse-first${path.replaceAll('/', '-')}-${viewport.width}-${withScripts ? 'app' : 'html'}`;
+            await page.screenshot({ path: `${process.env.SHOT_DIR}/${name}.png` });
+          }
+          await page.close();
+          return { boxes, seen, drawnFirst };
+        };
+        const before = await boxesOf(false);
+        const after = await boxesOf(true);
+        expect(before.drawnFirst).toBe(1);
+        expect(after.drawnFirst).toBe(0);
+        expect(before.boxes.every((box) => box !== null && box.width > 0 && box.height > 0)).toBe(true);
+        expect(before.boxes).toEqual(after.boxes);
+        expect(after.seen).toEqual({ drawn: true, blank: false, shifts: [] });
+      }
+    });
+  }
+  it('asks a phone for the first cover once, in the rendition its tile shows (two across, half the screen)', async () => {
+    // A phone as Lighthouse's: its page is 980 px wide until the viewport's tag is read, so a
+    // preload before that tag chose the 1200 px rendition for a 180 px tile, and the tile then
+    // asked for the 400 px one as well.
+    const context = await newContext(browser, {
+      viewport: { width: 412, height: 823 },
+      deviceScaleFactor: 1.75,
+      isMobile: true,
+    });
+    const page = await context.newPage();
+    const covers: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/media/images/')) covers.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${server.baseUrl}/browse`);
+    await page.locator('footer.site-footer').waitFor();
+    const first = page.locator('main li:nth-child(1) img');
+    await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.complete)).toBe(true);
+    const src = new URL(await first.evaluate((img: HTMLImageElement) => img.currentSrc)).pathname;
+    expect(src).toMatch(/-400\.webp$/);
+    const id = src.replace(/-400\.webp$/, '');
+    expect(covers.filter((cover) => cover.startsWith(id))).toEqual([src]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { adminMoneyMessages, featuredFundraiserIdsSchema } from '../../../shared/schemas/admin-money';
 import { featuredFundraisersQueryOptions } from '../../api/fundraisers';
-import { fundraiserTitle } from '../../ui/fundraiser-tile';
+import { fundraiserTitle } from '../../../shared/public-pages';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { featuredUpdateErrorMessage, useUpdateFeaturedFundraisers } from './featured-fundraisers-api';
 import { FeaturedListEditor } from './featured-list-editor';

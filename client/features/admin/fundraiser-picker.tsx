@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { limits, SEARCH_DEBOUNCE_MS } from '../../../shared/constants';
 import type { Fundraiser } from '../../../shared/answers/fundraisers';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { fundraiserTitle } from '../../ui/fundraiser-tile';
+import { fundraiserTitle } from '../../../shared/public-pages';
 import { UploadedPicture } from '../../ui/uploaded-picture';
 import { pickerSearchQueryOptions } from './featured-fundraisers-api';
 import { offlineReason } from '../../ui/needs-network';

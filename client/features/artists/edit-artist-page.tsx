@@ -6,7 +6,7 @@ import { ApiError } from '../../api/errors';
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
-import { artistPath } from '../../ui/artist-tile';
+import { artistPath } from '../../../shared/public-pages';
 import { Spinner } from '../../ui/spinner';
 import { userArtistsQueryOptions } from '../../api/artists';
 import { artistByIdQueryOptions, useUpdateArtist } from './api';

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { fundraiserQueryOptions } from '../../api/fundraisers';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
-import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
+import { fundraiserPath, fundraiserTitle } from '../../../shared/public-pages';
 import { NotFound } from '../../ui/not-found';
 import { Spinner } from '../../ui/spinner';
 import { UploadedPicture } from '../../ui/uploaded-picture';

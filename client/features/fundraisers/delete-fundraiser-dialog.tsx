@@ -3,7 +3,7 @@ import type { Fundraiser } from '../../../shared/answers/fundraisers';
 import { fundraiserKeys } from '../../api/fundraisers';
 import { apiRequest } from '../../api/http';
 import { DeleteDialog } from '../../ui/dialog';
-import { fundraiserTitle } from '../../ui/fundraiser-tile';
+import { fundraiserTitle } from '../../../shared/public-pages';
 
 function useDeleteFundraiser() {
   const queryClient = useQueryClient();

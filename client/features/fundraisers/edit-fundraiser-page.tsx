@@ -22,7 +22,7 @@ import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
 import { FormField } from '../../ui/form-field';
 import { describeFailure, type FormFailure, FormFailureDialog } from '../../ui/form-failure-dialog';
-import { fundraiserTitle } from '../../ui/fundraiser-tile';
+import { fundraiserTitle } from '../../../shared/public-pages';
 import { Spinner } from '../../ui/spinner';
 import { applyServerFormErrors, useZodForm } from '../../ui/use-zod-form';
 import { CHARITY_FIELDS, CharityFields, charityDefaults } from './charity-fields';

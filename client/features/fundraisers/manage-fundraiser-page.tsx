@@ -13,7 +13,7 @@ import {
 import { useUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/site';
 import { Alert } from '../../ui/alert';
-import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
+import { fundraiserPath, fundraiserTitle } from '../../../shared/public-pages';
 import { Pagination } from '../../ui/pagination';
 import { pageFromUrl } from '../../../shared/api-paths';
 import { Spinner } from '../../ui/spinner';

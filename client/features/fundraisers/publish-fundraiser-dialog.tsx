@@ -9,7 +9,7 @@ import { ApiError } from '../../api/errors';
 import { trackEvent } from '../../lib/analytics';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
-import { fundraiserTitle } from '../../ui/fundraiser-tile';
+import { fundraiserTitle } from '../../../shared/public-pages';
 import { NetworkButton } from '../../ui/needs-network';
 import { PublishButton } from './publish-button';
 

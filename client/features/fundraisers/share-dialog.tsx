@@ -14,7 +14,7 @@ import {
 import { fundraiserKeys, recordShare } from '../../api/fundraisers';
 import { useSite } from '../../lib/site';
 import { Dialog } from '../../ui/dialog';
-import { fundraiserPath, fundraiserTitle } from '../../ui/fundraiser-tile';
+import { fundraiserPath, fundraiserTitle } from '../../../shared/public-pages';
 import { copyFrom, useCopyOutcome } from './copy-text';
 import './share-dialog.css';
 
