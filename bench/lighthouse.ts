@@ -40,6 +40,8 @@ type Scores = {
   benchmarkIndex: number;
   /** The accessibility audits that failed, with the elements each names: what to fix for 100. */
   accessibilityFailures: string[];
+  /** Why Lighthouse could not measure the page this run (its runtimeError), if it could not. */
+  error?: string;
 };
 
 type Route = {
@@ -115,6 +117,7 @@ async function audit(url: string, port: number): Promise<Scores> {
     accessibilityFailures: (categories.accessibility?.auditRefs ?? [])
       .filter((ref) => ref.weight > 0 && audits[ref.id]?.score === 0)
       .map((ref) => `${ref.id}: ${failingNodes(audits[ref.id]!.details).join(', ')}`),
+    error: result.lhr.runtimeError && `${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`,
   };
 }
 
@@ -225,8 +228,10 @@ export async function benchLighthouse() {
       for (let run = 0; run < RUNS; run++) runs.push(await audit(`${base}${route.path}`, port));
       const median = [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(RUNS / 2)]!;
       const each = runs
-        .map(
-          (run) => `${run.performance}, ${Math.round(run.tbt)} ms, ${s(run.lcp)} (${Math.round(run.benchmarkIndex)})`,
+        .map((run) =>
+          run.error
+            ? `not measured: ${run.error} (${Math.round(run.benchmarkIndex)})`
+            : `${run.performance}, ${Math.round(run.tbt)} ms, ${s(run.lcp)} (${Math.round(run.benchmarkIndex)})`,
         )
         .join('; ');
       // Pages whose chunks the HTML names (page-chunks.json); others load theirs as the app asks.
