@@ -4,10 +4,14 @@ import { loadConfig } from './config';
 import { runPrimary } from './start/cluster';
 import { keepTidy, prepareSite, startBanner } from './start/prepare';
 import { serveSite } from './start/serve';
+import { keepTickShapes } from './start/steady-ticks';
 
 // Start-up: config → database and migrations → admin and demo content → listen. With
 // WEB_CONCURRENCY above 1 the process started does the first steps and starts that many server
 // processes on its port (start/cluster.ts), each of which comes back here to serve.
+
+// First, before a quiet spell can make V8 forget the shape of Node's tick objects (steady-ticks.ts).
+keepTickShapes();
 
 const config = loadConfig();
 

@@ -18,13 +18,25 @@ export class AnswerHeaders {
 
   /** Lower-case names. */
   readonly fields: Record<string, string> = {};
-  /** A Set-Cookie line per cookie name: a later line for the same cookie replaces the earlier. */
-  readonly cookies = new Map<string, string>();
+  /**
+   * A Set-Cookie line per cookie name: a later line for the same cookie replaces the earlier.
+   * Made with the first cookie: nearly every answer sets none, and a Map a request is garbage.
+   */
+  private cookieLines: Map<string, string> | undefined;
   /** The cache policy of an answer whose handler gives none (the API's: app.ts). */
   defaultCacheControl: string | undefined;
 
   setCookie(name: string, value: string, options: CookieOptions): void {
-    this.cookies.set(name, generateCookie(name, value, options));
+    (this.cookieLines ??= new Map()).set(name, generateCookie(name, value, options));
+  }
+
+  /** The Set-Cookie lines, in the order their cookies were first set; none for most answers. */
+  setCookieLines(): Iterable<string> {
+    return this.cookieLines?.values() ?? [];
+  }
+
+  get setsCookies(): boolean {
+    return this.cookieLines !== undefined;
   }
 
   /** Deletes the browser's copy: the same cookie, empty, already expired (as hono/cookie does). */
@@ -60,10 +72,10 @@ export function wholeAnswerHeaders(
   const fields: Record<string, string> = Object.assign({}, collected.fields, own, collected.dataSecurity);
   const cacheControl = fields['cache-control'] ?? collected.defaultCacheControl;
   if (cacheControl !== undefined) fields['cache-control'] = cacheControl;
-  if (collected.cookies.size === 0) return fields;
+  if (!collected.setsCookies) return fields;
   if (cacheControl !== undefined) fields['cache-control'] = privateWhenSettingCookies(cacheControl);
   const headers = new Headers(fields);
-  for (const line of collected.cookies.values()) headers.append('set-cookie', line);
+  for (const line of collected.setCookieLines()) headers.append('set-cookie', line);
   return headers;
 }
 
@@ -88,8 +100,8 @@ export function finishAnswer(headers: Headers, collected: AnswerHeaders, last: R
   if (collected.defaultCacheControl !== undefined && !headers.has('cache-control')) {
     headers.set('cache-control', collected.defaultCacheControl);
   }
-  if (collected.cookies.size === 0) return;
-  for (const line of collected.cookies.values()) headers.append('set-cookie', line);
+  if (!collected.setsCookies) return;
+  for (const line of collected.setCookieLines()) headers.append('set-cookie', line);
   const cacheControl = headers.get('cache-control');
   if (cacheControl) headers.set('cache-control', privateWhenSettingCookies(cacheControl));
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
@@ -61,6 +61,15 @@ export function clientIpOf(c: Context<AppEnv>): string {
 }
 
 /**
+ * A request's id, unique across processes and restarts: this process's random prefix and how many
+ * requests it has counted. A random UUID a request was a fifth of a microsecond of each API
+ * request's CPU and 36 characters of every access line (issue 24); this is a count and a join.
+ */
+const requestIdPrefix = `${randomBytes(8).toString('hex')}-`;
+let requestCount = 0;
+export const newRequestId = (): string => requestIdPrefix + (++requestCount).toString(36);
+
+/**
  * The services' dependencies, the request id, the headers every answer carries (answer-headers.ts,
  * security-headers.ts), and one structured log line per request. One middleware for all of it:
  * each layer of middleware costs every request (issue 13).
@@ -70,7 +79,7 @@ export function requestContextMiddleware(deps: Deps) {
   const security = securityHeaders(config);
   return promptMiddleware((c, next) => {
     c.set('deps', deps);
-    const requestId = requestHeader(c, 'x-request-id')?.slice(0, 100) || randomUUID();
+    const requestId = requestHeader(c, 'x-request-id')?.slice(0, 100) || newRequestId();
     c.set('requestId', requestId);
     const https = servedOverHttps(c, config);
     const collected = new AnswerHeaders(security.forData(https));
