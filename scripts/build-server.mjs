@@ -17,9 +17,6 @@ export const serverEntries = {
   'seed-demo': 'server/demo/seed-process.ts',
 };
 
-/** What the compiled server is made of: a build older than any of these is out of date. */
-export const serverSources = ['server', 'shared', 'package-lock.json', 'scripts/build-server.mjs'];
-
 export async function buildServer(outdir = path.join(root, 'dist-server')) {
   fs.rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({

@@ -9,8 +9,16 @@ import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 const clientSources = ['client', 'shared', 'public', 'vite.config.ts', 'package-lock.json'];
-// As scripts/build-server.mjs lists them (not imported: that would load esbuild into the server).
-const serverSources = ['server', 'shared', 'package-lock.json', 'scripts/build-server.mjs'];
+// What the compiled server is made of, the client's stylesheets included: the rules of the pages
+// drawn before their app starts are picked from them (scripts/first-view-css.ts).
+const serverSources = [
+  'server',
+  'shared',
+  'client',
+  'package-lock.json',
+  'scripts/build-server.mjs',
+  'scripts/first-view-css.ts',
+];
 
 function newestMtime(entry) {
   const full = path.join(root, entry);
@@ -42,6 +50,8 @@ if (outOfDate(path.join(root, 'dist', 'index.html'), clientSources)) {
 const serverMain = path.join(root, 'dist-server', 'main.js');
 if (outOfDate(serverMain, serverSources)) {
   console.log('Building the server...');
+  // The rules of the pages drawn before their app starts, picked again from the client's stylesheets.
+  run(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'scripts/first-view-css.ts')]);
   run(process.execPath, [path.join(root, 'scripts/build-server.mjs')]);
 }
 

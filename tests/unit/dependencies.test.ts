@@ -19,6 +19,9 @@ const manifest = z
 /** The npm scripts a production install runs: `npm start`, or the build and the server, and the CLI. */
 const OPERATOR_SCRIPTS = ['start', 'build', 'serve', 'cli'];
 const stepsOf = (script: string) => manifest.scripts[script]!.split('&&').map((step) => step.trim().split(/\s+/));
+const operatorSteps = OPERATOR_SCRIPTS.flatMap(stepsOf);
+/** The files those scripts run (`node scripts/build-server.mjs`, `tsx scripts/first-view-css.ts`). */
+const operatorFiles = operatorSteps.map(([, file]) => file ?? '').filter((file) => /\.(mjs|ts)$/.test(file));
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -50,13 +53,13 @@ function importedPackages(file: string): string[] {
 }
 
 describe('package.json', () => {
-  it('lists everything the site imports at run time (and builds with at start) as a dependency', () => {
+  it('lists everything the site imports at run time (and builds with) as a dependency', () => {
     const files = [
       ...sourceFiles('server'),
       ...sourceFiles('shared'),
       ...sourceFiles('client'),
       'vite.config.ts',
-      'scripts/start.mjs',
+      ...operatorFiles,
     ];
     const missing = new Set<string>();
     for (const file of files) {
@@ -66,7 +69,6 @@ describe('package.json', () => {
   });
 
   it('keeps what only tests and benchmarks use out of a production install', () => {
-    const steps = OPERATOR_SCRIPTS.flatMap(stepsOf);
     // The site's code, the build's configuration and plugins, and the files those scripts run.
     const files = [
       ...sourceFiles('server'),
@@ -74,10 +76,10 @@ describe('package.json', () => {
       ...sourceFiles('client'),
       'vite.config.ts',
       ...sourceFiles('scripts').filter((file) => file.endsWith('.ts')),
-      ...steps.map(([, file]) => file ?? '').filter((file) => /\.(mjs|ts)$/.test(file)),
+      ...operatorFiles,
     ];
     // And the commands they run (`tsx server/cli.ts`).
-    const used = new Set([...files.flatMap(importedPackages), ...steps.map(([command]) => command)]);
+    const used = new Set([...files.flatMap(importedPackages), ...operatorSteps.map(([command]) => command)]);
     expect(Object.keys(manifest.dependencies).filter((name) => !used.has(name))).toEqual([]);
   });
 

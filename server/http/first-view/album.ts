@@ -2,59 +2,16 @@ import { albumBackPath, albumTitle } from '../../../shared/album-links';
 import { type LibraryAlbumDetail, libraryAlbumDetailSchema } from '../../../shared/answers/library';
 import { apiPaths } from '../../../shared/api-paths';
 import { escapeHtml } from '../../../shared/html';
-import { FIRST_VIEW, type FirstView, firstViewStyle } from './common';
+import { type FirstView, firstViewStyle } from './common';
+import { FIRST_VIEW } from './picked-rules';
+import { PICKED_RULES } from './picked-rules.generated';
 
 // An album in Your music, drawn before its app starts: the back link, the cover, the names and the
-// actions in the app's own markup (album-page.tsx and album-cover.tsx) and rules (music.css).
+// actions in the app's own markup (album-page.tsx and album-cover.tsx) and rules (music.css, as
+// picked-rules.ts picks them).
 // tests/e2e/music-library.test.ts proves that each part is drawn where the app then draws it.
 
-const ALBUM_STYLE = firstViewStyle(`
-      .first-view .album-back {
-        margin: 0;
-      }
-      .first-view .album-back a {
-        font-weight: 600;
-      }
-      .first-view .album-hero {
-        display: grid;
-        gap: var(--space-4);
-        margin-bottom: var(--space-3);
-      }
-      .first-view .album-page-cover {
-        width: 100%;
-        max-width: 480px;
-        border-radius: var(--radius);
-        box-shadow: var(--shadow);
-      }
-      .first-view .album-summary {
-        display: flex;
-        flex-direction: column;
-        gap: var(--space-3);
-        min-width: 0;
-      }
-      .first-view .album-summary h1 {
-        margin: 0;
-        overflow-wrap: anywhere;
-      }
-      .first-view .album-artist {
-        margin: 0;
-        font-size: 1.1rem;
-      }
-      .first-view .album-artist a {
-        font-weight: 600;
-      }
-      .first-view .album-note {
-        margin: 0;
-        color: var(--color-muted);
-      }
-      @media (min-width: 1024px) {
-        .first-view .album-hero {
-          grid-template-columns: 320px minmax(0, 1fr);
-          align-items: end;
-          gap: var(--space-5);
-        }
-      }
-    `);
+const ALBUM_STYLE = firstViewStyle(PICKED_RULES.album);
 
 /**
  * The top of an album page in Your music (album-page.tsx's `AlbumDetail`): the back link, the

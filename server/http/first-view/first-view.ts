@@ -11,9 +11,10 @@ import type { FirstView } from './common';
 // the header (client/main.tsx: React's root takes the place of what it holds in one commit).
 //
 // The markup and the rules are the app's own: the site's stylesheets load without holding up the
-// first paint, so what is drawn before them brings its rules, scoped to its own block. One file per
-// page, since each copies its page's markup and rules; what they share is in common.ts. Each page's
-// e2e test proves that each part is drawn where the app then draws it, on a phone and on a desktop.
+// first paint, so what is drawn before them brings its rules, scoped to its own block and picked
+// from those stylesheets (picked-rules.ts). One file per page, since each copies its page's markup;
+// what they share is in common.ts. Each page's e2e test proves that each part is drawn where the
+// app then draws it, on a phone and on a desktop.
 
 /** What this page draws before its app starts, from the answers its HTML carries; none for most pages. */
 export function firstView(
