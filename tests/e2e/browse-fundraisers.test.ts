@@ -184,9 +184,14 @@ describe('browse fundraisers', () => {
     await page.goto(`${server.baseUrl}/browse/projects`);
     await main(page).getByRole('heading', { name: newest.name }).waitFor();
     expect(await page.getByText('Promote your music, support your charity').isVisible()).toBe(false);
-    const [first, second, third] = await main(page)
-      .locator('.fundraiser-tile')
-      .evaluateAll((tiles) => tiles.slice(0, 3).map((tile) => tile.getBoundingClientRect().toJSON() as DOMRect));
+    const firstTiles = () =>
+      main(page)
+        .locator('.fundraiser-tile')
+        .evaluateAll((tiles) => tiles.slice(0, 3).map((tile) => tile.getBoundingClientRect().toJSON() as DOMRect));
+    // Read once the list is laid out: the heading is in the page's HTML, which the app then draws
+    // over, and a CI run once read the first tile at width 0 in between.
+    await expect.poll(async () => (await firstTiles())[0]?.width ?? 0).toBeGreaterThan(150);
+    const [first, second, third] = await firstTiles();
     expect(first?.width).toBeGreaterThan(150);
     expect(second?.top).toBe(first?.top);
     expect(third?.top).toBeGreaterThan(first?.bottom ?? 0);
